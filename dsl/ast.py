@@ -1,0 +1,574 @@
+"""The abstract syntax tree of a .rules file.
+
+Plain attrs classes, one per construct, each carrying the `Span` it came from so that
+the checker and the interpreter can point back at the source. The tree is what the
+parser produces and what the checker and the interpreter's compiler consume; it holds
+no behaviour of its own.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .diagnostics import Span
+
+
+@attrs.frozen
+class Meta:
+    """What a line says about itself: whether its data is assumed, and what it cites."""
+
+    assumed: bool = False
+    assumed_note: str | None = None
+    cite: str | None = None
+
+
+NO_META = Meta()
+
+
+def node(cls):
+    """Declare an AST node: frozen attrs class with `span` (and `meta`) last, keyword-only."""
+    return attrs.frozen(kw_only=True)(cls)
+
+
+# ---- expressions ---------------------------------------------------------------
+
+@node
+class Literal:
+    value: object
+    type: str  # "count" | "money" | "percent" | "text" | "bool" | "none"
+    span: Span
+
+
+@node
+class Name:
+    id: str
+    span: Span
+
+
+@node
+class Attr:
+    obj: object
+    name: str
+    span: Span
+
+
+@node
+class Index:
+    obj: object
+    index: object
+    span: Span
+
+
+@node
+class Call:
+    func: str
+    args: tuple
+    span: Span
+
+
+@node
+class Aggregate:
+    """`count(q in coll: cond)`, `sum(q in coll: expr)`, `all`, `any`, `min`, `max`."""
+
+    func: str
+    var: str
+    collection: object
+    where: object | None
+    body: object | None
+    span: Span
+
+
+@node
+class Conditional:
+    """`if cond then a else b` as an expression."""
+
+    condition: object
+    then: object
+    orelse: object
+    span: Span
+
+
+@node
+class BinOp:
+    op: str
+    left: object
+    right: object
+    span: Span
+
+
+@node
+class Compare:
+    op: str
+    left: object
+    right: object
+    span: Span
+
+
+@node
+class BoolOp:
+    op: str  # "and" | "or"
+    operands: tuple
+    span: Span
+
+
+@node
+class Not:
+    operand: object
+    span: Span
+
+
+@node
+class Neg:
+    operand: object
+    span: Span
+
+
+@node
+class PercentOf:
+    """`10% of player.cash rounded down`: a percentage with its declared rounding."""
+
+    percent: object
+    base: object
+    rounding: str
+    span: Span
+
+
+@node
+class ListExpr:
+    items: tuple
+    span: Span
+
+
+# ---- statements ----------------------------------------------------------------
+
+@node
+class Roll:
+    count: object
+    var: str
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Move:
+    who: object
+    how: str  # "by" | "to" | "back"
+    amount: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Pay:
+    amount: object
+    source: object
+    target: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Set:
+    target: object
+    value: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Let:
+    name: str
+    value: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Draw:
+    deck: str
+    deck_span: Span
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Eliminate:
+    who: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class EndTurn:
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class EndGame:
+    winner: object
+    reason: str
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class RaiseCash:
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Block:
+    statements: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class If:
+    branches: tuple  # ((condition, Block), ...)
+    orelse: Block | None
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class For:
+    var: str
+    collection: object
+    body: Block
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Auction:
+    thing: object
+    minimum: object
+    among: object | None
+    var: str
+    body: Block
+    orelse: Block | None
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Option:
+    name: str
+    when: object | None
+    body: Block
+    span: Span
+
+
+@node
+class Choose:
+    name: str
+    by: object
+    options: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+# ---- declarations --------------------------------------------------------------
+
+@node
+class Setting:
+    key: str
+    value: object  # expression, or tuple of words
+    upper: object | None
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Game:
+    title: str
+    settings: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Extends:
+    path: str
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Param:
+    name: str
+    value: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Bank:
+    unlimited: bool
+    amount: object | None
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class TypeRef:
+    name: str
+    optional: bool
+    is_list: bool
+    element: "TypeRef | None"
+    span: Span
+
+
+@node
+class Field:
+    name: str
+    type: TypeRef
+    default: object | None
+    is_state: bool
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class PlayerDecl:
+    fields: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class GlobalDecl:
+    fields: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Kind:
+    name: str
+    fields: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class GroupDecl:
+    name: str
+    kind: str
+    members: tuple  # of Name
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class SquareDecl:
+    name: str
+    title: str | None
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Board:
+    squares: tuple  # of Name
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Row:
+    name: str
+    cells: tuple
+    assumed_columns: tuple | None  # None: nothing assumed; (): the whole row
+    cite: str | None
+    span: Span
+
+
+@node
+class Table:
+    kind: str
+    columns: tuple  # of Name
+    rows: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Card:
+    name: str
+    title: str | None
+    copies: int
+    body: Block
+    span: Span
+
+
+@node
+class Deck:
+    name: str
+    policy: str  # "cut" | "reshuffle" | "once"
+    cards: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Phase:
+    name: str
+    title: str | None
+    when: object | None
+    optional: bool
+    body: Block
+    span: Span
+
+
+@node
+class Turn:
+    phases: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Handler:
+    """`on land Lease p when ...:`, `on land Tariff:`, `on pass Start:`, `on debt:`."""
+
+    event: str
+    target: str | None
+    var: str | None
+    when: object | None
+    body: Block
+    target_span: Span | None
+    span: Span
+
+
+@node
+class Hook:
+    """`before turn:` / `after turn:`."""
+
+    which: str
+    when: object | None
+    body: Block
+    span: Span
+
+
+@node
+class ActionDecl:
+    name: str
+    param: tuple | None  # (var, kind)
+    timing: str  # "any time" | "own turn"
+    when: object | None
+    body: Block
+    span: Span
+
+
+@node
+class TradeDecl:
+    kinds: tuple  # of Name
+    with_cash: bool
+    when: object | None
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class EndDecl:
+    condition: object
+    winner: object
+    reason: str
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Hint:
+    name: str
+    param: tuple | None
+    value: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Invariant:
+    text: str
+    condition: object
+    span: Span
+    meta: Meta = NO_META
+
+
+# ---- scenarios -----------------------------------------------------------------
+
+@node
+class ScenarioPlayers:
+    names: tuple
+    span: Span
+
+
+@node
+class ScenarioDice:
+    rolls: tuple  # of tuples of faces
+    span: Span
+
+
+@node
+class ScenarioCards:
+    deck: str
+    cards: tuple
+    span: Span
+
+
+@node
+class ScenarioAnswer:
+    player: str
+    decision: str
+    values: tuple
+    span: Span
+
+
+@node
+class ScenarioTurn:
+    player: str
+    span: Span
+
+
+@node
+class ScenarioAs:
+    player: str
+    body: Block
+    span: Span
+
+
+@node
+class ScenarioExpect:
+    condition: object
+    span: Span
+
+
+@node
+class ScenarioAction:
+    """`do Ann build Wayback` (must be legal, then runs) / `forbid ...` (must be illegal)."""
+
+    player: str
+    action: str
+    argument: object | None
+    expect_legal: bool
+    span: Span
+
+
+@node
+class Scenario:
+    title: str
+    items: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class RulesFile:
+    path: str
+    source: str
+    decls: tuple
+    span: Span

@@ -1,0 +1,776 @@
+"""The static checker: everything that can be known about a rules file without playing it.
+
+It resolves every name (suggesting the nearest ones when a name is unknown), infers
+and checks the type of every expression, checks tables against their kinds and the
+board against the things, finds unreachable and unused declarations, and lists every
+value marked `assumed`. It keeps going after an error so one run reports them all.
+The inferred types are kept (`Checked.types`) for the interpreter's compiler.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import attrs
+
+from . import ast
+from . import types as T
+from .diagnostics import Diagnostic, Span
+from .model import Program, build_program
+from .types import Type
+
+PLAYER_BUILTINS = {"name": T.TEXT, "seat": T.COUNT, "out": T.BOOL, "position": T.SQUARE}
+ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
+SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}
+KNOWN_SETTINGS = {"players", "start", "first player", "turn limit", "currency"}
+FIRST_PLAYER_RULES = ("highest roll", "seat order")
+
+
+@attrs.define
+class Assumption:
+    what: str
+    note: str | None
+    span: Span
+
+
+@attrs.define
+class Checked:
+    """The result of a check: the program, its diagnostics, inferred types and assumptions."""
+
+    program: Program
+    diagnostics: list
+    types: dict
+    assumptions: list
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+
+NARROWED = "$narrowed"  # env key: dotted paths known not to be `none` here
+
+
+def _path(node) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attr):
+        base = _path(node.obj)
+        return f"{base}.{node.name}" if base else None
+    return None
+
+
+def _not_none_paths(cond, truth: bool = True) -> set[str]:
+    """Paths that `cond` having this truth value proves are not `none`."""
+    if isinstance(cond, ast.Not):
+        return _not_none_paths(cond.operand, not truth)
+    if isinstance(cond, ast.Compare) and cond.op == ("!=" if truth else "=="):
+        for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if isinstance(other, ast.Literal) and other.type == "none" and _path(side):
+                return {_path(side)}
+    if isinstance(cond, ast.BoolOp) and cond.op == ("and" if truth else "or"):
+        return set().union(*(_not_none_paths(o, truth) for o in cond.operands))
+    return set()
+
+
+def narrow(env: dict, cond, truth: bool = True) -> dict:
+    paths = _not_none_paths(cond, truth) if cond is not None else set()
+    if not paths:
+        return env
+    return {**env, NARROWED: env.get(NARROWED, frozenset()) | paths}
+
+
+def _nearest(name: str, candidates) -> str | None:
+    matches = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
+    if not matches:
+        return None
+    return "did you mean " + " or ".join(f"`{m}`" for m in matches) + "?"
+
+
+class Checker:
+    def __init__(self, program: Program, diags: list[Diagnostic]):
+        self.p = program
+        self.diags = diags
+        self.types: dict[int, Type] = {}
+        self.assumptions: list[Assumption] = []
+        self.used: set[str] = set()
+        self.drawn_decks: set[str] = set()
+        self.board_kinds = program.board_kinds
+
+    # ---- reporting ---------------------------------------------------------------------
+    def error(self, code, message, span, help=None):
+        self.diags.append(Diagnostic("error", code, message, self.p.path, span, help=help))
+
+    def warn(self, code, message, span, help=None):
+        self.diags.append(Diagnostic("warning", code, message, self.p.path, span, help=help))
+
+    def assume(self, what: str, meta: ast.Meta, span: Span):
+        if meta.assumed:
+            self.assumptions.append(Assumption(what, meta.assumed_note, span))
+
+    # ---- types of declarations ----------------------------------------------------------
+    def resolve_type(self, ref: ast.TypeRef) -> Type:
+        if ref.is_list:
+            return Type("list", ref.optional, self.resolve_type(ref.element))
+        if ref.name in T.BUILTIN or ref.name in self.p.kinds or ref.name in self.p.groups:
+            return Type(ref.name, ref.optional)
+        candidates = sorted(T.BUILTIN | set(self.p.kinds) | set(self.p.groups))
+        self.error("R0201", f"unknown type `{ref.name}`", ref.span,
+                   help=_nearest(ref.name, candidates) or f"types are {', '.join(candidates)}")
+        return T.ANY
+
+    def kind_fields(self, kind: str) -> dict[str, Type]:
+        decl = self.p.kinds.get(kind)
+        fields = {"name": T.TEXT}
+        if decl is not None:
+            for f in decl.fields:
+                fields[f.name] = self.resolve_type(f.type)
+        return fields
+
+    def player_fields(self) -> dict[str, Type]:
+        fields = dict(PLAYER_BUILTINS)
+        for f in self.p.player_fields.values():
+            fields[f.name] = self.resolve_type(f.type)
+        return fields
+
+    # ---- the global scope ------------------------------------------------------------------
+    def global_scope(self) -> dict[str, Type]:
+        scope: dict[str, Type] = {"players": T.list_of(T.PLAYER), "bank": T.ACCOUNT}
+        for name, param in self.p.params.items():
+            scope[name] = self.infer(param.value, {})
+        for name, f in self.p.global_fields.items():
+            scope[name] = self.resolve_type(f.type)
+        for name in self.p.kinds:
+            scope[name] = T.list_of(Type(name))
+        for name in self.p.groups:
+            scope[name] = T.list_of(Type(name))
+        for name in self.p.squares:
+            scope[name] = T.SQUARE
+        for name, thing in self.p.things.items():
+            scope[name] = Type(thing.kind)
+        for name in self.p.decks:
+            scope[name] = Type("deck")
+        return scope
+
+    # ---- expressions ------------------------------------------------------------------------------
+    def expect(self, node, expected: Type, env, what: str) -> Type:
+        actual = self.infer(node, env)
+        if not T.compatible(expected, actual, self.board_kinds):
+            self.error("R0301", f"{what} must be {_a(expected)}, but this is {_a(actual)}", node.span)
+        return actual
+
+    def infer(self, node, env) -> Type:
+        t = self._infer(node, env)
+        if t.optional and _path(node) in env.get(NARROWED, ()):
+            t = t.required()
+        self.types[id(node)] = t
+        return t
+
+    def element_of(self, coll: Type, node, what: str) -> Type:
+        """The element type when iterating `coll`: a list's items, or a group's members."""
+        if coll.is_list:
+            return coll.element
+        if coll.name in self.p.groups:
+            return Type(self.p.groups[coll.name].kind)
+        if coll.name != "any":
+            self.error("R0301", f"{what} iterates over a list or a group; this is {_a(coll)}", node.span)
+        return T.ANY
+
+    def _infer(self, node, env) -> Type:
+        if isinstance(node, ast.Literal):
+            return Type(node.type)
+        if isinstance(node, ast.Name):
+            return self.lookup(node, env)
+        if isinstance(node, ast.Attr):
+            return self.attribute(node, env)
+        if isinstance(node, ast.Index):
+            base = self.infer(node.obj, env)
+            self.expect(node.index, T.COUNT, env, "an index")
+            if base.name == "any":
+                return T.ANY
+            if not base.is_list:
+                self.error("R0302", f"only lists can be indexed; this is {_a(base)}", node.obj.span)
+                return T.ANY
+            return base.element
+        if isinstance(node, ast.Call):
+            return self.call(node, env)
+        if isinstance(node, ast.Aggregate):
+            return self.aggregate(node, env)
+        if isinstance(node, ast.BinOp):
+            return self.arithmetic(node, env)
+        if isinstance(node, ast.Compare):
+            left, right = self.infer(node.left, env), self.infer(node.right, env)
+            if not T.comparable(left, right, self.board_kinds):
+                self.error("R0303", f"cannot compare {_a(left)} with {_a(right)}", node.span)
+            elif node.op not in ("==", "!=") and (left.name not in ("money", "count", "percent", "any")
+                                                  or left.optional or right.optional):
+                self.error("R0303", f"`{node.op}` compares numbers; this is {_a(left)}", node.span)
+            return T.BOOL
+        if isinstance(node, ast.BoolOp):
+            for operand in node.operands:
+                self.expect(operand, T.BOOL, env, f"each side of `{node.op}`")
+                if node.op == "and":
+                    env = narrow(env, operand)
+            return T.BOOL
+        if isinstance(node, ast.Not):
+            self.expect(node.operand, T.BOOL, env, "the operand of `not`")
+            return T.BOOL
+        if isinstance(node, ast.Neg):
+            t = self.infer(node.operand, env)
+            if t.name not in ("money", "count", "any"):
+                self.error("R0304", f"cannot negate {_a(t)}", node.span)
+            return t
+        if isinstance(node, ast.PercentOf):
+            self.expect(node.percent, T.PERCENT, env, "the left of `of`")
+            return self.expect(node.base, T.MONEY, env, "the base of a percentage")
+        if isinstance(node, ast.ListExpr):
+            items = [self.infer(i, env) for i in node.items]
+            element = next((t for t in items if t.name != "none"), T.ANY)
+            for item, t in zip(node.items, items):
+                if not T.compatible(element.maybe(), t, self.board_kinds):
+                    self.error("R0301", f"list items must all be {_a(element)}; this is {_a(t)}", item.span)
+            return T.list_of(element)
+        if isinstance(node, ast.Conditional):
+            self.expect(node.condition, T.BOOL, env, "the condition of `if`")
+            then = self.infer(node.then, narrow(env, node.condition))
+            orelse = self.infer(node.orelse, narrow(env, node.condition, False))
+            if not T.comparable(then, orelse, self.board_kinds):
+                self.error("R0301", f"both branches must have one type; they are {_a(then)} and {_a(orelse)}", node.span)
+            return then if then.name != "none" else orelse.maybe()
+        raise TypeError(f"unknown expression node {node!r}")
+
+    def lookup(self, node: ast.Name, env) -> Type:
+        if node.id in env:
+            self.used.add(node.id)
+            return env[node.id]
+        help = _nearest(node.id, env.keys())
+        if node.id in ("player", "debtor", "creditor", "owed", "partner"):
+            help = f"`{node.id}` is only defined where the rules have one (a turn, a handler, a card, an action)"
+        self.error("R0205", f"unknown name `{node.id}`", node.span, help=help)
+        return T.ANY
+
+    def attribute(self, node: ast.Attr, env) -> Type:
+        base = self.infer(node.obj, env)
+        if base.name == "any":
+            return T.ANY
+        if base.name == "player":
+            fields = self.player_fields()
+        elif base.name == "roll":
+            fields = ROLL_FIELDS
+        elif base.name == "sale":
+            fields = SALE_FIELDS
+        elif base.name in self.p.kinds or base.name in self.p.groups:
+            fields = self.kind_fields(base.name)
+        elif base.name == "square":
+            fields = {"name": T.TEXT}
+        else:
+            self.error("R0306", f"{_a(base)} has no fields", node.span)
+            return T.ANY
+        if node.name not in fields:
+            self.error("R0206", f"{_a(base)} has no field `{node.name}`", node.span,
+                       help=_nearest(node.name, fields) or f"its fields are {', '.join(f'`{f}`' for f in fields)}")
+            return T.ANY
+        t = fields[node.name]
+        return t.maybe() if base.optional else t
+
+    def call(self, node: ast.Call, env) -> Type:
+        args = [self.infer(a, env) for a in node.args]
+        if node.func == "count":
+            if len(args) != 1:
+                self.error("R0307", f"`count` takes 1 argument, not {len(args)}", node.span)
+            elif not args[0].is_list and args[0].name != "any":
+                self.error("R0301", f"`count` counts a list; this is {_a(args[0])}", node.args[0].span)
+            return T.COUNT
+        if node.func in ("min", "max"):
+            if len(args) < 2:
+                self.error("R0307", f"`{node.func}` takes 2 or more arguments, or an aggregate `{node.func}(x in list: …)`",
+                           node.span)
+                return T.ANY
+            for a, t in zip(node.args[1:], args[1:]):
+                if not T.comparable(args[0], t, self.board_kinds):
+                    self.error("R0301", f"`{node.func}` needs arguments of one type", a.span)
+            return args[0]
+        self.error("R0208", f"unknown function `{node.func}`", node.span,
+                   help=_nearest(node.func, ["count", "min", "max", "all", "any", "sum"]) or "functions are `count`, `min`, `max`")
+        return T.ANY
+
+    def aggregate(self, node: ast.Aggregate, env) -> Type:
+        coll = self.infer(node.collection, env)
+        element = self.element_of(coll, node.collection, f"`{node.func}`")
+        inner = {**env, node.var: element}
+        if node.where is not None:
+            self.expect(node.where, T.BOOL, inner, "a `where` filter")
+        if node.func in ("all", "any"):
+            if node.body is None:
+                self.error("R0307", f"`{node.func}(x in list: condition)` needs a condition", node.span)
+                return T.BOOL
+            self.expect(node.body, T.BOOL, inner, f"the condition of `{node.func}`")
+            return T.BOOL
+        if node.func == "count":
+            if node.body is not None:
+                self.expect(node.body, T.BOOL, inner, "the condition of `count`")
+            return T.COUNT
+        if node.body is None:
+            self.error("R0307", f"`{node.func}(x in list: value)` needs a value", node.span)
+            return T.ANY
+        t = self.infer(node.body, inner)
+        if t.name not in ("money", "count", "any"):
+            self.error("R0301", f"`{node.func}` needs money or a count; this is {_a(t)}", node.body.span)
+        return t
+
+    def arithmetic(self, node: ast.BinOp, env) -> Type:
+        left, right = self.infer(node.left, env), self.infer(node.right, env)
+        if "any" in (left.name, right.name):
+            return left if right.name == "any" else right
+        if left.optional or right.optional:
+            self.error("R0305", f"`{node.op}` on a value that may be `none` ({_a(left)}, {_a(right)})", node.span,
+                       help="check it first: `if x != none then x … else …`")
+            return left.required()
+        pair = (left.name, right.name)
+        if node.op in "+-":
+            if pair in (("money", "money"), ("count", "count")):
+                return left
+        elif node.op == "*":
+            if pair in (("money", "count"), ("count", "money")):
+                return T.MONEY
+            if pair == ("count", "count"):
+                return T.COUNT
+        elif node.op == "/":
+            if pair in (("money", "count"), ("count", "count")):
+                return left
+        help = None
+        if "money" in pair and "count" in pair and node.op in "+-":
+            help = "write amounts of money with `$`, e.g. `$10`"
+        self.error("R0305", f"cannot compute {_a(left)} {node.op} {_a(right)}", node.span, help=help)
+        return T.ANY
+
+    # ---- statements --------------------------------------------------------------------------------
+    def block(self, block: ast.Block, env, context: str) -> dict:
+        env = dict(env)
+        ended = False
+        for stmt in block.statements:
+            if ended:
+                self.warn("R0401", "this statement can never run: the turn has already ended", stmt.span,
+                          help="remove it, or move it before `end turn`")
+                ended = False
+            env = self.statement(stmt, env, context)
+            if isinstance(stmt, (ast.EndTurn, ast.EndGame)):
+                ended = True
+        return env
+
+    def statement(self, s, env, context: str) -> dict:
+        meta = getattr(s, "meta", ast.NO_META)
+        self.assume(f"{type(s).__name__.lower()} statement", meta, s.span)
+        if isinstance(s, ast.Roll):
+            self.expect(s.count, T.COUNT, env, "the number of dice")
+            return {**env, s.var: T.ROLL}
+        if isinstance(s, ast.Move):
+            self.expect(s.who, T.PLAYER, env, "who moves")
+            if s.how == "to":
+                self.expect(s.amount, T.SQUARE, env, "where a player moves to")
+            else:
+                self.expect(s.amount, T.COUNT, env, "how far a player moves")
+            return env
+        if isinstance(s, ast.Pay):
+            self.expect(s.amount, T.MONEY, env, "an amount paid")
+            for end, what in ((s.source, "who pays"), (s.target, "who is paid")):
+                t = self.expect(end, T.ACCOUNT, env, what)
+                if t.optional:
+                    self.error("R0305", f"{what} may be `none` here", end.span, help="check it in the rule's `when`")
+            return env
+        if isinstance(s, ast.Set):
+            if not isinstance(s.target, (ast.Attr, ast.Name)):
+                self.error("R0308", "only a field or a global can be set", s.target.span)
+                return env
+            if isinstance(s.target, ast.Name) and s.target.id not in self.p.global_fields:
+                self.error("R0308", f"`{s.target.id}` is not a global field; only fields and globals can be set",
+                           s.target.span, help="use `let` for a local name")
+                return env
+            if isinstance(s.target, ast.Attr):
+                base = self.infer(s.target.obj, env)
+                if base.name in self.p.kinds:
+                    decl = self.p.kinds[base.name]
+                    f = next((f for f in decl.fields if f.name == s.target.name), None)
+                    if f is not None and not f.is_state:
+                        self.error("R0309", f"`{s.target.name}` is fixed data of `{base.name}`, not state", s.target.span,
+                                   help=f"declare it `state {f.name}: …` in kind `{base.name}` to change it during play")
+                elif base.name == "player" and s.target.name in ("name", "seat", "out", "position"):
+                    self.error("R0309", f"`{s.target.name}` of a player is kept by the engine", s.target.span,
+                               help="use `move` or `eliminate`")
+            target = self.infer(s.target, env)
+            self.expect(s.value, target, env, f"the value set")
+            return env
+        if isinstance(s, ast.Let):
+            return {**env, s.name: self.infer(s.value, env)}
+        if isinstance(s, ast.Draw):
+            if s.deck not in self.p.decks:
+                self.error("R0205", f"unknown deck `{s.deck}`", s.deck_span, help=_nearest(s.deck, self.p.decks))
+            self.drawn_decks.add(s.deck)
+            return env
+        if isinstance(s, ast.Eliminate):
+            self.expect(s.who, T.PLAYER, env, "who is eliminated")
+            return env
+        if isinstance(s, (ast.EndTurn, ast.RaiseCash)):
+            if isinstance(s, ast.RaiseCash) and context != "debt":
+                self.error("R0402", "`raise cash` is only meaningful in `on debt`", s.span)
+            return env
+        if isinstance(s, ast.EndGame):
+            self.expect(s.winner, T.PLAYER.maybe(), env, "the winner")
+            return env
+        if isinstance(s, ast.If):
+            for cond, body in s.branches:
+                self.expect(cond, T.BOOL, env, "a condition")
+                self.block(body, narrow(env, cond), context)
+            if s.orelse is not None:
+                self.block(s.orelse, env, context)
+            return env
+        if isinstance(s, ast.For):
+            coll = self.infer(s.collection, env)
+            element = self.element_of(coll, s.collection, "`for`")
+            self.block(s.body, {**env, s.var: element}, context)
+            return env
+        if isinstance(s, ast.Auction):
+            self.infer(s.thing, env)
+            self.expect(s.minimum, T.MONEY, env, "the opening bid")
+            if s.among is not None:
+                self.expect(s.among, T.list_of(T.PLAYER), env, "the bidders")
+            self.block(s.body, {**env, s.var: T.SALE}, context)
+            if s.orelse is not None:
+                self.block(s.orelse, env, context)
+            return env
+        if isinstance(s, ast.Choose):
+            self.expect(s.by, T.PLAYER, env, "who chooses")
+            names = set()
+            for opt in s.options:
+                if opt.name in names:
+                    self.error("R0202", f"option `{opt.name}` is given twice", opt.span)
+                names.add(opt.name)
+                if opt.when is not None:
+                    self.expect(opt.when, T.BOOL, env, "an option's condition")
+                self.block(opt.body, narrow(env, opt.when), context)
+            return env
+        raise TypeError(f"unknown statement {s!r}")
+
+    # ---- declarations -------------------------------------------------------------------------------
+    def run(self) -> None:
+        p = self.p
+        scope = self.global_scope()
+        self.check_header(scope)
+        for name, param in p.params.items():
+            self.assume(f"param `{name}`", param.meta, param.span)
+        if p.bank is not None:
+            self.assume("bank", p.bank.meta, p.bank.span)
+            if p.bank.amount is not None:
+                self.expect(p.bank.amount, T.MONEY, scope, "the bank's money")
+        self.check_fields(p.player_fields.values(), scope, "player")
+        if "cash" not in p.player_fields:
+            self.error("R0501", "players have no `cash: money` field", p.game.span if p.game else Span(1, 1, 1, 2),
+                       help="add `player:` with `cash: money = $…`")
+        self.check_fields(p.global_fields.values(), scope, "global")
+        for kind in p.kinds.values():
+            self.assume(f"kind `{kind.name}`", kind.meta, kind.span)
+            self.check_fields(kind.fields, scope, kind.name)
+        for group in p.groups.values():
+            if group.kind not in p.kinds:
+                self.error("R0205", f"unknown kind `{group.kind}`", group.span, help=_nearest(group.kind, p.kinds))
+            elif not any(self.resolve_type(f.type).name == group.name for f in p.kinds[group.kind].fields):
+                self.warn("R0405", f"no field of kind `{group.kind}` has type `{group.name}`, so the group has no members",
+                          group.span, help=f"add `{group.name.lower()}: {group.name}` to kind `{group.kind}`")
+        self.check_tables(scope)
+        self.check_board()
+        self.check_decks(scope)
+        self.check_turn(scope)
+        self.check_handlers(scope)
+        self.check_actions(scope)
+        self.check_ends(scope)
+        self.check_scenarios(scope)
+        self.check_unused()
+
+    def check_header(self, scope):
+        p = self.p
+        if p.game is None:
+            self.error("R0502", "the file has no `game` header", Span(1, 1, 1, 2),
+                       help='start the file with `game "Name":` and its settings')
+            return
+        self.assume("game header", p.game.meta, p.game.span)
+        for key, setting in p.settings.items():
+            self.assume(f"setting `{key}`", setting.meta, setting.span)
+            if key not in KNOWN_SETTINGS:
+                self.error("R0503", f"unknown setting `{key}`", setting.span,
+                           help=_nearest(key, KNOWN_SETTINGS) or f"settings are {', '.join(sorted(KNOWN_SETTINGS))}")
+            elif key == "players":
+                if isinstance(setting.value, tuple) or setting.upper is None:
+                    self.error("R0504", "`players` is a range like `2 to 6`", setting.span)
+                else:
+                    self.expect(setting.value, T.COUNT, scope, "the fewest players")
+                    self.expect(setting.upper, T.COUNT, scope, "the most players")
+            elif key == "start":
+                if not isinstance(setting.value, ast.Name):
+                    self.error("R0504", "`start` names a square", setting.span)
+                else:
+                    self.expect(setting.value, T.SQUARE, scope, "the start")
+            elif key == "first player":
+                words = " ".join(setting.value) if isinstance(setting.value, tuple) else ""
+                if not any(words.startswith(rule) for rule in FIRST_PLAYER_RULES):
+                    self.error("R0504", "`first player` is `highest roll N dice` or `seat order`", setting.span)
+            elif key == "turn limit":
+                if isinstance(setting.value, tuple):
+                    self.error("R0504", "`turn limit` is a number", setting.span)
+                else:
+                    self.expect(setting.value, T.COUNT, scope, "the turn limit")
+        if "start" not in p.settings:
+            self.error("R0505", "the game header has no `start:` square", p.game.span,
+                       help="add `start: NAME` naming the square where tokens begin")
+
+    def check_fields(self, fields, scope, owner: str):
+        for f in fields:
+            self.assume(f"{owner}.{f.name}", f.meta, f.span)
+            t = self.resolve_type(f.type)
+            if f.default is not None:
+                self.expect(f.default, t, scope, f"the default of `{f.name}`")
+            elif f.is_state and not t.optional and owner not in ("player", "global"):
+                self.error("R0506", f"state `{f.name}` needs a default value", f.span, help=f"e.g. `state {f.name}: {t} = …`")
+
+    def check_tables(self, scope):
+        p = self.p
+        for kind, tables in p.tables.items():
+            for table in tables:
+                self.assume(f"table `{kind}`", table.meta, table.span)
+                if kind not in p.kinds:
+                    self.error("R0205", f"unknown kind `{kind}`", table.span, help=_nearest(kind, p.kinds))
+                    continue
+                fixed = [f for f in p.kinds[kind].fields if not f.is_state]
+                fixed_names = [f.name for f in fixed]
+                columns = [c.id for c in table.columns]
+                if columns and columns[0] != "name":
+                    self.error("R0601", "a table's first column is `name`", table.columns[0].span)
+                for col in table.columns[1:]:
+                    if col.id not in fixed_names:
+                        self.error("R0602", f"kind `{kind}` has no fixed field `{col.id}`", col.span,
+                                   help=_nearest(col.id, fixed_names) or f"its fixed fields are {', '.join(fixed_names)}")
+                for name in fixed_names:
+                    if name not in columns:
+                        self.error("R0603", f"table `{kind}` has no column for field `{name}`", table.span)
+                types = {f.name: self.resolve_type(f.type) for f in fixed}
+                for row in table.rows:
+                    if len(row.cells) != len(columns) - 1:
+                        self.error("R0604", f"row `{row.name}` has {len(row.cells)} values for {len(columns) - 1} columns",
+                                   row.span)
+                        continue
+                    for col, cell in zip(columns[1:], row.cells):
+                        if col in types:
+                            self.expect(cell, types[col], scope, f"`{col}` of `{row.name}`")
+                    for col in row.assumed_columns or ():
+                        if col not in columns:
+                            self.error("R0602", f"`assumed {col}`: table `{kind}` has no column `{col}`", row.span)
+                    thing = p.things.get(row.name)
+                    if thing is not None and thing.assumed:
+                        note = ", ".join(thing.assumed)
+                        self.assumptions.append(Assumption(f"{kind} `{row.name}`: {note}", None, row.span))
+
+    def check_board(self):
+        p = self.p
+        if p.board is None:
+            self.error("R0701", "the file has no `board`", p.game.span if p.game else Span(1, 1, 1, 2),
+                       help="add `board:` listing the squares in order")
+            return
+        self.assume("board", p.board.meta, p.board.span)
+        seen: dict[str, Span] = {}
+        for sq in p.board.squares:
+            if sq.id in p.things:
+                if sq.id in seen:
+                    self.error("R0702", f"`{sq.id}` is on the board twice", sq.span)
+                seen[sq.id] = sq.span
+            elif sq.id not in p.squares:
+                self.error("R0205", f"unknown square `{sq.id}`", sq.span,
+                           help=_nearest(sq.id, list(p.squares) + list(p.things)) or "declare it with `square NAME`")
+        for name, thing in p.things.items():
+            if thing.kind in self.board_kinds and name not in seen:
+                self.error("R0703", f"`{name}` ({thing.kind}) is not on the board", thing.span,
+                           help=f"every {thing.kind} must be on the board once")
+        for name, sq in p.squares.items():
+            if not any(s.id == name for s in p.board.squares):
+                self.warn("R0404", f"square `{name}` is declared but not on the board", sq.span)
+            self.assume(f"square `{name}`", sq.meta, sq.span)
+
+    def check_decks(self, scope):
+        for deck in self.p.decks.values():
+            self.assume(f"deck `{deck.name}`", deck.meta, deck.span)
+            for card in deck.cards:
+                self.assume(f"card `{deck.name}.{card.name}`", card.body.meta, card.span)
+                self.block(card.body, {**scope, "player": T.PLAYER}, "card")
+
+    def check_turn(self, scope):
+        p = self.p
+        if p.turn is None:
+            self.error("R0801", "the file has no `turn`", p.game.span if p.game else Span(1, 1, 1, 2),
+                       help="add `turn:` with at least one `phase`")
+            return
+        env = {**scope, "player": T.PLAYER}
+        names = set()
+        for phase in p.turn.phases:
+            if phase.name in names:
+                self.error("R0202", f"phase `{phase.name}` is defined more than once", phase.span)
+            names.add(phase.name)
+            if phase.when is not None:
+                self.expect(phase.when, T.BOOL, env, "a phase's condition")
+                if isinstance(phase.when, ast.Literal) and phase.when.value is False:
+                    self.warn("R0402", f"phase `{phase.name}` can never run: its condition is `false`", phase.span)
+            self.block(phase.body, env, "turn")
+        for i, phase in enumerate(p.turn.phases[:-1]):
+            last = phase.body.statements[-1]
+            if isinstance(last, (ast.EndTurn, ast.EndGame)) and phase.when is None:
+                for later in p.turn.phases[i + 1:]:
+                    self.warn("R0402", f"phase `{later.name}` can never run: phase `{phase.name}` always ends the turn",
+                              later.span)
+                break
+
+    def check_handlers(self, scope):
+        p = self.p
+        for h in p.handlers:
+            env = {**scope, "player": T.PLAYER}
+            if h.event in ("land", "pass"):
+                if h.target is None:
+                    self.error("R0901", f"`on {h.event}` needs a square or a kind", h.span,
+                               help=f"e.g. `on {h.event} Start:` or `on {h.event} Property p:`")
+                elif h.target in p.kinds:
+                    if h.var is None:
+                        self.error("R0902", f"`on {h.event} {h.target}` needs a name for the thing", h.target_span,
+                                   help=f"e.g. `on {h.event} {h.target} x:`")
+                    else:
+                        env[h.var] = Type(h.target)
+                    if h.target not in self.board_kinds:
+                        self.warn("R0403", f"no `{h.target}` is on the board, so this handler never runs", h.target_span)
+                elif h.target in p.squares:
+                    if p.board is not None and not any(s.id == h.target for s in p.board.squares):
+                        self.warn("R0403", f"square `{h.target}` is not on the board, so this handler never runs",
+                                  h.target_span)
+                elif h.target in p.things:
+                    pass
+                else:
+                    self.error("R0205", f"unknown square or kind `{h.target}`", h.target_span,
+                               help=_nearest(h.target, list(p.squares) + list(p.kinds) + list(p.things)))
+            elif h.event == "debt":
+                env.update(debtor=T.PLAYER, creditor=T.ACCOUNT, owed=T.MONEY)
+            if h.when is not None:
+                self.expect(h.when, T.BOOL, env, "a handler's condition")
+            self.block(h.body, narrow(env, h.when), h.event)
+        for hook in p.hooks:
+            env = {**scope, "player": T.PLAYER}
+            if hook.when is not None:
+                self.expect(hook.when, T.BOOL, env, "a hook's condition")
+            self.block(hook.body, env, "turn")
+
+    def check_actions(self, scope):
+        p = self.p
+        for action in p.actions.values():
+            env = {**scope, "player": T.PLAYER}
+            if action.param is not None:
+                var, kind = action.param
+                if kind not in p.kinds and kind not in p.groups:
+                    self.error("R0205", f"unknown kind `{kind}`", action.span, help=_nearest(kind, p.kinds))
+                env[var] = Type(kind)
+            if action.when is not None:
+                self.expect(action.when, T.BOOL, env, "an action's condition")
+            self.block(action.body, narrow(env, action.when), "action")
+        if p.trade is not None:
+            self.assume("trade", p.trade.meta, p.trade.span)
+            for k in p.trade.kinds:
+                if k.id not in p.kinds:
+                    self.error("R0205", f"unknown kind `{k.id}`", k.span, help=_nearest(k.id, p.kinds))
+                elif not any(f.name == "owner" and f.is_state for f in p.kinds[k.id].fields):
+                    self.error("R0903", f"kind `{k.id}` has no `state owner: player?`, so it cannot be traded", k.span)
+            if p.trade.when is not None:
+                self.expect(p.trade.when, T.BOOL, {**scope, "player": T.PLAYER, "partner": T.PLAYER},
+                            "a trade's condition")
+        for name, hint in p.hints.items():
+            env = dict(scope)
+            if hint.param is not None:
+                env[hint.param[0]] = Type(hint.param[1])
+            t = self.infer(hint.value, env)
+            if name in ("worth", "reserve") and t.name not in ("money", "any"):
+                self.error("R0301", f"hint `{name}` must be money; this is {_a(t)}", hint.value.span)
+        for inv in p.invariants:
+            self.expect(inv.condition, T.BOOL, scope, "an invariant")
+
+    def check_ends(self, scope):
+        for end in self.p.ends:
+            self.expect(end.condition, T.BOOL, scope, "an end condition")
+            self.expect(end.winner, T.PLAYER.maybe(), scope, "the winner")
+        if not self.p.ends:
+            self.warn("R0406", "the game has no `end when`; only the turn limit will end it",
+                      self.p.game.span if self.p.game else Span(1, 1, 1, 2))
+
+    def check_scenarios(self, scope):
+        for scenario in self.p.scenarios:
+            env = dict(scope)
+            env["winner"] = T.PLAYER.maybe()
+            env["game_over"] = T.BOOL
+            env["turn_ended"] = T.BOOL
+            for item in scenario.items:
+                if isinstance(item, ast.ScenarioPlayers):
+                    for n in item.names:
+                        env[n.id] = T.PLAYER
+                elif isinstance(item, ast.ScenarioAs):
+                    self.need_player(item.player, env, item.span)
+                    self.block(item.body, {**env, "player": T.PLAYER}, "turn")
+                elif isinstance(item, ast.ScenarioTurn):
+                    self.need_player(item.player, env, item.span)
+                elif isinstance(item, ast.ScenarioExpect):
+                    self.expect(item.condition, T.BOOL, env, "an expectation")
+                elif isinstance(item, ast.Set):
+                    self.statement(item, env, "scenario")
+                elif isinstance(item, ast.ScenarioCards):
+                    deck = self.p.decks.get(item.deck)
+                    if deck is None:
+                        self.error("R0205", f"unknown deck `{item.deck}`", item.span, help=_nearest(item.deck, self.p.decks))
+                    else:
+                        cards = {c.name for c in deck.cards}
+                        for c in item.cards:
+                            if c.id not in cards:
+                                self.error("R0205", f"deck `{item.deck}` has no card `{c.id}`", c.span,
+                                           help=_nearest(c.id, cards))
+                elif isinstance(item, ast.ScenarioAction):
+                    self.need_player(item.player, env, item.span)
+                    action = self.p.actions.get(item.action)
+                    if action is None:
+                        self.error("R0205", f"unknown action `{item.action}`", item.span,
+                                   help=_nearest(item.action, self.p.actions))
+                    elif (action.param is None) != (item.argument is None):
+                        self.error("R0307", f"action `{item.action}` takes {'one argument' if action.param else 'no argument'}",
+                                   item.span)
+                    elif item.argument is not None:
+                        self.expect(item.argument, Type(action.param[1]), env, "the action's argument")
+                elif isinstance(item, ast.ScenarioAnswer):
+                    self.need_player(item.player, env, item.span)
+                    for v in item.values:
+                        self.infer(v, env)
+
+    def need_player(self, name: str, env, span):
+        if env.get(name) != T.PLAYER:
+            self.error("R0205", f"unknown player `{name}`", span, help="name the players first: `players Ann, Bob`")
+
+    def check_unused(self):
+        for name, param in self.p.params.items():
+            if name not in self.used:
+                self.warn("R0404", f"parameter `{name}` is never used", param.span)
+        for name, deck in self.p.decks.items():
+            if name not in self.drawn_decks:
+                self.warn("R0404", f"deck `{name}` is never drawn from", deck.span)
+
+
+def _a(t: Type) -> str:
+    text = str(t)
+    if t.name == "any":
+        return "an unknown type"
+    if t.name == "none":
+        return "`none`"
+    article = "an" if text[0] in "aeiou" else "a"
+    return f"{article} `{text}`"
+
+
+def check_program(rules: ast.RulesFile) -> Checked:
+    program, diags = build_program(rules)
+    checker = Checker(program, diags)
+    checker.run()
+    diags.sort(key=lambda d: (d.span.line if d.span else 0, d.span.column if d.span else 0))
+    return Checked(program, diags, checker.types, checker.assumptions)

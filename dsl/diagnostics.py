@@ -1,0 +1,105 @@
+"""Diagnostics as data, and their two renderings (text for people, JSON for tools).
+
+Every problem the parser, the checker or the interpreter finds in a .rules file is a
+`Diagnostic`: a severity, a stable code (documented in docs/errors/), a lowercase
+message, the primary span, optional secondary labels, notes and a help line. Keeping
+them as data lets the CLI choose the format and lets tests assert on codes and spans
+instead of on English text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A region of a source file: 1-based line and column, end exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def point(cls, line: int, column: int) -> "Span":
+        return cls(line, column, line, column + 1)
+
+
+@attrs.frozen
+class Label:
+    """A secondary span with a short note, e.g. where a name was first defined."""
+
+    span: Span
+    message: str
+    path: str | None = None
+
+
+@attrs.frozen
+class Diagnostic:
+    severity: str  # "error" | "warning" | "note"
+    code: str
+    message: str
+    path: str
+    span: Span | None = None
+    labels: tuple[Label, ...] = ()
+    notes: tuple[str, ...] = ()
+    help: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def to_json(self) -> dict:
+        return attrs.asdict(self, recurse=True)
+
+
+class RulesError(Exception):
+    """Raised to stop work on a file; carries the diagnostics that explain why."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__("; ".join(d.message for d in self.diagnostics))
+
+
+def _source_line(source: str | None, line: int) -> str | None:
+    if source is None:
+        return None
+    lines = source.splitlines()
+    if 1 <= line <= len(lines):
+        return lines[line - 1].expandtabs(4)
+    return None
+
+
+def render_text(diag: Diagnostic, source: str | None) -> str:
+    """`path:line:col: severity[CODE]: message`, the source line, a caret, help and notes."""
+    where = diag.path
+    if diag.span is not None:
+        where = f"{diag.path}:{diag.span.line}:{diag.span.column}"
+    out = [f"{where}: {diag.severity}[{diag.code}]: {diag.message}"]
+    if diag.span is not None:
+        text = _source_line(source, diag.span.line)
+        if text is not None and len(text) <= 400:
+            gutter = str(diag.span.line)
+            pad = " " * len(gutter)
+            width = 1
+            if diag.span.end_line == diag.span.line:
+                width = max(1, diag.span.end_column - diag.span.column)
+            width = min(width, max(1, len(text) - diag.span.column + 1))
+            out.append(f"{pad} |")
+            out.append(f"{gutter} | {text}")
+            out.append(f"{pad} | {' ' * (diag.span.column - 1)}{'^' * width}")
+    for label in diag.labels:
+        out.append(f"  note: {label.message} at {label.path or diag.path}:{label.span.line}:{label.span.column}")
+    for note in diag.notes:
+        out.append(f"  note: {note}")
+    if diag.help:
+        out.append(f"  help: {diag.help}")
+    return "\n".join(out)
+
+
+def render_json(diags: Iterable[Diagnostic]) -> str:
+    return json.dumps([d.to_json() for d in diags], indent=2)

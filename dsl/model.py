@@ -1,0 +1,185 @@
+"""The program: a .rules file's declarations gathered into one symbol table.
+
+`build_program` walks the AST once, files every declaration under its name, and
+reports duplicates and declarations a game can have only once. The checker and the
+interpreter both work from the `Program`, never from the raw declaration list.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import ast
+from .diagnostics import Diagnostic, Label, Span
+
+BUILTIN_NAMES = {"player", "players", "bank", "none", "true", "false"}
+
+
+@attrs.define
+class ThingDef:
+    """One row of a table (or a group member): a named thing of a kind with fixed data."""
+
+    name: str
+    kind: str
+    values: dict  # field name -> AST expression
+    assumed: tuple  # field names whose values are assumed
+    cite: str | None
+    span: Span
+
+
+@attrs.define
+class Program:
+    path: str
+    source: str
+    game: ast.Game | None = None
+    settings: dict = attrs.Factory(dict)
+    params: dict = attrs.Factory(dict)
+    bank: ast.Bank | None = None
+    player_fields: dict = attrs.Factory(dict)
+    global_fields: dict = attrs.Factory(dict)
+    kinds: dict = attrs.Factory(dict)
+    groups: dict = attrs.Factory(dict)
+    squares: dict = attrs.Factory(dict)
+    board: ast.Board | None = None
+    tables: dict = attrs.Factory(dict)
+    things: dict = attrs.Factory(dict)
+    decks: dict = attrs.Factory(dict)
+    turn: ast.Turn | None = None
+    handlers: list = attrs.Factory(list)
+    hooks: list = attrs.Factory(list)
+    actions: dict = attrs.Factory(dict)
+    trade: ast.TradeDecl | None = None
+    ends: list = attrs.Factory(list)
+    hints: dict = attrs.Factory(dict)
+    invariants: list = attrs.Factory(list)
+    scenarios: list = attrs.Factory(list)
+    extends: list = attrs.Factory(list)
+
+    def kind_of_thing(self, name: str) -> str | None:
+        thing = self.things.get(name)
+        return thing.kind if thing else None
+
+    @property
+    def board_kinds(self) -> set[str]:
+        """Kinds with at least one thing on the board (their things are squares too)."""
+        if self.board is None:
+            return set()
+        return {self.things[n.id].kind for n in self.board.squares if n.id in self.things}
+
+
+def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
+    prog = Program(path=rules.path, source=rules.source)
+    diags: list[Diagnostic] = []
+    seen: dict[str, tuple[str, Span]] = {}
+
+    def error(code, message, span, help=None, labels=()):
+        diags.append(Diagnostic("error", code, message, rules.path, span, labels=tuple(labels), help=help))
+
+    def declare(name: str, what: str, span: Span) -> bool:
+        if name in BUILTIN_NAMES:
+            error("R0203", f"`{name}` is a built-in name and cannot be declared", span,
+                  help="choose another name")
+            return False
+        if name in seen:
+            first_what, first_span = seen[name]
+            error("R0202", f"`{name}` is defined more than once", span,
+                  labels=[Label(first_span, f"`{name}` was first defined here as a {first_what}")],
+                  help="rename one of them, or remove the duplicate")
+            return False
+        seen[name] = (what, span)
+        return True
+
+    def single(attr: str, node, what: str):
+        existing = getattr(prog, attr)
+        if existing is not None:
+            error("R0204", f"a game has one {what}; this is a second", node.span,
+                  labels=[Label(existing.span, f"the first {what} is here")])
+            return
+        setattr(prog, attr, node)
+
+    for decl in rules.decls:
+        if isinstance(decl, ast.Game):
+            single("game", decl, "`game` header")
+            for setting in decl.settings:
+                if setting.key in prog.settings:
+                    error("R0202", f"setting `{setting.key}` is given twice", setting.span)
+                prog.settings[setting.key] = setting
+        elif isinstance(decl, ast.Extends):
+            prog.extends.append(decl)
+        elif isinstance(decl, ast.Param):
+            if declare(decl.name, "parameter", decl.span):
+                prog.params[decl.name] = decl
+        elif isinstance(decl, ast.Bank):
+            single("bank", decl, "`bank` declaration")
+        elif isinstance(decl, (ast.PlayerDecl, ast.GlobalDecl)):
+            target = prog.player_fields if isinstance(decl, ast.PlayerDecl) else prog.global_fields
+            for f in decl.fields:
+                if f.name in target:
+                    error("R0202", f"field `{f.name}` is defined more than once", f.span)
+                target[f.name] = f
+                if isinstance(decl, ast.GlobalDecl):
+                    declare(f.name, "global", f.span)
+        elif isinstance(decl, ast.Kind):
+            if declare(decl.name, "kind", decl.span):
+                prog.kinds[decl.name] = decl
+                names = set()
+                for f in decl.fields:
+                    if f.name in names:
+                        error("R0202", f"field `{f.name}` is defined more than once in kind `{decl.name}`", f.span)
+                    names.add(f.name)
+        elif isinstance(decl, ast.GroupDecl):
+            if declare(decl.name, "group", decl.span):
+                prog.groups[decl.name] = decl
+                for member in decl.members:
+                    if declare(member.id, f"member of group {decl.name}", member.span):
+                        prog.things[member.id] = ThingDef(member.id, decl.name, {}, (), decl.meta.cite, member.span)
+        elif isinstance(decl, ast.SquareDecl):
+            if declare(decl.name, "square", decl.span):
+                prog.squares[decl.name] = decl
+        elif isinstance(decl, ast.Board):
+            single("board", decl, "`board`")
+        elif isinstance(decl, ast.Table):
+            prog.tables.setdefault(decl.kind, []).append(decl)
+            for row in decl.rows:
+                if declare(row.name, f"row of table {decl.kind}", row.span):
+                    columns = [c.id for c in decl.columns[1:]]
+                    values = dict(zip(columns, row.cells))
+                    if row.assumed_columns is None:
+                        assumed = ()
+                    else:
+                        assumed = tuple(row.assumed_columns) or tuple(columns)
+                    if decl.meta.assumed:
+                        assumed = tuple(columns)
+                    prog.things[row.name] = ThingDef(row.name, decl.kind, values, assumed,
+                                                     row.cite or decl.meta.cite, row.span)
+        elif isinstance(decl, ast.Deck):
+            if declare(decl.name, "deck", decl.span):
+                prog.decks[decl.name] = decl
+                card_names = set()
+                for card in decl.cards:
+                    if card.name in card_names:
+                        error("R0202", f"card `{card.name}` is defined more than once in deck `{decl.name}`", card.span)
+                    card_names.add(card.name)
+        elif isinstance(decl, ast.Turn):
+            single("turn", decl, "`turn`")
+        elif isinstance(decl, ast.Handler):
+            prog.handlers.append(decl)
+        elif isinstance(decl, ast.Hook):
+            prog.hooks.append(decl)
+        elif isinstance(decl, ast.ActionDecl):
+            if decl.name in prog.actions:
+                error("R0202", f"action `{decl.name}` is defined more than once", decl.span,
+                      labels=[Label(prog.actions[decl.name].span, "first defined here")])
+            else:
+                prog.actions[decl.name] = decl
+        elif isinstance(decl, ast.TradeDecl):
+            single("trade", decl, "`trade` declaration")
+        elif isinstance(decl, ast.EndDecl):
+            prog.ends.append(decl)
+        elif isinstance(decl, ast.Hint):
+            prog.hints[decl.name] = decl
+        elif isinstance(decl, ast.Invariant):
+            prog.invariants.append(decl)
+        elif isinstance(decl, ast.Scenario):
+            prog.scenarios.append(decl)
+    return prog, diags

@@ -1,0 +1,195 @@
+"""Parse .rules text into the AST, turning every syntax problem into a diagnostic.
+
+The Lark LALR parser is built once per process. The file is split at its top-level
+declarations (lines that start in column 1) and each declaration is parsed on its
+own, so one syntax error does not hide the others: a run reports every broken
+declaration. Nesting deeper than MAX_NESTING is refused before it can exhaust the
+Python stack.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from . import ast
+from .diagnostics import Diagnostic, RulesError, Span
+from .source import read_source
+from .transform import ToAst
+
+MAX_NESTING = 64
+
+
+class NestingTooDeep(Exception):
+    def __init__(self, token: Token):
+        self.token = token
+
+
+class RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+    def _process(self, stream):
+        for token in super()._process(stream):
+            if self.paren_level > MAX_NESTING or len(self.indent_level) > MAX_NESTING:
+                raise NestingTooDeep(token)
+            yield token
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files(__package__).joinpath("rules.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", postlex=RulesIndenter(), propagate_positions=True,
+                maybe_placeholders=True)
+
+
+TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "MONEY": "an amount like `$100`",
+    "PERCENT": "a percentage like `10%`",
+    "STRING": "a quoted string",
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "$END": "the end of the file",
+    "COMP_OP": "a comparison",
+    "ADD_OP": "`+` or `-`",
+    "MUL_OP": "`*` or `/`",
+}
+
+
+def _describe_terminal(name: str) -> str:
+    if name in TERMINAL_WORDS:
+        return TERMINAL_WORDS[name]
+    for term in _parser().terminals:
+        if term.name == name:
+            if term.pattern.type == "str":
+                return f"`{term.pattern.value}`"
+            break
+    return name.lower()
+
+
+def _describe_token(token: Token) -> str:
+    if token.type == "$END":
+        return "the end of the file"
+    if token.type == "_NL":
+        return "the end of the line"
+    if token.type == "_INDENT":
+        return "an indented line"
+    if token.type == "_DEDENT":
+        return "the end of the block"
+    text = str(token)
+    if len(text) > 30:
+        text = text[:27] + "..."
+    return f"`{text}`"
+
+
+def _expected_words(expected) -> str:
+    words = sorted({_describe_terminal(t) for t in expected if not t.startswith("__")})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _span_of(token: Token, fallback_line: int) -> Span:
+    line = getattr(token, "line", None) or fallback_line
+    column = getattr(token, "column", None) or 1
+    length = max(1, len(str(token))) if token.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
+    if token.type == "_NL":
+        # Point at the end of the line the newline token closes.
+        return Span.point(line, column)
+    return Span(line, column, line, column + length)
+
+
+def _syntax_diagnostic(exc: Exception, path: str, last_line: int) -> Diagnostic:
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        help = None
+        expected = set(exc.expected)
+        if token.type == "_INDENT":
+            help = "this line is indented more than the one before it; only a line ending in `:` opens a block"
+        elif "_INDENT" in expected and token.type != "_INDENT":
+            help = "a line ending in `:` must be followed by an indented block"
+        elif "COLON" in expected:
+            help = "blocks open with `:` at the end of the line"
+        return Diagnostic("error", "R0101", f"unexpected {_describe_token(token)}; expected {_expected_words(expected)}",
+                          path, _span_of(token, last_line), help=help)
+    if isinstance(exc, UnexpectedCharacters):
+        char = exc.char
+        help = None
+        if char == "'":
+            help = 'strings use double quotes: "like this"'
+        elif char == "\t":
+            help = "indent with spaces"
+        return Diagnostic("error", "R0102", f"unexpected character `{char}`", path,
+                          Span.point(exc.line, exc.column), help=help)
+    if isinstance(exc, UnexpectedEOF):
+        return Diagnostic("error", "R0101", f"unexpected end of file; expected {_expected_words(exc.expected)}",
+                          path, Span.point(last_line, 1))
+    if isinstance(exc, DedentError):
+        return Diagnostic("error", "R0103", "this line's indentation matches no enclosing block", path,
+                          Span.point(last_line, 1), help="indent it to the same column as a line above it")
+    raise exc
+
+
+_TOP_LEVEL = re.compile(r"^[^\s#]", re.MULTILINE)
+
+
+def split_declarations(text: str) -> list[tuple[int, str]]:
+    """Split source at lines starting in column 1; returns (first line number, chunk)."""
+    starts = [m.start() for m in _TOP_LEVEL.finditer(text)]
+    if not starts:
+        return [(1, text)]
+    if starts[0] != 0:
+        starts[0] = 0
+    chunks = []
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        line = text.count("\n", 0, start) + 1
+        chunks.append((line, text[start:end]))
+    return chunks
+
+
+def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
+    """Parse source text; raise RulesError with every syntax error found."""
+    diags: list[Diagnostic] = []
+    decls: list = []
+    transformer = ToAst(path)
+    for first_line, chunk in split_declarations(text):
+        if not chunk.endswith("\n"):
+            chunk += "\n"
+        padded = "\n" * (first_line - 1) + chunk
+        last_line = first_line + chunk.count("\n")
+        try:
+            tree = _parser().parse(padded)
+            decls.extend(transformer.transform(tree))
+        except NestingTooDeep as exc:
+            diags.append(Diagnostic("error", "R0104", f"nesting is too deep (more than {MAX_NESTING} levels)",
+                                    path, _span_of(exc.token, last_line),
+                                    help="split the expression or block with `let` names"))
+        except RecursionError:
+            diags.append(Diagnostic("error", "R0104", "nesting is too deep to parse", path,
+                                    Span.point(first_line, 1), help="split the expression with `let` names"))
+        except (UnexpectedInput, DedentError) as exc:
+            diags.append(_syntax_diagnostic(exc, path, last_line))
+        except RulesError as exc:
+            diags.extend(exc.diagnostics)
+    if diags:
+        raise RulesError(diags)
+    end = text.count("\n") + 1
+    return ast.RulesFile(path=path, source=text, decls=tuple(decls), span=Span(1, 1, end, 1))
+
+
+def parse_file(path) -> ast.RulesFile:
+    text = read_source(path)
+    return parse_text(text, str(path))

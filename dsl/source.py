@@ -1,0 +1,57 @@
+"""Reading a .rules file from disk, with a clear diagnostic for every way that can fail.
+
+Missing files, directories, binary or non-UTF-8 content, empty files and files far
+larger than any rulebook all become `RulesError`s with code R00xx, so the CLI never
+shows a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .diagnostics import Diagnostic, RulesError, Span
+
+MAX_BYTES = 1_000_000  # the longest rulebook we know fits in 60 kB; 1 MB is generous
+
+
+def _fail(code: str, message: str, path: str, span: Span | None = None, help: str | None = None):
+    raise RulesError([Diagnostic("error", code, message, path, span, help=help)])
+
+
+def read_source(path: str | Path) -> str:
+    """Return the text of a rules file, or raise RulesError explaining why it cannot be read."""
+    path = Path(path)
+    shown = str(path)
+    if not path.exists():
+        _fail("R0001", f"no such file `{shown}`", shown, help="check the path; rules files end in `.rules`")
+    if path.is_dir():
+        _fail("R0002", f"`{shown}` is a directory, not a rules file", shown,
+              help="name a `.rules` file inside it, e.g. `games/finance.rules`")
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            _fail("R0003", f"file is too large ({size:,} bytes; the limit is {MAX_BYTES:,})", shown,
+                  help="a rules file is text written by hand; is this the right file?")
+        data = path.read_bytes()
+    except OSError as exc:
+        _fail("R0004", f"cannot read file: {exc.strerror or exc}", shown)
+    return decode_source(data, shown)
+
+
+def decode_source(data: bytes, shown: str) -> str:
+    if b"\x00" in data:
+        offset = data.index(b"\x00")
+        line = data.count(b"\n", 0, offset) + 1
+        _fail("R0005", "file is binary, not text (it contains NUL bytes)", shown,
+              Span.point(line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1),
+              help="rules files are UTF-8 text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        _fail("R0006", f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", shown,
+              Span.point(line, column), help="save the file as UTF-8")
+    if not text.strip():
+        _fail("R0007", "file is empty", shown, help='a rules file starts with `game "Name":`')
+    return text

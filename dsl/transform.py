@@ -1,0 +1,432 @@
+"""Turn Lark's parse tree into the attrs AST of dsl.ast, one method per grammar rule.
+
+Literal values are decoded here (money `$1,000` to 1000, `10%` to 10), so later stages
+see numbers, not text. Every node gets the span of the rule that produced it.
+"""
+
+from __future__ import annotations
+
+import attrs
+from lark import Token, Transformer, v_args
+
+from . import ast
+from .diagnostics import Diagnostic, RulesError, Span
+
+
+def span_of(meta) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(0, 0, 0, 0)
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def token_span(tok: Token) -> Span:
+    return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+
+
+def _unquote(tok: Token) -> str:
+    return bytes(str(tok)[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else str(tok)[1:-1]
+
+
+def _meta(children) -> ast.Meta:
+    for child in children:
+        if isinstance(child, ast.Meta):
+            return child
+    return ast.NO_META
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    # ---- file and metadata ----------------------------------------------------
+    def start(self, meta, children):
+        return [c for c in children if c is not None]
+
+    def meta(self, meta, children):
+        assumed = None
+        cite = None
+        for child in children:
+            if isinstance(child, tuple) and child[0] == "assumed":
+                assumed = child
+            elif isinstance(child, tuple) and child[0] == "cite":
+                cite = child[1]
+        return ast.Meta(assumed=assumed is not None, assumed_note=assumed[1] if assumed else None, cite=cite)
+
+    def assumed(self, meta, children):
+        note = children[0]
+        return ("assumed", _unquote(note) if note is not None else None)
+
+    def cite(self, meta, children):
+        return ("cite", _unquote(children[-1]))
+
+    def _word(self, meta, children):
+        return str(children[0])
+
+    deck_policy = event_name = hook = move_how = rounding = _word
+
+    # ---- header and simple declarations --------------------------------------
+    def game_decl(self, meta, c):
+        return ast.Game(title=_unquote(c[0]), settings=tuple(x for x in c[2:] if isinstance(x, ast.Setting)),
+                        span=span_of(meta), meta=c[1])
+
+    def setting(self, meta, c):
+        words = [str(t) for t in c if isinstance(t, Token) and t.type == "NAME"]
+        value = next(x for x in c if isinstance(x, tuple) and x and x[0] in ("expr", "words"))
+        m = _meta(c)
+        if value[0] == "words":
+            return ast.Setting(key=" ".join(words), value=value[1], upper=None, span=span_of(meta), meta=m)
+        return ast.Setting(key=" ".join(words), value=value[1], upper=value[2], span=span_of(meta), meta=m)
+
+    def setting_expr(self, meta, c):
+        return ("expr", c[0], c[1])
+
+    def setting_words(self, meta, c):
+        return ("words", tuple(str(t) for t in c))
+
+    def extends_decl(self, meta, c):
+        return ast.Extends(path=_unquote(c[0]), span=span_of(meta), meta=c[1])
+
+    def param_decl(self, meta, c):
+        return ast.Param(name=str(c[0]), value=c[1], span=span_of(meta), meta=c[2])
+
+    def bank_decl(self, meta, c):
+        kind = c[0]
+        return ast.Bank(unlimited=kind is None, amount=kind, span=span_of(meta), meta=c[1])
+
+    def bank_unlimited(self, meta, c):
+        return None
+
+    def bank_limited(self, meta, c):
+        return c[0]
+
+    def player_decl(self, meta, c):
+        return ast.PlayerDecl(fields=tuple(c[1:]), span=span_of(meta), meta=c[0])
+
+    def global_decl(self, meta, c):
+        return ast.GlobalDecl(fields=tuple(c[1:]), span=span_of(meta), meta=c[0])
+
+    def kind_decl(self, meta, c):
+        return ast.Kind(name=str(c[0]), fields=tuple(c[2:]), span=span_of(meta), meta=c[1])
+
+    def field(self, meta, c):
+        state, name, type_, default, m = c
+        return ast.Field(name=str(name), type=type_, default=default, is_state=state is not None,
+                         span=span_of(meta), meta=m)
+
+    def type_simple(self, meta, c):
+        return ast.TypeRef(name=str(c[0]), optional=c[1] is not None, is_list=False, element=None,
+                           span=span_of(meta))
+
+    def type_list(self, meta, c):
+        return ast.TypeRef(name="list", optional=c[1] is not None, is_list=True, element=c[0], span=span_of(meta))
+
+    def name_list(self, meta, c):
+        return tuple(ast.Name(id=str(t), span=token_span(t)) for t in c)
+
+    def group_decl(self, meta, c):
+        return ast.GroupDecl(name=str(c[0]), kind=str(c[1]), members=c[2], span=span_of(meta), meta=c[3])
+
+    def square_decl(self, meta, c):
+        title = _unquote(c[1]) if c[1] is not None else None
+        return ast.SquareDecl(name=str(c[0]), title=title, span=span_of(meta), meta=c[2])
+
+    def board_decl(self, meta, c):
+        squares = tuple(n for line in c[1:] for n in line)
+        return ast.Board(squares=squares, span=span_of(meta), meta=c[0])
+
+    def board_line(self, meta, c):
+        return c[0]
+
+    def table_decl(self, meta, c):
+        header = c[2]
+        return ast.Table(kind=str(c[0]), columns=header, rows=tuple(c[3:]), span=span_of(meta), meta=c[1])
+
+    def table_header(self, meta, c):
+        return tuple(ast.Name(id=str(t), span=token_span(t)) for t in c)
+
+    def table_row(self, meta, c):
+        name = c[0]
+        cells = []
+        assumed_columns = None
+        cite = None
+        for child in c[1:]:
+            if isinstance(child, tuple) and child and child[0] == "row_assumed":
+                assumed_columns = child[1]
+            elif isinstance(child, tuple) and child and child[0] == "cite":
+                cite = child[1]
+            else:
+                cells.append(child)
+        return ast.Row(name=str(name), cells=tuple(cells), assumed_columns=assumed_columns, cite=cite,
+                       span=span_of(meta))
+
+    def row_assumed(self, meta, c):
+        return ("row_assumed", tuple(str(t) for t in c))
+
+    def neg_int(self, meta, c):
+        return ast.Literal(value=-int(c[0]), type="count", span=span_of(meta))
+
+    # ---- decks ------------------------------------------------------------------
+    def deck_decl(self, meta, c):
+        return ast.Deck(name=str(c[0]), policy=str(c[1]), cards=tuple(c[3:]), span=span_of(meta), meta=c[2])
+
+    def card_decl(self, meta, c):
+        name, title, copies, body = c
+        return ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
+                        copies=copies if copies is not None else 1, body=body, span=span_of(meta))
+
+    def copies(self, meta, c):
+        return int(c[0])
+
+    # ---- turn, handlers, actions ---------------------------------------------------
+    def turn_decl(self, meta, c):
+        return ast.Turn(phases=tuple(c[1:]), span=span_of(meta), meta=c[0])
+
+    def phase_decl(self, meta, c):
+        name, title, when, optional, body = c
+        return ast.Phase(name=str(name), title=_unquote(title) if title is not None else None, when=when,
+                         optional=optional is not None, body=body, span=span_of(meta))
+
+    def phase_when(self, meta, c):
+        return c[0]
+
+    def handler_decl(self, meta, c):
+        event, target, when, body = c
+        kind_or_square, var, target_span = None, None, None
+        if target is not None:
+            kind_or_square, var, target_span = target
+        return ast.Handler(event=str(event), target=kind_or_square, var=var, when=when, body=body,
+                           target_span=target_span, span=span_of(meta))
+
+    def handler_target(self, meta, c):
+        return (str(c[0]), str(c[1]) if c[1] is not None else None, token_span(c[0]))
+
+    def hook_decl(self, meta, c):
+        which, when, body = c
+        return ast.Hook(which=str(which), when=when, body=body, span=span_of(meta))
+
+    def action_decl(self, meta, c):
+        name, param, timing, when, body = c
+        return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, span=span_of(meta))
+
+    def action_param(self, meta, c):
+        return (str(c[0]), str(c[1]))
+
+    def timing_any(self, meta, c):
+        return "any time"
+
+    def timing_own(self, meta, c):
+        return "own turn"
+
+    def trade_decl(self, meta, c):
+        kinds, with_cash, when, m = c
+        return ast.TradeDecl(kinds=kinds, with_cash=with_cash is not None, when=when, span=span_of(meta), meta=m)
+
+    def trade_cash(self, meta, c):
+        return True
+
+    def end_decl(self, meta, c):
+        return ast.EndDecl(condition=c[0], winner=c[1], reason=_unquote(c[2]), span=span_of(meta), meta=c[3])
+
+    def hint_decl(self, meta, c):
+        return ast.Hint(name=str(c[0]), param=c[1], value=c[2], span=span_of(meta), meta=c[3])
+
+    def invariant_decl(self, meta, c):
+        return ast.Invariant(text=_unquote(c[0]), condition=c[1], span=span_of(meta), meta=c[2])
+
+    # ---- scenarios --------------------------------------------------------------------
+    def scenario_decl(self, meta, c):
+        return ast.Scenario(title=_unquote(c[0]), items=tuple(c[2:]), span=span_of(meta), meta=c[1])
+
+    def scenario_players(self, meta, c):
+        return ast.ScenarioPlayers(names=c[0], span=span_of(meta))
+
+    def scenario_dice(self, meta, c):
+        return ast.ScenarioDice(rolls=tuple(g for g in c if isinstance(g, tuple)), span=span_of(meta))
+
+    def dice_group(self, meta, c):
+        return tuple(int(t) for t in c)
+
+    def scenario_cards(self, meta, c):
+        return ast.ScenarioCards(deck=str(c[0]), cards=c[1], span=span_of(meta))
+
+    def scenario_answer(self, meta, c):
+        values = tuple(x for x in c[2:] if not isinstance(x, ast.Meta))
+        return ast.ScenarioAnswer(player=str(c[0]), decision=str(c[1]), values=values, span=span_of(meta))
+
+    def scenario_turn(self, meta, c):
+        return ast.ScenarioTurn(player=str(c[0]), span=span_of(meta))
+
+    def scenario_as(self, meta, c):
+        return ast.ScenarioAs(player=str(c[0]), body=c[1], span=span_of(meta))
+
+    def scenario_expect(self, meta, c):
+        return ast.ScenarioExpect(condition=c[0], span=span_of(meta))
+
+    def scenario_do(self, meta, c):
+        return ast.ScenarioAction(player=str(c[0]), action=str(c[1]), argument=c[2], expect_legal=True,
+                                  span=span_of(meta))
+
+    def scenario_forbid(self, meta, c):
+        return ast.ScenarioAction(player=str(c[0]), action=str(c[1]), argument=c[2], expect_legal=False,
+                                  span=span_of(meta))
+
+    def set_stmt_line(self, meta, c):
+        stmt = c[0]
+        return ast.Set(target=stmt.target, value=stmt.value, span=stmt.span, meta=c[1])
+
+    # ---- statements -----------------------------------------------------------------------
+    def block(self, meta, c):
+        return ast.Block(statements=tuple(c[1:]), span=span_of(meta), meta=c[0])
+
+    def simple_stmt(self, meta, c):
+        stmt, m = c
+        return attrs.evolve(stmt, meta=m)
+
+    def roll_stmt(self, meta, c):
+        return ast.Roll(count=c[0], var=str(c[1]), span=span_of(meta))
+
+    def move_stmt(self, meta, c):
+        return ast.Move(who=c[0], how=str(c[1]), amount=c[2], span=span_of(meta))
+
+    def pay_stmt(self, meta, c):
+        return ast.Pay(amount=c[0], source=c[1], target=c[2], span=span_of(meta))
+
+    def set_stmt(self, meta, c):
+        return ast.Set(target=c[0], value=c[1], span=span_of(meta))
+
+    def let_stmt(self, meta, c):
+        return ast.Let(name=str(c[0]), value=c[1], span=span_of(meta))
+
+    def draw_stmt(self, meta, c):
+        return ast.Draw(deck=str(c[0]), deck_span=token_span(c[0]), span=span_of(meta))
+
+    def eliminate_stmt(self, meta, c):
+        return ast.Eliminate(who=c[0], span=span_of(meta))
+
+    def end_turn_stmt(self, meta, c):
+        return ast.EndTurn(span=span_of(meta))
+
+    def end_game_stmt(self, meta, c):
+        return ast.EndGame(winner=c[0], reason=_unquote(c[1]), span=span_of(meta))
+
+    def raise_cash_stmt(self, meta, c):
+        return ast.RaiseCash(span=span_of(meta))
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse = None
+        for child in c[2:]:
+            if isinstance(child, tuple) and child[0] == "elif":
+                branches.append((child[1], child[2]))
+            elif isinstance(child, tuple) and child[0] == "else":
+                orelse = child[1]
+        return ast.If(branches=tuple(branches), orelse=orelse, span=span_of(meta), meta=c[1].meta)
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def for_stmt(self, meta, c):
+        return ast.For(var=str(c[0]), collection=c[1], body=c[2], span=span_of(meta), meta=c[2].meta)
+
+    def auction_stmt(self, meta, c):
+        thing, minimum, among, var, body, orelse = c
+        return ast.Auction(thing=thing, minimum=minimum, among=among, var=str(var), body=body,
+                           orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta)
+
+    def choose_stmt(self, meta, c):
+        return ast.Choose(name=_unquote(c[0]), by=c[1], options=tuple(c[3:]), span=span_of(meta), meta=c[2])
+
+    def option_clause(self, meta, c):
+        return ast.Option(name=str(c[0]), when=c[1], body=c[2], span=span_of(meta))
+
+    # ---- expressions -------------------------------------------------------------------------
+    def _binary_chain(self, meta, c, make):
+        result = c[0]
+        for i in range(1, len(c), 2):
+            result = make(str(c[i]), result, c[i + 1], span_of(meta))
+        return result
+
+    def or_expr(self, meta, c):
+        return ast.BoolOp(op="or", operands=tuple(c), span=span_of(meta))
+
+    def and_expr(self, meta, c):
+        return ast.BoolOp(op="and", operands=tuple(c), span=span_of(meta))
+
+    def not_(self, meta, c):
+        return ast.Not(operand=c[0], span=span_of(meta))
+
+    def comparison(self, meta, c):
+        return ast.Compare(op=str(c[1]), left=c[0], right=c[2], span=span_of(meta))
+
+    def sum(self, meta, c):
+        return self._binary_chain(meta, c, lambda op, l, r, s: ast.BinOp(op=op, left=l, right=r, span=s))
+
+    def product(self, meta, c):
+        return self._binary_chain(meta, c, lambda op, l, r, s: ast.BinOp(op=op, left=l, right=r, span=s))
+
+    def percent_of(self, meta, c):
+        return ast.PercentOf(percent=c[0], base=c[1], rounding=str(c[2]), span=span_of(meta))
+
+    def neg(self, meta, c):
+        return ast.Neg(operand=c[0], span=span_of(meta))
+
+    def attr(self, meta, c):
+        return ast.Attr(obj=c[0], name=str(c[1]), span=span_of(meta))
+
+    def index(self, meta, c):
+        return ast.Index(obj=c[0], index=c[1], span=span_of(meta))
+
+    def call(self, meta, c):
+        args = tuple(a for a in c[1:] if a is not None)
+        return ast.Call(func=str(c[0]), args=args, span=span_of(meta))
+
+    def aggregate(self, meta, c):
+        func, var, coll, where, body = c
+        if str(func) not in AGGREGATES:
+            raise RulesError([Diagnostic(
+                "error", "R0105", f"`{func}(… in …)` is not an aggregate", self.path, token_span(func),
+                help=f"aggregates are {', '.join(f'`{a}`' for a in sorted(AGGREGATES))}")])
+        return ast.Aggregate(func=str(func), var=str(var), collection=coll, where=where, body=body,
+                             span=span_of(meta))
+
+    def agg_where(self, meta, c):
+        return c[0]
+
+    def cond_expr(self, meta, c):
+        return ast.Conditional(condition=c[0], then=c[1], orelse=c[2], span=span_of(meta))
+
+    def name(self, meta, c):
+        return ast.Name(id=str(c[0]), span=span_of(meta))
+
+    def list_expr(self, meta, c):
+        return ast.ListExpr(items=tuple(x for x in c if x is not None), span=span_of(meta))
+
+    def int_lit(self, meta, c):
+        return ast.Literal(value=int(c[0]), type="count", span=span_of(meta))
+
+    def money_lit(self, meta, c):
+        return ast.Literal(value=int(str(c[0])[1:].replace(",", "")), type="money", span=span_of(meta))
+
+    def percent_lit(self, meta, c):
+        return ast.Literal(value=int(str(c[0])[:-1]), type="percent", span=span_of(meta))
+
+    def string_lit(self, meta, c):
+        return ast.Literal(value=_unquote(c[0]), type="text", span=span_of(meta))
+
+    def true_lit(self, meta, c):
+        return ast.Literal(value=True, type="bool", span=span_of(meta))
+
+    def false_lit(self, meta, c):
+        return ast.Literal(value=False, type="bool", span=span_of(meta))
+
+    def none_lit(self, meta, c):
+        return ast.Literal(value=None, type="none", span=span_of(meta))
+
+
+AGGREGATES = {"all", "any", "count", "sum", "min", "max"}
+
