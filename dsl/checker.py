@@ -90,6 +90,7 @@ class Checker:
     def __init__(self, program: Program, diags: list[Diagnostic]):
         self.p = program
         self.diags = diags
+        self._reported = set(diags)
         self.types: dict[int, Type] = {}
         self.assumptions: list[Assumption] = []
         self.used: set[str] = set()
@@ -98,10 +99,17 @@ class Checker:
 
     # ---- reporting ---------------------------------------------------------------------
     def error(self, code, message, span, help=None):
-        self.diags.append(Diagnostic("error", code, message, self.p.path, span, help=help))
+        self._report(Diagnostic("error", code, message, self.p.path, span, help=help))
 
     def warn(self, code, message, span, help=None):
-        self.diags.append(Diagnostic("warning", code, message, self.p.path, span, help=help))
+        self._report(Diagnostic("warning", code, message, self.p.path, span, help=help))
+
+    def _report(self, diag: Diagnostic):
+        # Some declarations are looked at more than once (a field's type, for the kind and for its
+        # table); report each problem once.
+        if diag not in self._reported:
+            self._reported.add(diag)
+            self.diags.append(diag)
 
     def assume(self, what: str, meta: ast.Meta, span: Span):
         if meta.assumed:
@@ -553,7 +561,7 @@ class Checker:
                 types = {f.name: self.resolve_type(f.type) for f in fixed}
                 for row in table.rows:
                     if len(row.cells) != len(columns) - 1:
-                        self.error("R0604", f"row `{row.name}` has {len(row.cells)} values for {len(columns) - 1} columns",
+                        self.error("R0604", f"row `{row.name}` has {_n(len(row.cells), 'value')} for {_n(len(columns) - 1, 'column')}",
                                    row.span)
                         continue
                     for col, cell in zip(columns[1:], row.cells):
@@ -649,6 +657,8 @@ class Checker:
                 else:
                     self.error("R0205", f"unknown square or kind `{h.target}`", h.target_span,
                                help=_nearest(h.target, list(p.squares) + list(p.kinds) + list(p.things)))
+                    if h.var is not None:
+                        env[h.var] = T.ANY  # already reported: don't report every use of the name too
             elif h.event == "debt":
                 env.update(debtor=T.PLAYER, creditor=T.ACCOUNT, owed=T.MONEY)
             if h.when is not None:
@@ -756,6 +766,10 @@ class Checker:
         for name, deck in self.p.decks.items():
             if name not in self.drawn_decks:
                 self.warn("R0404", f"deck `{name}` is never drawn from", deck.span)
+
+
+def _n(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _a(t: Type) -> str:

@@ -44,6 +44,13 @@ class RulesIndenter(Indenter):
                 raise NestingTooDeep(token)
             yield token
 
+    def handle_NL(self, token: Token):
+        try:
+            yield from super().handle_NL(token)
+        except DedentError as exc:
+            exc.token = token  # the newline run ends on the badly indented line: report that line
+            raise
+
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
@@ -81,13 +88,13 @@ def _describe_terminal(name: str) -> str:
 
 def _describe_token(token: Token) -> str:
     if token.type == "$END":
-        return "the end of the file"
+        return "end of file"
     if token.type == "_NL":
-        return "the end of the line"
+        return "end of line"
     if token.type == "_INDENT":
-        return "an indented line"
+        return "indentation"
     if token.type == "_DEDENT":
-        return "the end of the block"
+        return "end of block"
     text = str(token)
     if len(text) > 30:
         text = text[:27] + "..."
@@ -96,8 +103,8 @@ def _describe_token(token: Token) -> str:
 
 def _expected_words(expected) -> str:
     words = sorted({_describe_terminal(t) for t in expected if not t.startswith("__")})
-    if len(words) > 8:
-        words = words[:8] + ["..."]
+    if len(words) > 12:
+        words = words[:10] + ["..."]
     return ", ".join(words)
 
 
@@ -108,6 +115,9 @@ def _span_of(token: Token, fallback_line: int) -> Span:
     if token.type == "_NL":
         # Point at the end of the line the newline token closes.
         return Span.point(line, column)
+    if token.type in ("_INDENT", "_DEDENT") and getattr(token, "end_line", None):
+        # These borrow the position of the newline before them; point at the line they indent.
+        return Span.point(token.end_line, token.end_column or 1)
     return Span(line, column, line, column + length)
 
 
@@ -116,6 +126,10 @@ def _syntax_diagnostic(exc: Exception, path: str, last_line: int) -> Diagnostic:
         token = exc.token
         help = None
         expected = set(exc.expected)
+        if getattr(exc, "interactive_parser", None) is not None:
+            # `exc.expected` is LALR's merged lookahead set (or, from the contextual lexer, what it
+            # could lex, which never includes `_INDENT`); ask the parser what it really accepts here.
+            expected = exc.interactive_parser.accepts() or expected
         if token.type == "_INDENT":
             help = "this line is indented more than the one before it; only a line ending in `:` opens a block"
         elif "_INDENT" in expected and token.type != "_INDENT":
@@ -131,14 +145,19 @@ def _syntax_diagnostic(exc: Exception, path: str, last_line: int) -> Diagnostic:
             help = 'strings use double quotes: "like this"'
         elif char == "\t":
             help = "indent with spaces"
+        elif char == '"':
+            help = 'this string has no closing `"` on its line'
         return Diagnostic("error", "R0102", f"unexpected character `{char}`", path,
                           Span.point(exc.line, exc.column), help=help)
     if isinstance(exc, UnexpectedEOF):
         return Diagnostic("error", "R0101", f"unexpected end of file; expected {_expected_words(exc.expected)}",
                           path, Span.point(last_line, 1))
     if isinstance(exc, DedentError):
+        token = getattr(exc, "token", None)
+        span = Span.point(token.end_line, token.end_column or 1) if getattr(token, "end_line", None) else \
+            Span.point(last_line, 1)
         return Diagnostic("error", "R0103", "this line's indentation matches no enclosing block", path,
-                          Span.point(last_line, 1), help="indent it to the same column as a line above it")
+                          span, help="indent it to the same column as a line above it")
     raise exc
 
 

@@ -1,0 +1,199 @@
+"""Agents answer the decisions the rules put to players; they never decide what is legal.
+
+Every decision arrives with its legal options (or a legal range, for a bid), and an
+agent returns one of them:
+
+- `RandomAgent` picks uniformly, from its own generator seeded by game seed and seat;
+- `HeuristicAgent` plays sensibly with no knowledge of any game: it values things by
+  the rules' `hint worth(...)`, keeps the `hint reserve` in cash, bids up to worth,
+  takes every action it can afford, trades to complete groups and sells to raise cash;
+- `ScriptedAgent` answers from a script (for scenarios), falling back to "no".
+"""
+
+from __future__ import annotations
+
+import random
+
+from .engine import ActionChoice, TradeOffer
+
+
+class Agent:
+    """The decisions an agent answers; subclasses override what they need."""
+
+    def bid(self, game, player, thing, low: int, high: int) -> int | None:
+        return None
+
+    def choose(self, game, player, name: str, options: list):
+        return options[0]
+
+    def wants_window(self, game, player, own_turn: bool) -> bool:
+        """Whether to speak up now ("Excuse me!"); a quiet player lets the game go on."""
+        return own_turn
+
+    def act(self, game, player, options: list, raising: int | None):
+        return None
+
+    def accept(self, game, player, offer: TradeOffer) -> bool:
+        return False
+
+
+class RandomAgent(Agent):
+    def __init__(self, seed, seat: int):
+        self.rng = random.Random(f"{seed}:{seat}")
+
+    def bid(self, game, player, thing, low, high):
+        if self.rng.random() < 0.4:
+            return None
+        return self.rng.randint(low, min(high, low + max(1, high // 10)))
+
+    def choose(self, game, player, name, options):
+        return self.rng.choice(options)
+
+    def wants_window(self, game, player, own_turn):
+        return own_turn or self.rng.random() < 0.2
+
+    def act(self, game, player, options, raising):
+        if options and self.rng.random() < 0.5:
+            return self.rng.choice(options)
+        return None
+
+    def accept(self, game, player, offer):
+        return self.rng.random() < 0.3
+
+
+class HeuristicAgent(Agent):
+    """A generic sensible player, guided only by the rules' strategy hints."""
+
+    def __init__(self, seed=0, seat: int = 0):
+        self.seat = seat
+
+    def reserve(self, game) -> int:
+        return game.hint("reserve", 0)
+
+    def bid(self, game, player, thing, low, high):
+        limit = min(game.worth(thing) if thing is not None else 0, high - self.reserve(game))
+        if limit < low:
+            return None
+        step = max(1, limit // 10)
+        return min(limit, max(low, low + step - 1))
+
+    def choose(self, game, player, name, options):
+        return options[0]
+
+    def act(self, game, player, options, raising):
+        if raising is not None:
+            return self._sell_for_cash(game, player, raising)
+        spare = player.f["cash"] - self.reserve(game)
+        affordable = [o for o in options if self._cost(game, o) <= spare]
+        if affordable:
+            return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
+                                                  -(o.argument.index or 0) if o.argument is not None else 0))
+        return self._buy_to_complete(game, player)
+
+    def _cost(self, game, option: ActionChoice) -> int:
+        thing = option.argument
+        if thing is None:
+            return 0
+        return next((v for k, v in thing.f.items() if k == "value" and isinstance(v, int)), game.worth(thing) // 4)
+
+    def _owned(self, game, player, kinds):
+        return [t for t in game.things if t.kind in kinds and t.f.get("owner") is player]
+
+    def _sell_for_cash(self, game, player, owed):
+        if not game.rules.trade_kinds:
+            return None
+        mine = sorted(self._owned(game, player, game.rules.trade_kinds), key=game.worth)
+        buyers = sorted((p for p in game.active if p is not player), key=lambda p: -p.f["cash"])
+        for thing in mine:
+            for buyer in buyers:
+                price = min(game.worth(thing), buyer.f["cash"])
+                if price <= 0:
+                    continue
+                offer = TradeOffer(player, buyer, (thing,), (), -price)
+                if game.trade_is_legal(offer) and self._would_accept(game, buyer, offer):
+                    return offer
+        return None
+
+    def _buy_to_complete(self, game, player):
+        """Offer to buy the one missing member of a group the player nearly owns."""
+        kinds = game.rules.trade_kinds
+        if not kinds or not game.rules.trade_cash:
+            return None
+        spare = player.f["cash"] - 2 * self.reserve(game)
+        for group, members in game.members.items():
+            if not members or members[0].kind not in kinds:
+                continue
+            missing = [t for t in members if t.f.get("owner") is not player]
+            if len(missing) != 1 or len(members) < 2:
+                continue
+            thing = missing[0]
+            owner = thing.f.get("owner")
+            if owner is None or owner.out:
+                continue
+            price = game.worth(thing) * 2
+            if price > spare:
+                continue
+            offer = TradeOffer(player, owner, (), (thing,), price)
+            if game.trade_is_legal(offer):
+                return offer
+        return None
+
+    def _would_accept(self, game, player, offer: TradeOffer) -> bool:
+        received = sum(game.worth(t) for t in offer.gives) + offer.cash
+        given = sum(game.worth(t) for t in offer.takes)
+        return received >= given and player.f["cash"] + min(0, offer.cash) >= self.reserve(game)
+
+    def accept(self, game, player, offer):
+        # The agent's own view: what it gets is what the proposer gives.
+        return self._would_accept(game, player, offer) and not self._breaks_own_group(game, player, offer)
+
+    def _breaks_own_group(self, game, player, offer) -> bool:
+        for thing in offer.takes:
+            for group, members in game.members.items():
+                if thing in members and all(t.f.get("owner") is player for t in members):
+                    return True
+        return False
+
+
+class ScriptedAgent(Agent):
+    """Answers from per-decision queues: {"bid": [60, None], "act": [...], "accept": [True]}."""
+
+    def __init__(self, script: dict | None = None):
+        self.script = {k: list(v) for k, v in (script or {}).items()}
+
+    def _next(self, name):
+        queue = self.script.get(name)
+        if queue:
+            return queue.pop(0)
+        return None
+
+    def bid(self, game, player, thing, low, high):
+        return self._next("bid")
+
+    def choose(self, game, player, name, options):
+        answer = self._next(name)
+        return answer if answer is not None else options[0]
+
+    def wants_window(self, game, player, own_turn):
+        return bool(self.script.get("act"))
+
+    def act(self, game, player, options, raising):
+        wanted = self._next("act")
+        if wanted is None:
+            return None
+        for option in options:
+            if option.action == wanted[0] and (option.argument is None or option.argument.name == wanted[1]):
+                return option
+        return None
+
+    def accept(self, game, player, offer):
+        answer = self._next("accept")
+        return bool(answer)
+
+
+AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+
+
+def make_agents(kind: str, seed, count: int) -> dict:
+    cls = AGENTS[kind]
+    return {seat: cls(seed, seat) for seat in range(count)}

@@ -1,0 +1,529 @@
+"""The running game: state, dice, movement, money, decisions, auctions, trades, debt, turns.
+
+`Game` is what compiled rules act on. Every change goes through one of its methods,
+which applies the change and appends an event carrying the rule (file:line) that
+asked for it. Randomness comes from one seeded generator per game; decisions are
+put to agents with only legal options, so the same file, seed and agents always give
+the same event log. A step budget per turn stops rules that loop.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from .errors import GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
+from .rules import Rules
+from .state import Bank, GameState, Player, Square, Thing
+
+STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
+MAX_DEPTH = 200  # handlers nested inside handlers (a move that lands on a move...)
+MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
+
+
+@attrs.frozen
+class Roll:
+    faces: tuple
+    total: int
+    doubles: bool
+
+
+@attrs.frozen
+class Sale:
+    winner: Player
+    price: int
+
+
+@attrs.frozen
+class ActionChoice:
+    """One legal action an agent may pick in an action window."""
+
+    action: str
+    argument: Thing | None
+
+
+@attrs.frozen
+class TradeOffer:
+    """A proposed trade: `proposer` gives `gives` and `cash` (negative: receives) for `takes`."""
+
+    proposer: Player
+    partner: Player
+    gives: tuple
+    takes: tuple
+    cash: int
+
+
+class AgentError(Exception):
+    """An agent answered a decision with something the rules do not allow."""
+
+
+class Game:
+    def __init__(self, rules: Rules, players, seed: int = 0, agents=None, record: bool = True):
+        self.rules = rules
+        self.seed = seed
+        names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        low, high = rules.players_range
+        if not low <= len(names) <= high:
+            raise ValueError(f"{rules.title} is for {low} to {high} players, not {len(names)}")
+        self.record = record
+        self.events: list = []
+        self.steps = 0
+        self.depth = 0
+        self.forced_dice: list = []
+        self.forced_cards: dict = {}
+        self.observer = None
+
+        self.squares = rules.squares
+        self.things = [Thing(name, rules.thing_kinds[name], {}) for name in rules.thing_names]
+        self.by_name = {t.name: t for t in self.things}
+        self.board = [self.by_name.get(n) or self.squares[n] for n in rules.board]
+        for i, occupant in enumerate(self.board):
+            if isinstance(occupant, Thing):
+                occupant.index = i
+        self.kind_things: dict = {}
+        for t in self.things:
+            self.kind_things.setdefault(t.kind, []).append(t)
+        state = GameState(players=[], things=self.things, globals={}, bank=Bank(0, rules.bank_unlimited),
+                          decks={}, discards={}, rng=random.Random(seed))
+        self.state = state
+        for t in self.things:
+            t.f.update({field: cell(self, {}) for field, cell in rules.thing_cells[t.name].items()})
+            t.f.update({field: default(self, {}) for field, default in rules.state_defaults.get(t.kind, {}).items()})
+        self.members: dict = {}
+        for group, (kind, field) in rules.group_fields.items():
+            for g in self.kind_things.get(group, []):
+                self.members[g] = [t for t in self.kind_things.get(kind, []) if t.f.get(field) is g]
+        if rules.bank_amount is not None:
+            state.bank.balance = rules.bank_amount(self, {})
+        start = rules.board.index(rules.start)
+        for seat, name in enumerate(names):
+            state.players.append(Player(seat=seat, name=name, f={}, at=start))
+        for p in state.players:
+            p.f = {field: default(self, {"player": p}) for field, default in rules.player_defaults.items()}
+        state.globals = {k: d(self, {}) for k, d in rules.global_defaults.items()}
+        for name, (policy, cards) in rules.decks.items():
+            order = [c.name for c in cards]
+            state.rng.shuffle(order)
+            state.decks[name] = order
+            state.discards[name] = []
+        self.cards = {name: {c.name: c for c in cards} for name, (_, cards) in rules.decks.items()}
+        self.active = list(state.players)
+        self.land_handlers = [self._handlers_for(rules.land, o) for o in self.board]
+        self.pass_handlers = [self._handlers_for(rules.passing, o) for o in self.board]
+        self.agents = agents if agents is not None else {}
+
+    def _handlers_for(self, table: dict, occupant) -> list:
+        handlers = list(table.get(occupant.name, []))
+        if isinstance(occupant, Thing):
+            handlers = table.get(occupant.kind, []) + handlers
+        return handlers
+
+    # ---- events and budget -------------------------------------------------------------------
+    def emit(self, kind: str, where: str, *payload) -> None:
+        if self.record:
+            self.events.append((self.state.turn, kind, where, payload))
+        if self.observer is not None:
+            self.observer(self, kind, where, payload)
+
+    def tick(self, where: str, node) -> None:
+        self.steps += 1
+        if self.steps > STEP_BUDGET:
+            raise StepBudgetExceeded(
+                f"the rules ran {STEP_BUDGET:,} statements in one turn without finishing it; they seem to loop",
+                self.rules.path, node.span, help="look for a handler that triggers itself (a move that lands on a move)")
+
+    def agent(self, player: Player):
+        return self.agents[player.seat]
+
+    # ---- queries used by compiled rules -------------------------------------------------------
+    def iterate(self, value):
+        if value is None:
+            return ()
+        if isinstance(value, Thing):
+            return self.members.get(value, ())
+        return value
+
+    def worth(self, thing: Thing) -> int:
+        """The heuristic value of a thing: the `worth` hint if the rules give one."""
+        hint = self.rules.hints.get("worth")
+        if hint is not None:
+            var, fn = hint
+            return fn(self, {var: thing})
+        return 0
+
+    def hint(self, name: str, default):
+        hint = self.rules.hints.get(name)
+        if hint is None or hint[0] is not None:
+            return default
+        return hint[1](self, {})
+
+    # ---- dice and movement ---------------------------------------------------------------------
+    def roll(self, player, count: int, where: str) -> Roll:
+        if self.forced_dice:
+            faces = tuple(self.forced_dice.pop(0))
+            if len(faces) != count:
+                raise RuleRuntimeError(f"the scenario forced {len(faces)} dice but the rule rolls {count}",
+                                       self.rules.path, None)
+        else:
+            rnd = self.state.rng.random
+            faces = tuple(int(rnd() * 6) + 1 for _ in range(count))
+        result = Roll(faces, sum(faces), count > 1 and len(set(faces)) == 1)
+        self.emit("roll", where, player.name if player is not None else None, list(faces))
+        return result
+
+    def move(self, player: Player, how: str, amount, where: str) -> None:
+        n = len(self.board)
+        start = player.at
+        if how == "to":
+            if isinstance(amount, Thing):
+                if amount.index is None:
+                    raise RuleRuntimeError(f"`{amount.name}` is not on the board", self.rules.path, None)
+                target = amount.index
+            else:
+                target = next((start + k) % n for k in range(1, n + 1) if self.board[(start + k) % n] is amount)
+            steps = (target - start) % n
+        elif how == "by":
+            steps = amount
+        else:
+            steps = -amount
+        dest = (start + steps) % n
+        self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise StepBudgetExceeded("moves trigger moves without end; the rules seem to loop", self.rules.path, None)
+        try:
+            if steps > 0:
+                for k in range(1, steps + 1):
+                    idx = (start + k) % n
+                    handlers = self.pass_handlers[idx]
+                    if handlers:
+                        self.emit("pass", where, player.name, self.board[idx].name)
+                        self._fire(handlers, player, self.board[idx], where)
+            player.at = dest
+            occupant = self.board[dest]
+            self.emit("land", where, player.name, occupant.name)
+            self._fire(self.land_handlers[dest], player, occupant, where)
+        finally:
+            self.depth -= 1
+
+    def _fire(self, handlers, player: Player, occupant, where: str) -> None:
+        for h in handlers:
+            env = {"player": player}
+            if h.var is not None:
+                env[h.var] = occupant
+            if h.when is None or h.when(self, env):
+                h.body(self, env)
+
+    # ---- money ------------------------------------------------------------------------------------
+    def pay(self, amount: int, source, target, where: str) -> None:
+        if amount == 0 or source is target:
+            return
+        if isinstance(source, Player):
+            if source.out:
+                raise RuleRuntimeError(f"{source.name} is out of the game and cannot pay", self.rules.path, None)
+            if source.f["cash"] < amount and not self._resolve_debt(source, target, amount, where):
+                return
+            source.f["cash"] -= amount
+        else:
+            source.balance -= amount
+            if not source.unlimited and source.balance < 0:
+                raise RuleRuntimeError("the bank has run out of money", self.rules.path, None,
+                                       help="declare `bank unlimited`, or a rule for what happens when it runs dry")
+        if isinstance(target, Player):
+            target.f["cash"] += amount
+        else:
+            target.balance += amount
+        self.emit("pay", where, amount, source.name, target.name)
+
+    def _resolve_debt(self, debtor: Player, creditor, owed: int, where: str) -> bool:
+        """Run `on debt`; True if the debtor can now pay, False if he left the game."""
+        self.emit("debt", where, debtor.name, creditor.name, owed)
+        if not self.rules.debt:
+            raise RuleRuntimeError(f"{debtor.name} owes {owed} but has {debtor.f['cash']}, and the rules have no `on debt`",
+                                   self.rules.path, None, help="add `on debt:` saying what happens")
+        env = {"player": debtor, "debtor": debtor, "creditor": creditor, "owed": owed}
+        for h in self.rules.debt:
+            if h.when is None or h.when(self, env):
+                h.body(self, env)
+            if debtor.out:
+                return False
+        if debtor.f["cash"] < owed:
+            raise RuleRuntimeError(f"`on debt` left {debtor.name} owing {owed} with {debtor.f['cash']} in cash",
+                                   self.rules.path, None, help="end `on debt` by eliminating a debtor who is still short")
+        return True
+
+    def raise_cash(self, debtor: Player, owed: int, where: str) -> None:
+        self.window(debtor, raising=owed)
+
+    # ---- state changes --------------------------------------------------------------------------------
+    def set_field(self, target, field: str, value, where: str) -> None:
+        old = target.f.get(field)
+        target.f[field] = value
+        self.emit("set", where, target.name, field, _name(old), _name(value))
+
+    def set_global(self, name: str, value, where: str) -> None:
+        old = self.state.globals.get(name)
+        self.state.globals[name] = value
+        self.emit("set", where, "global", name, _name(old), _name(value))
+
+    def draw(self, deck: str, player: Player, where: str) -> None:
+        policy, _ = self.rules.decks[deck]
+        state = self.state
+        forced = self.forced_cards.get(deck)
+        if forced:
+            name = forced.pop(0)
+        elif policy == "cut":
+            pile = state.decks[deck]
+            name = pile[int(state.rng.random() * len(pile))]
+        else:
+            pile = state.decks[deck]
+            if not pile and policy == "reshuffle":
+                pile.extend(state.discards[deck])
+                state.discards[deck].clear()
+                state.rng.shuffle(pile)
+            if not pile:
+                return
+            name = pile.pop(0)
+            state.discards[deck].append(name)
+        card = self.cards[deck][name]
+        self.emit("draw", where, player.name, deck, name)
+        card.body(self, {"player": player})
+
+    def eliminate(self, player: Player, where: str) -> None:
+        if player.out:
+            return
+        player.out = True
+        self.active = [p for p in self.state.players if not p.out]
+        self.emit("eliminate", where, player.name)
+        for h in self.rules.eliminate:
+            env = {"player": player}
+            if h.when is None or h.when(self, env):
+                h.body(self, env)
+        self.check_end()
+        if player is self.state.players[self.state.current]:
+            raise TurnEnded()
+
+    def end_turn(self, where: str) -> None:
+        raise TurnEnded()
+
+    def end_game(self, reason: str, winner, where: str) -> None:
+        state = self.state
+        state.over = True
+        state.winner = winner
+        state.end_reason = reason
+        self.emit("end", where, reason, winner.name if winner is not None else None)
+        raise GameEnded()
+
+    def check_end(self) -> None:
+        for condition, winner, reason, where in self.rules.ends:
+            if condition(self, {}):
+                self.end_game(reason, winner(self, {}), where)
+
+    # ---- decisions ----------------------------------------------------------------------------------
+    def choose(self, player: Player, name: str, options: list, where: str):
+        picked = self.agent(player).choose(self, player, name, options)
+        if picked not in options:
+            raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
+        self.emit("choose", where, player.name, name, picked)
+        return picked
+
+    def auction(self, thing, minimum: int, bidders, where: str):
+        """Open ascending auction: bidders in turn raise or drop out until one bid stands."""
+        current = self.state.players[self.state.current]
+        order = sorted((p for p in bidders if not p.out), key=lambda p: (p.seat - current.seat) % len(self.state.players))
+        self.emit("auction", where, thing.name, minimum, [p.name for p in order])
+        high, price = None, minimum - 1
+        active = [p for p in order if p.f["cash"] >= minimum]
+        while active and not (len(active) == 1 and active[0] is high):
+            for bidder in list(active):
+                if bidder is high:
+                    continue
+                low = price + 1 if high is not None else minimum
+                cash = bidder.f["cash"]
+                if cash < low:
+                    active.remove(bidder)
+                    continue
+                bid = self.agent(bidder).bid(self, bidder, thing, low, cash)
+                if bid is None:
+                    active.remove(bidder)
+                    continue
+                if not low <= bid <= cash:
+                    raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {cash}")
+                high, price = bidder, bid
+                self.emit("bid", where, bidder.name, bid)
+                if len(active) == 1:
+                    break
+        if high is None:
+            self.emit("unsold", where, thing.name)
+            return None
+        self.emit("sold", where, thing.name, high.name, price)
+        return Sale(high, price)
+
+    # ---- action windows and trades --------------------------------------------------------------------
+    def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
+        options = []
+        for action in self.rules.actions:
+            if action.timing == "own turn" and not own_turn:
+                continue
+            if action.var is None:
+                if action.when is None or action.when(self, {"player": player}):
+                    options.append(ActionChoice(action.name, None))
+                continue
+            env = {"player": player}
+            candidates = self.kind_things.get(action.kind, ())
+            if action.prefilter is not None:
+                field = action.prefilter
+                candidates = [t for t in candidates if t.f[field] is player]
+            for thing in candidates:
+                env[action.var] = thing
+                if action.when is None or action.when(self, env):
+                    options.append(ActionChoice(action.name, thing))
+        return options
+
+    def perform(self, player: Player, choice: ActionChoice) -> None:
+        action = next(a for a in self.rules.actions if a.name == choice.action)
+        env = {"player": player}
+        if action.var is not None:
+            env[action.var] = choice.argument
+        self.emit("action", action.where, player.name, action.name,
+                  choice.argument.name if choice.argument is not None else None)
+        action.body(self, env)
+
+    def trade_is_legal(self, offer: TradeOffer) -> bool:
+        rules = self.rules
+        if not rules.trade_kinds or offer.partner is offer.proposer or offer.partner.out or offer.proposer.out:
+            return False
+        if not (offer.gives or offer.takes):
+            return False
+        if offer.cash and not rules.trade_cash:
+            return False
+        payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)
+        if payer.f["cash"] < amount:
+            return False
+        for thing, owner in [(t, offer.proposer) for t in offer.gives] + [(t, offer.partner) for t in offer.takes]:
+            if thing.kind not in rules.trade_kinds or thing.f.get("owner") is not owner:
+                return False
+        if rules.trade_when is not None:
+            return bool(rules.trade_when(self, {"player": offer.proposer, "partner": offer.partner}))
+        return True
+
+    def trade(self, offer: TradeOffer, where: str) -> bool:
+        if not self.trade_is_legal(offer):
+            raise AgentError(f"{offer.proposer.name}'s agent offered a trade the rules do not allow: {offer}")
+        if not self.agent(offer.partner).accept(self, offer.partner, offer):
+            return False
+        self.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
+                  [t.name for t in offer.takes], offer.cash)
+        for t in offer.gives:
+            self.set_field(t, "owner", offer.partner, where)
+        for t in offer.takes:
+            self.set_field(t, "owner", offer.proposer, where)
+        if offer.cash > 0:
+            self.pay(offer.cash, offer.proposer, offer.partner, where)
+        elif offer.cash < 0:
+            self.pay(-offer.cash, offer.partner, offer.proposer, where)
+        return True
+
+    def window(self, player: Player, raising: int | None = None) -> None:
+        """Let a player act: legal actions and trade offers, until the agent passes."""
+        own_turn = player is self.state.players[self.state.current]
+        if raising is None and not self.agent(player).wants_window(self, player, own_turn):
+            return
+        trade_where = f"{self.rules.compiler.file}:{self.rules.program.trade.span.line}" if self.rules.trade_kinds else ""
+        for _ in range(MAX_WINDOW_ACTIONS):
+            if player.out or (raising is not None and player.f["cash"] >= raising):
+                return
+            options = self.legal_actions(player, own_turn, raising is not None)
+            choice = self.agent(player).act(self, player, options, raising)
+            if choice is None:
+                return
+            if isinstance(choice, TradeOffer):
+                self.trade(choice, trade_where)
+            elif choice in options:
+                self.perform(player, choice)
+            else:
+                raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
+
+    # ---- turns ---------------------------------------------------------------------------------------------
+    def setup(self) -> None:
+        """Choose the first player as the header says."""
+        state = self.state
+        self.emit("setup", "", [p.name for p in state.players], self.seed)
+        rule = self.rules.first_player
+        if rule[:2] == ("highest", "roll"):
+            count = int(rule[2]) if len(rule) > 2 and rule[2].isdigit() else 2
+            contenders = list(state.players)
+            rolls = {}
+            while len(contenders) > 1:
+                rolls = {p: sum(self.roll(p, count, "").faces) for p in contenders}
+                best = max(rolls.values())
+                contenders = [p for p in contenders if rolls[p] == best]
+            state.current = contenders[0].seat
+        self.emit("first", "", state.players[state.current].name, None)
+
+    def play_turn(self) -> None:
+        state = self.state
+        player = state.players[state.current]
+        state.turn += 1
+        self.steps = 0
+        self.emit("turn", "", player.name)
+        env = {"player": player}
+        rules = self.rules
+        try:
+            for h in rules.hooks["before"]:
+                if h.when is None or h.when(self, env):
+                    h.body(self, env)
+            for name, when, body, where in rules.phases:
+                if when is None or when(self, env):
+                    body(self, env)
+        except TurnEnded:
+            pass
+        if not player.out:
+            try:
+                for h in rules.hooks["after"]:
+                    if h.when is None or h.when(self, env):
+                        h.body(self, env)
+            except TurnEnded:
+                pass
+        if rules.actions or rules.trade_kinds:
+            for p in self._seat_order(player):
+                try:
+                    self.window(p)
+                except TurnEnded:
+                    pass
+        self.check_end()
+        if rules.turn_limit is not None and state.turn >= rules.turn_limit:
+            self.end_game("turn limit", None, "")
+        self._advance()
+
+    def _seat_order(self, first: Player) -> list:
+        n = len(self.state.players)
+        return [p for p in sorted(self.state.players, key=lambda p: (p.seat - first.seat) % n) if not p.out]
+
+    def _advance(self) -> None:
+        state = self.state
+        n = len(state.players)
+        for k in range(1, n + 1):
+            p = state.players[(state.current + k) % n]
+            if not p.out:
+                state.current = p.seat
+                return
+
+    def play(self) -> GameState:
+        """Play from the start to the end of the game."""
+        try:
+            self.setup()
+            while True:
+                self.play_turn()
+        except GameEnded:
+            pass
+        return self.state
+
+
+def _name(value):
+    if isinstance(value, (Player, Thing, Square)):
+        return value.name
+    if isinstance(value, Bank):
+        return "bank"
+    return value

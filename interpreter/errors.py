@@ -1,0 +1,35 @@
+"""Errors a game can hit while it runs, each pointing at the rule (file:line:col) involved."""
+
+from __future__ import annotations
+
+from rulesc.dsl.diagnostics import Diagnostic, Span
+
+
+class RuleRuntimeError(Exception):
+    """A rule did something impossible at run time (a field of `none`, a list index out of range...)."""
+
+    code = "R1001"
+
+    def __init__(self, message: str, path: str, span: Span | None, help: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.span = span
+        self.help = help
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic("error", self.code, self.message, self.path, self.span, help=self.help)
+
+
+class StepBudgetExceeded(RuleRuntimeError):
+    """The rules ran more statements in one turn than the step budget allows: they loop."""
+
+    code = "R1002"
+
+
+class TurnEnded(Exception):
+    """Control flow: `end turn`, or the current player left the game."""
+
+
+class GameEnded(Exception):
+    """Control flow: the game is over."""

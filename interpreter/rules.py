@@ -1,0 +1,238 @@
+"""Load a rules file into a runnable `Rules`: parsed, checked and compiled once.
+
+A `Rules` holds everything games of that file share: the board layout, the compiled
+handlers, phases, actions, cards, end conditions and hints, and parameter values
+(with any `--set NAME=VALUE` overrides applied). Each `Game` then makes its own state.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from rulesc.dsl import ast
+from rulesc.dsl.checker import Checked, check_program
+from rulesc.dsl.diagnostics import Diagnostic, RulesError, Span
+from rulesc.dsl.parser import parse_file, parse_text
+from rulesc.dsl.types import compatible
+
+from .compiler import Compiler, owner_prefilter
+from .state import Square
+
+
+@attrs.define
+class Handler:
+    var: str | None
+    when: object
+    body: object
+    where: str
+
+
+@attrs.define
+class ActionDef:
+    name: str
+    var: str | None
+    kind: str | None
+    timing: str
+    when: object
+    body: object
+    where: str
+    prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
+
+
+@attrs.define
+class CardDef:
+    name: str
+    title: str
+    body: object
+    where: str
+
+
+@attrs.define
+class Rules:
+    """A loaded, checked and compiled rules file, shared by every game played from it."""
+
+    checked: Checked
+    title: str
+    path: str
+    params: dict
+    squares: dict  # name -> Square
+    board: list  # names, in order
+    thing_names: list  # in declaration order
+    thing_kinds: dict  # name -> kind
+    thing_cells: dict  # name -> {field: compiled closure}
+    state_defaults: dict  # kind -> {field: compiled closure}
+    player_defaults: dict  # field -> compiled closure
+    global_defaults: dict
+    bank_unlimited: bool
+    bank_amount: object | None
+    group_fields: dict  # group -> (member kind, field)
+    players_range: tuple
+    start: str
+    first_player: tuple
+    turn_limit: int | None
+    phases: list  # (name, when, body, where)
+    hooks: dict  # "before"/"after" -> [Handler]
+    land: dict  # square or kind or thing name -> [Handler]
+    passing: dict
+    debt: list
+    eliminate: list
+    actions: list
+    trade_kinds: tuple
+    trade_cash: bool
+    trade_when: object | None
+    decks: dict  # name -> (policy, [CardDef] expanded by copies)
+    ends: list  # (condition, winner, reason, where)
+    hints: dict  # name -> (var, closure)
+    invariants: list  # (text, closure, where)
+    compiler: Compiler
+
+    @property
+    def program(self):
+        return self.checked.program
+
+
+def _setting_value(compiler, setting, default=None):
+    if setting is None:
+        return default
+    return compiler.expr(setting.value)(None, {})
+
+
+def parse_override(text: str) -> tuple[str, object]:
+    """`NAME=VALUE` from `--set`, VALUE written as in a rules file (`$500`, `5`, `10%`)."""
+    if "=" not in text:
+        raise RulesError([Diagnostic("error", "R0010", f"`--set {text}` is not `NAME=VALUE`", "--set",
+                                     help="e.g. `--set starting_cash=$1500`")])
+    name, value = (part.strip() for part in text.split("=", 1))
+    snippet = parse_text(f"param {name} = {value}\n", "--set")
+    return name, snippet.decls[0].value
+
+
+def load_rules(path: str, overrides: list[str] | None = None) -> Rules:
+    """Parse, check and compile; raise RulesError if the file has errors."""
+    rules_file = parse_file(path)
+    return compile_rules(rules_file, overrides)
+
+
+def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None) -> Rules:
+    checked = check_program(rules_file)
+    errors = [d for d in checked.diagnostics if d.is_error]
+    if errors:
+        raise RulesError(errors)
+    p = checked.program
+    squares = {name: Square(name, decl.title or name) for name, decl in p.squares.items()}
+    thing_names = list(p.things)
+    compiler = Compiler(checked, squares, {n: i for i, n in enumerate(thing_names)})
+
+    for name, param in p.params.items():
+        compiler.params[name] = compiler.expr(param.value)(None, {})
+    for text in overrides or ():
+        name, value_node = parse_override(text)
+        if name not in p.params:
+            raise RulesError([Diagnostic("error", "R0011", f"`--set {name}`: the rules have no parameter `{name}`",
+                                         p.path, help="parameters are " + ", ".join(f"`{n}`" for n in p.params))])
+        expected = checked.types.get(id(p.params[name].value))
+        from rulesc.dsl.types import Type
+        actual = Type(value_node.type) if isinstance(value_node, ast.Literal) else None
+        if actual is None or (expected is not None and not compatible(expected, actual)):
+            raise RulesError([Diagnostic("error", "R0012", f"`--set {name}` needs {expected}, not `{text.split('=', 1)[1].strip()}`",
+                                         p.path, p.params[name].span)])
+        compiler.params[name] = value_node.value
+
+    def handler(h) -> Handler:
+        local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
+                          | ({"debtor", "creditor", "owed"} if getattr(h, "event", "") == "debt" else set()))
+        when = compiler.expr(h.when, local) if h.when is not None else None
+        return Handler(getattr(h, "var", None), when, compiler.block(h.body, local), compiler.where(h))
+
+    land: dict = {}
+    passing: dict = {}
+    debt, eliminate = [], []
+    for h in p.handlers:
+        if h.event == "land":
+            land.setdefault(h.target, []).append(handler(h))
+        elif h.event == "pass":
+            passing.setdefault(h.target, []).append(handler(h))
+        elif h.event == "debt":
+            debt.append(handler(h))
+        else:
+            eliminate.append(handler(h))
+    hooks = {"before": [], "after": []}
+    for hook in p.hooks:
+        hooks[hook.which].append(handler(hook))
+
+    phases = []
+    for phase in p.turn.phases:
+        when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
+        phases.append((phase.name, when, compiler.block(phase.body, frozenset({"player"})), compiler.where(phase)))
+
+    actions = []
+    for a in p.actions.values():
+        var, kind = a.param if a.param else (None, None)
+        local = frozenset({"player"} | ({var} if var else set()))
+        when = compiler.expr(a.when, local) if a.when is not None else None
+        prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
+        actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local), compiler.where(a),
+                                 prefilter))
+
+    decks = {}
+    for deck in p.decks.values():
+        cards = []
+        for card in deck.cards:
+            body = compiler.block(card.body, frozenset({"player"}))
+            cards.extend([CardDef(card.name, card.title or card.name, body, compiler.where(card))] * card.copies)
+        decks[deck.name] = (deck.policy, cards)
+
+    ends = [(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
+    hints = {}
+    for name, hint in p.hints.items():
+        var = hint.param[0] if hint.param else None
+        hints[name] = (var, compiler.expr(hint.value, frozenset({var}) if var else frozenset()))
+    invariants = [(inv.text, compiler.expr(inv.condition), compiler.where(inv)) for inv in p.invariants]
+
+    thing_cells = {}
+    for name, thing in p.things.items():
+        thing_cells[name] = {field: compiler.expr(cell) for field, cell in thing.values.items()}
+    state_defaults = {}
+    group_fields = {}
+    for kind in p.kinds.values():
+        state_defaults[kind.name] = {f.name: compiler.expr(f.default) if f.default is not None else (lambda g, e: None)
+                                     for f in kind.fields if f.is_state}
+        for f in kind.fields:
+            if f.type.name in p.groups and not f.is_state:
+                group_fields[f.type.name] = (kind.name, f.name)
+
+    def defaults(fields):
+        return {f.name: compiler.expr(f.default) if f.default is not None else (lambda g, e: None)
+                for f in fields.values()}
+
+    settings = p.settings
+    players = settings.get("players")
+    players_range = (2, 6)
+    if players is not None:
+        players_range = (compiler.expr(players.value)(None, {}), compiler.expr(players.upper)(None, {}))
+    first = settings.get("first player")
+    first_player = tuple(first.value) if first is not None else ("seat", "order")
+    limit = settings.get("turn limit")
+    return Rules(
+        checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,
+        board=[n.id for n in p.board.squares], thing_names=thing_names,
+        thing_kinds={n: t.kind for n, t in p.things.items()}, thing_cells=thing_cells,
+        state_defaults=state_defaults, player_defaults=defaults(p.player_fields),
+        global_defaults=defaults(p.global_fields),
+        bank_unlimited=p.bank is None or p.bank.unlimited,
+        bank_amount=compiler.expr(p.bank.amount) if p.bank is not None and p.bank.amount is not None else None,
+        group_fields=group_fields, players_range=players_range, start=settings["start"].value.id,
+        first_player=first_player, turn_limit=_setting_value(compiler, limit), phases=phases, hooks=hooks,
+        land=land, passing=passing, debt=debt, eliminate=eliminate, actions=actions,
+        trade_kinds=tuple(k.id for k in p.trade.kinds) if p.trade else (),
+        trade_cash=bool(p.trade and p.trade.with_cash),
+        trade_when=compiler.expr(p.trade.when, frozenset({"player", "partner"})) if p.trade and p.trade.when else None,
+        decks=decks, ends=ends, hints=hints, invariants=invariants, compiler=compiler,
+    )
+
+
+def span_of_rule(rules: Rules, where: str) -> Span | None:
+    try:
+        return Span.point(int(where.rsplit(":", 1)[1]), 1)
+    except (ValueError, IndexError):
+        return None

@@ -1,0 +1,153 @@
+"""The game state as plain data, and its lossless JSON form.
+
+Players, things and the bank are attrs classes holding plain values; references
+between them (an owner, a position) are the objects themselves while a game runs and
+names in JSON. `state_to_json` / `state_from_json` round-trip a state exactly,
+including the random generator, so a saved game resumes with the same dice.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+
+@attrs.define(eq=False, slots=True)
+class Square:
+    """A named special square of the board (Start, Chance...). It may appear more than once."""
+
+    name: str
+    title: str
+
+    def __repr__(self) -> str:
+        return f"Square({self.name})"
+
+
+@attrs.define(eq=False, slots=True)
+class Thing:
+    """A thing of a kind: its fixed table data and its mutable state, in one field dict."""
+
+    name: str
+    kind: str
+    f: dict
+    index: int | None = None  # where it lies on the board, if it does
+
+    def __repr__(self) -> str:
+        return f"Thing({self.name})"
+
+
+@attrs.define(eq=False, slots=True)
+class Player:
+    seat: int
+    name: str
+    f: dict  # declared fields, cash among them
+    at: int = 0  # board index
+    out: bool = False
+
+    def __repr__(self) -> str:
+        return f"Player({self.name})"
+
+
+class Bank:
+    """The bank as an account; `balance` may go negative when the bank is unlimited."""
+
+    __slots__ = ("balance", "unlimited")
+    name = "bank"
+
+    def __init__(self, balance: int, unlimited: bool):
+        self.balance = balance
+        self.unlimited = unlimited
+
+    def __repr__(self) -> str:
+        return "Bank"
+
+
+@attrs.define(eq=False)
+class GameState:
+    players: list
+    things: list  # in declaration order
+    globals: dict
+    bank: Bank
+    decks: dict  # deck name -> list of card names, top first
+    discards: dict
+    rng: random.Random
+    turn: int = 0
+    current: int = 0
+    over: bool = False
+    winner: Player | None = None
+    end_reason: str | None = None
+    extra: dict = attrs.Factory(dict)
+
+
+# ---- JSON ---------------------------------------------------------------------------
+
+def _ref(value):
+    if isinstance(value, Player):
+        return {"player": value.name}
+    if isinstance(value, Thing):
+        return {"thing": value.name}
+    if isinstance(value, Square):
+        return {"square": value.name}
+    if isinstance(value, Bank):
+        return {"bank": True}
+    if isinstance(value, list):
+        return [_ref(v) for v in value]
+    return value
+
+
+def state_to_json(state: GameState) -> dict:
+    version, internal, gauss = state.rng.getstate()
+    return {
+        "turn": state.turn,
+        "current": state.current,
+        "over": state.over,
+        "winner": state.winner.name if state.winner else None,
+        "end_reason": state.end_reason,
+        "bank": {"balance": state.bank.balance, "unlimited": state.bank.unlimited},
+        "players": [{"seat": p.seat, "name": p.name, "at": p.at, "out": p.out,
+                     "fields": {k: _ref(v) for k, v in p.f.items()}} for p in state.players],
+        "things": {t.name: {k: _ref(v) for k, v in t.f.items()} for t in state.things},
+        "globals": {k: _ref(v) for k, v in state.globals.items()},
+        "decks": {k: list(v) for k, v in state.decks.items()},
+        "discards": {k: list(v) for k, v in state.discards.items()},
+        "rng": [version, list(internal), gauss],
+        "extra": {k: _ref(v) for k, v in state.extra.items()},
+    }
+
+
+def state_from_json(data: dict, things: list, squares: dict) -> GameState:
+    """Rebuild a state; `things` are fresh Thing objects (fixed data) to fill, `squares` by name."""
+    by_thing = {t.name: t for t in things}
+    players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"]) for p in data["players"]]
+    by_player = {p.name: p for p in players}
+
+    def deref(value):
+        if isinstance(value, dict):
+            if "player" in value:
+                return by_player[value["player"]]
+            if "thing" in value:
+                return by_thing[value["thing"]]
+            if "square" in value:
+                return squares[value["square"]]
+            if "bank" in value:
+                return bank
+        if isinstance(value, list):
+            return [deref(v) for v in value]
+        return value
+
+    bank = Bank(data["bank"]["balance"], data["bank"]["unlimited"])
+    for p, raw in zip(players, data["players"]):
+        p.f = {k: deref(v) for k, v in raw["fields"].items()}
+    for name, fields in data["things"].items():
+        by_thing[name].f.update({k: deref(v) for k, v in fields.items()})
+    rng = random.Random()
+    version, internal, gauss = data["rng"]
+    rng.setstate((version, tuple(internal), gauss))
+    return GameState(
+        players=players, things=things, globals={k: deref(v) for k, v in data["globals"].items()}, bank=bank,
+        decks={k: list(v) for k, v in data["decks"].items()}, discards={k: list(v) for k, v in data["discards"].items()},
+        rng=rng, turn=data["turn"], current=data["current"], over=data["over"],
+        winner=by_player[data["winner"]] if data["winner"] else None, end_reason=data["end_reason"],
+        extra={k: deref(v) for k, v in data["extra"].items()},
+    )
