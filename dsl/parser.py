@@ -70,7 +70,6 @@ TERMINAL_WORDS = {
     "_DEDENT": "the end of the block",
     "$END": "the end of the file",
     "COMP_OP": "a comparison",
-    "ADD_OP": "`+` or `-`",
     "MUL_OP": "`*` or `/`",
 }
 

@@ -64,7 +64,7 @@ class ToAst(Transformer):
     def _word(self, meta, children):
         return str(children[0])
 
-    deck_policy = event_name = hook = move_how = rounding = _word
+    deck_policy = event_name = hook = move_how = rounding = add_op = _word
 
     # ---- header and simple declarations --------------------------------------
     def game_decl(self, meta, c):

@@ -9,6 +9,7 @@ diagnostics rather than raise.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -24,7 +25,8 @@ FINANCE = (ROOT / "games" / "finance.rules").read_text(encoding="utf-8")
 FINANCE_LINES = FINANCE.splitlines(keepends=True)
 PATH = "fuzz.rules"
 
-FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# RULESC_FUZZ_EXAMPLES=5000 for a long hunt by hand; the suite itself stays fast.
+FUZZ = settings(max_examples=int(os.environ.get("RULESC_FUZZ_EXAMPLES", "200")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Characters that matter to the lexer and the indenter, mixed into the random text.
 SPECIAL = list(' \t\n:()[],.$%"\'#§=<>!+-*/?\\') + ["\r\n", "    ", "\x00", "\u00e9", "\ufeff"]

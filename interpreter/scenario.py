@@ -1,0 +1,154 @@
+"""Run a rules file's scenarios: the rulebook's worked examples, written in the language.
+
+A scenario names its players, arranges a position with `set`, forces dice and cards,
+scripts the players' answers, then plays (`play turn of`, `as NAME:`, `do`, `forbid`)
+and states what must hold (`expect`). Every failed expectation is reported with its
+line and the values involved; the scenario's event log is kept for the report.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from rulesc.dsl import ast
+
+from .agents import ScriptedAgent
+from .engine import AgentError, Game
+from .errors import GameEnded, RuleRuntimeError, TurnEnded
+from .rules import Rules
+
+
+@attrs.define
+class Failure:
+    line: int
+    message: str
+
+
+@attrs.define
+class ScenarioResult:
+    title: str
+    line: int
+    failures: list
+    events: list
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _answer_value(node):
+    if isinstance(node, ast.Literal):
+        return node.value
+    if isinstance(node, ast.Name):
+        return node.id
+    raise ValueError("answers are literal values or option names")
+
+
+def _describe(rules: Rules, node, g, env) -> str:
+    """For a failed `expect a OP b`, show what each side actually was."""
+    source = rules.program.source.splitlines()
+    text = source[node.span.line - 1][node.span.column - 1:node.span.end_column - 1] \
+        if node.span.line == node.span.end_line else "the expectation"
+    if isinstance(node, ast.Compare):
+        left = rules.compiler.expr(node.left, frozenset(env))(g, env)
+        right = rules.compiler.expr(node.right, frozenset(env))(g, env)
+        return f"expected `{text}`, but the left side is {_show(left)} and the right side is {_show(right)}"
+    return f"expected `{text}`, but it is false"
+
+
+def _show(value) -> str:
+    name = getattr(value, "name", None)
+    if name is not None:
+        return f"`{name}`"
+    return "`none`" if value is None else f"`{value}`"
+
+
+def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
+    names = ["P1", "P2"]
+    for item in scenario.items:
+        if isinstance(item, ast.ScenarioPlayers):
+            names = [n.id for n in item.names]
+    scripts: dict = {n: {} for n in names}
+    for item in scenario.items:
+        if isinstance(item, ast.ScenarioAnswer):
+            values = [_answer_value(v) for v in item.values]
+            scripts[item.player].setdefault(item.decision, []).extend(
+                [None if v is None else v for v in values])
+    # Bids are amounts; `act` answers are "action thing" pairs given as `answer Ann act: build, Wayback`.
+    for script in scripts.values():
+        if "act" in script:
+            flat = script["act"]
+            script["act"] = [(flat[i], flat[i + 1] if i + 1 < len(flat) else None) for i in range(0, len(flat), 2)]
+    agents = {seat: ScriptedAgent(scripts[name]) for seat, name in enumerate(names)}
+    result = ScenarioResult(scenario.title, scenario.span.line, [], [])
+    try:
+        g = Game(rules, names, seed=0, agents=agents)
+    except ValueError as exc:
+        result.failures.append(Failure(scenario.span.line, str(exc)))
+        return result
+    players = {p.name: p for p in g.state.players}
+    env_names = frozenset(players)
+    compiler = rules.compiler
+
+    def env_for(player=None) -> dict:
+        env = dict(players)
+        if player is not None:
+            env["player"] = player
+        return env
+
+    try:
+        for item in scenario.items:
+            if isinstance(item, ast.Set):
+                compiled, _ = compiler.stmt(item, env_names)
+                compiled(g, env_for())
+            elif isinstance(item, ast.ScenarioDice):
+                g.forced_dice.extend(item.rolls)
+            elif isinstance(item, ast.ScenarioCards):
+                g.forced_cards.setdefault(item.deck, []).extend(c.id for c in item.cards)
+            elif isinstance(item, ast.ScenarioTurn):
+                g.state.current = players[item.player].seat
+                try:
+                    g.play_turn()
+                except GameEnded:
+                    pass
+            elif isinstance(item, ast.ScenarioAs):
+                player = players[item.player]
+                g.state.current = player.seat
+                g.steps = 0
+                body = compiler.block(item.body, env_names | {"player"})
+                try:
+                    body(g, env_for(player))
+                except (TurnEnded, GameEnded):
+                    pass
+            elif isinstance(item, ast.ScenarioAction):
+                player = players[item.player]
+                argument = compiler.expr(item.argument, env_names)(g, env_for()) if item.argument is not None else None
+                legal = [o for o in g.legal_actions(player, own_turn=player.seat == g.state.current)
+                         if o.action == item.action and o.argument is argument]
+                what = f"`{item.action}{' ' + argument.name if argument is not None else ''}` by {player.name}"
+                if item.expect_legal and not legal:
+                    result.failures.append(Failure(item.span.line, f"{what} is not allowed here, but the scenario does it"))
+                elif not item.expect_legal and legal:
+                    result.failures.append(Failure(item.span.line, f"{what} is allowed here, but the scenario forbids it"))
+                elif legal:
+                    try:
+                        g.perform(player, legal[0])
+                    except (TurnEnded, GameEnded):
+                        pass
+            elif isinstance(item, ast.ScenarioExpect):
+                env = env_for()
+                if not compiler.expr(item.condition, env_names)(g, env):
+                    result.failures.append(Failure(item.span.line, _describe(rules, item.condition, g, env)))
+        if g.forced_dice:
+            result.failures.append(Failure(scenario.span.line, f"{len(g.forced_dice)} forced dice were never rolled"))
+    except RuleRuntimeError as exc:
+        line = exc.span.line if exc.span else scenario.span.line
+        result.failures.append(Failure(line, f"error[{exc.code}]: {exc.message}"))
+    except AgentError as exc:
+        result.failures.append(Failure(scenario.span.line, str(exc)))
+    result.events = g.events
+    return result
+
+
+def run_scenarios(rules: Rules) -> list[ScenarioResult]:
+    return [run_scenario(rules, s) for s in rules.program.scenarios]
