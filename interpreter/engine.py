@@ -59,7 +59,8 @@ class AgentError(Exception):
 
 
 class Game:
-    def __init__(self, rules: Rules, players, seed: int = 0, agents=None, record: bool = True):
+    def __init__(self, rules: Rules, players, seed: int = 0, agents=None, record: bool = True,
+                 rng: random.Random | None = None, turn_limit: int | None = None):
         self.rules = rules
         self.seed = seed
         names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
@@ -67,6 +68,7 @@ class Game:
         if not low <= len(names) <= high:
             raise ValueError(f"{rules.title} is for {low} to {high} players, not {len(names)}")
         self.record = record
+        self.turn_limit = turn_limit if turn_limit is not None else rules.turn_limit
         self.events: list = []
         self.steps = 0
         self.depth = 0
@@ -85,7 +87,7 @@ class Game:
         for t in self.things:
             self.kind_things.setdefault(t.kind, []).append(t)
         state = GameState(players=[], things=self.things, globals={}, bank=Bank(0, rules.bank_unlimited),
-                          decks={}, discards={}, rng=random.Random(seed))
+                          decks={}, discards={}, rng=rng if rng is not None else random.Random(seed))
         self.state = state
         for t in self.things:
             t.f.update({field: cell(self, {}) for field, cell in rules.thing_cells[t.name].items()})
@@ -493,7 +495,7 @@ class Game:
                 except TurnEnded:
                     pass
         self.check_end()
-        if rules.turn_limit is not None and state.turn >= rules.turn_limit:
+        if self.turn_limit is not None and state.turn >= self.turn_limit:
             self.end_game("turn limit", None, "")
         self._advance()
 
