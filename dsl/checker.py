@@ -229,7 +229,8 @@ class Checker:
             return t
         if isinstance(node, ast.PercentOf):
             self.expect(node.percent, T.PERCENT, env, "the left of `of`")
-            return self.expect(node.base, T.MONEY, env, "the base of a percentage")
+            base = self.expect(node.base, T.MONEY, env, "the base of a percentage")
+            return base if base.name == "money" else T.MONEY
         if isinstance(node, ast.ListExpr):
             items = [self.infer(i, env) for i in node.items]
             element = next((t for t in items if t.name != "none"), T.ANY)
@@ -323,6 +324,7 @@ class Checker:
         t = self.infer(node.body, inner)
         if t.name not in ("money", "count", "any"):
             self.error("R0301", f"`{node.func}` needs money or a count; this is {_a(t)}", node.body.span)
+            return T.ANY
         return t
 
     def arithmetic(self, node: ast.BinOp, env) -> Type:
@@ -379,7 +381,9 @@ class Checker:
                 self.expect(s.amount, T.COUNT, env, "how far a player moves")
             return env
         if isinstance(s, ast.Pay):
-            self.expect(s.amount, T.MONEY, env, "an amount paid")
+            if self.expect(s.amount, T.MONEY, env, "an amount paid").optional:
+                self.error("R0305", "the amount paid may be `none` here", s.amount.span,
+                           help="check it first: `if x != none then x … else …`")
             for end, what in ((s.source, "who pays"), (s.target, "who is paid")):
                 t = self.expect(end, T.ACCOUNT, env, what)
                 if t.optional:
@@ -659,7 +663,10 @@ class Checker:
                                help=_nearest(h.target, list(p.squares) + list(p.kinds) + list(p.things)))
                     if h.var is not None:
                         env[h.var] = T.ANY  # already reported: don't report every use of the name too
-            elif h.event == "debt":
+            elif h.target is not None:
+                self.error("R0901", f"`on {h.event}` takes no square or kind", h.target_span,
+                           help=f"write `on {h.event}:`; it applies to every player")
+            if h.event == "debt":
                 env.update(debtor=T.PLAYER, creditor=T.ACCOUNT, owed=T.MONEY)
             if h.when is not None:
                 self.expect(h.when, T.BOOL, env, "a handler's condition")
@@ -695,7 +702,11 @@ class Checker:
         for name, hint in p.hints.items():
             env = dict(scope)
             if hint.param is not None:
-                env[hint.param[0]] = Type(hint.param[1])
+                var, kind = hint.param
+                if kind not in p.kinds and kind not in p.groups:
+                    self.error("R0205", f"unknown kind `{kind}`", hint.span, help=_nearest(kind, p.kinds))
+                    kind = "any"
+                env[var] = Type(kind)
             t = self.infer(hint.value, env)
             if name in ("worth", "reserve") and t.name not in ("money", "any"):
                 self.error("R0301", f"hint `{name}` must be money; this is {_a(t)}", hint.value.span)

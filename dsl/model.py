@@ -116,6 +116,7 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             for f in decl.fields:
                 if f.name in target:
                     error("R0202", f"field `{f.name}` is defined more than once", f.span)
+                    continue
                 target[f.name] = f
                 if isinstance(decl, ast.GlobalDecl):
                     declare(f.name, "global", f.span)

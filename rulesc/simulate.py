@@ -82,7 +82,8 @@ def format_summary(s: Summary, source_lines: list[str]) -> str:
     total = sum(s.money_by_rule.values()) or 1
     for where, amount in sorted(s.money_by_rule.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
         line_no = int(where.rsplit(":", 1)[1])
-        text = source_lines[line_no - 1].strip() if 0 < line_no <= len(source_lines) else ""
+        text = source_lines[line_no - 1] if 0 < line_no <= len(source_lines) else ""
+        text = text.split("§")[0].split(" assumed")[0].strip()
         if len(text) > 60:
             text = text[:57] + "..."
         lines.append(f"  {where:<22} {amount:>14,}  {100 * amount / total:5.1f}%  {text}")

@@ -1,0 +1,287 @@
+"""The `rulesc` command: check, diagram, run, simulate and test rules files.
+
+Exit codes: 0 clean; 1 the rules have errors, an invariant broke or a scenario failed;
+2 usage or I/O error (a missing file, a bad option). No Python traceback reaches the
+user unless `--debug` asks for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from rulesc.dsl.checker import check_program
+from rulesc.dsl.diagnostics import Diagnostic, RulesError, render_json, render_text
+from rulesc.dsl.parser import parse_file
+from rulesc.interpreter.engine import AgentError
+from rulesc.interpreter.errors import RuleRuntimeError
+from rulesc.interpreter.events import events_to_jsonl
+from rulesc.interpreter.rules import compile_rules, load_rules
+from rulesc.interpreter.scenario import run_scenarios
+
+from . import report
+from .simulate import format_summary, play_one, simulate
+
+IO_CODES = {"R0001", "R0002", "R0004"}  # the file could not be read at all: a usage/I-O error
+
+
+class Exit(Exception):
+    def __init__(self, code: int):
+        self.code = code
+
+
+def _source_of(path: str) -> str | None:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _report_rules_error(exc: RulesError, fmt: str = "text") -> int:
+    if fmt == "json":
+        print(render_json(exc.diagnostics))
+    else:
+        sources: dict = {}
+        for d in exc.diagnostics:
+            if d.path not in sources:
+                sources[d.path] = _source_of(d.path) if Path(d.path).is_file() else None
+            print(render_text(d, sources[d.path]), file=sys.stderr)
+    return 2 if all(d.code in IO_CODES for d in exc.diagnostics) else 1
+
+
+def _runtime_error(exc: RuleRuntimeError) -> int:
+    print(render_text(exc.diagnostic(), _source_of(exc.path)), file=sys.stderr)
+    return 1
+
+
+def _load(args):
+    return load_rules(args.file, getattr(args, "set", None))
+
+
+def _players(rules, requested: int | None) -> int:
+    low, high = rules.players_range
+    if requested is None:
+        return min(max(4, low), high)
+    if not low <= requested <= high:
+        print(f"rulesc: error: {rules.title} is for {low} to {high} players, not {requested}", file=sys.stderr)
+        raise Exit(2)
+    return requested
+
+
+# ---- commands ------------------------------------------------------------------------------
+
+def cmd_check(args) -> int:
+    worst = 0
+    results = []
+    for path in args.files:
+        try:
+            rules_file = parse_file(path)
+        except RulesError as exc:
+            if args.format == "json":
+                results.append({"path": path, "diagnostics": [d.to_json() for d in exc.diagnostics]})
+            else:
+                _report_rules_error(exc)
+            worst = max(worst, 2 if all(d.code in IO_CODES for d in exc.diagnostics) else 1)
+            continue
+        checked = check_program(rules_file)
+        if args.format == "json":
+            results.append({"path": path, "diagnostics": [d.to_json() for d in checked.diagnostics],
+                            "checked": report.inventory(checked),
+                            "assumptions": [{"what": a.what, "note": a.note, "line": a.span.line}
+                                            for a in checked.assumptions]})
+        else:
+            sys.stderr.write(report.format_diagnostics(checked, rules_file.source))
+            sys.stdout.write(report.format_static(checked))
+        if not checked.ok:
+            worst = max(worst, 1)
+            continue
+        if not args.static:
+            from .properties import check_properties, format_report
+            rules = compile_rules(rules_file, args.set)
+            prop = check_properties(rules, examples=args.examples, seed=args.seed)
+            if args.format == "json":
+                results[-1]["properties"] = {"ok": prop.ok, "report": format_report(prop)}
+            else:
+                sys.stdout.write(format_report(prop))
+            if not prop.ok:
+                worst = max(worst, 1)
+    if args.format == "json":
+        print(json.dumps(results, indent=2))
+    return worst
+
+
+def cmd_diagram(args) -> int:
+    from .diagram import DiagramError, write_diagram
+    rules_file = parse_file(args.file)
+    checked = check_program(rules_file)
+    if not checked.ok:
+        sys.stderr.write(report.format_diagnostics(checked, rules_file.source))
+        return 1
+    output = args.output or str(Path(args.file).with_suffix(".dot").name)
+    try:
+        written = write_diagram(checked.program, output, args.format)
+    except DiagramError as exc:
+        print(f"rulesc: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    rules = _load(args)
+    players = _players(rules, args.players)
+    game = play_one(rules, players, args.seed, args.agents)
+    state = game.state
+    if args.log:
+        text = events_to_jsonl(game.events)
+        if args.log == "-":
+            sys.stdout.write(text)
+            return 0
+        Path(args.log).write_text(text, encoding="utf-8")
+    winner = state.winner.name if state.winner else "nobody"
+    print(f"{rules.title}: seed {args.seed}, {players} players, {args.agents} agents")
+    print(f"ended after {state.turn} turns: {state.end_reason}; winner: {winner}")
+    for p in state.players:
+        status = "out" if p.out else f"cash {p.f['cash']:,}"
+        print(f"  {p.name}: {status}")
+    if args.log:
+        print(f"{len(game.events)} events written to {args.log}")
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    rules = _load(args)
+    players = _players(rules, args.players)
+    started = time.perf_counter()
+    show_progress = sys.stderr.isatty() and not args.quiet
+    if show_progress:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), transient=True) as bar:
+            task = bar.add_task("simulating", total=args.n)
+            summary = simulate(rules, args.n, args.seed, players, args.agents,
+                               progress=lambda done: bar.update(task, completed=done))
+    else:
+        summary = simulate(rules, args.n, args.seed, players, args.agents)
+    elapsed = time.perf_counter() - started
+    sys.stdout.write(format_summary(summary, rules.program.source.splitlines()))
+    if not args.quiet:
+        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s: "
+              f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
+    return 0
+
+
+def cmd_test(args) -> int:
+    passed = failed = 0
+    for path in args.files:
+        args.file = path
+        rules = _load(args)
+        for result in run_scenarios(rules):
+            if result.passed:
+                passed += 1
+                print(f"PASS  {path}:{result.line}  {result.title}")
+                continue
+            failed += 1
+            print(f"FAIL  {path}:{result.line}  {result.title}")
+            for f in result.failures:
+                print(f"      {path}:{f.line}: {f.message}")
+            if args.verbose:
+                for line in events_to_jsonl(result.events).splitlines():
+                    print(f"        {line}")
+    print(f"scenarios: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# ---- the parser -----------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rulesc", description="Check, diagram, run, simulate and test board-game rules.")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def with_set(p):
+        p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                       help="override a parameter, e.g. --set starting_cash=$1500")
+
+    def with_agents(p):
+        p.add_argument("--agents", choices=["heuristic", "random"], default="heuristic", help="the agents playing")
+        p.add_argument("--players", type=int, help="number of players (default: 4 where the game allows)")
+
+    p = sub.add_parser("check", help="check rules files: static diagnostics, then property tests")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--static", action="store_true", help="only the static checks (milliseconds)")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--examples", type=int, default=100, help="generated games for the property tests")
+    p.add_argument("--seed", type=int, default=0)
+    with_set(p)
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("diagram", help="draw the turn flow with Graphviz (DOT; SVG/PNG with `dot` installed)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", help="output file (.dot, .svg, .png, .pdf)")
+    p.add_argument("--format", choices=["dot", "svg", "png", "pdf"], default=None)
+    p.set_defaults(func=cmd_diagram)
+
+    p = sub.add_parser("run", help="play one game and print or log it")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--log", metavar="EVENTS.jsonl", help="write the event log as JSON lines ('-' for stdout)")
+    with_agents(p)
+    with_set(p)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("simulate", help="play many games and summarise them")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-n", type=int, default=1000, help="number of games")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
+    with_agents(p)
+    with_set(p)
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("test", help="run the scenarios (the rulebook's worked examples)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-v", "--verbose", action="store_true", help="print the event log of failing scenarios")
+    with_set(p)
+    p.set_defaults(func=cmd_test)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except Exit as exc:
+        return exc.code
+    except RulesError as exc:
+        return _report_rules_error(exc)
+    except RuleRuntimeError as exc:
+        if args.debug:
+            raise
+        return _runtime_error(exc)
+    except AgentError as exc:
+        if args.debug:
+            raise
+        print(f"rulesc: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("rulesc: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+        if args.debug:
+            raise
+        print(f"rulesc: internal error: {type(exc).__name__}: {exc}\n"
+              "  help: this is a bug in rulesc; rerun with --debug for the traceback and report it",
+              file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,661 @@
+"""The turn flow of a game as a Graphviz picture, for a rulebook's docs.
+
+`build_diagram(program)` turns a checked (or merely built) `Program` into a
+`graphviz.Digraph`: the start of the game, the before-turn hooks, the phases in order
+(with their `when` conditions and skip paths), the `on pass`/`on land` handlers that a
+move triggers, the decks that handlers draw from, debt and elimination, the action
+window, the after-turn hooks, the `end when` checks and the loop to the next player.
+
+`write_diagram(program, output)` writes the DOT source and, for `.svg`/`.png`/`.pdf`
+outputs, renders it with Graphviz's `dot` binary.
+
+Everything shown comes from the rules file: conditions are the source text of their
+spans, not a re-printing of the AST, and no game's names appear in this module. The
+output is deterministic: node ids come from declaration order and names, never from
+`id()` or hashing, so the same file gives byte-identical DOT.
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+import textwrap
+from pathlib import Path
+
+import graphviz
+
+from rulesc.dsl import ast
+from rulesc.dsl.model import Program, build_program
+
+__all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram"]
+
+RENDER_FORMATS = ("svg", "png", "pdf", "jpg", "jpeg", "gif", "ps", "eps")
+
+CITE_WIDTH = 50  # a citation is shortened to about this many characters
+COND_WIDTH = 46  # conditions wrap at about this width
+FONT = "Helvetica"
+CODE_FONT = "Courier"
+
+# One colour per kind of node: (fill, border).
+COLOURS = {
+    "start": ("#34495e", "#2c3e50"),
+    "hook": ("#e8daef", "#8e44ad"),
+    "phase": ("#d6eaf8", "#2e86c1"),
+    "land": ("#d5f5e3", "#229954"),
+    "pass": ("#fcf3cf", "#b7950b"),
+    "deck": ("#fdebd0", "#ca6f1e"),
+    "debt": ("#fadbd8", "#c0392b"),
+    "actions": ("#eaeded", "#5d6d7e"),
+    "end": ("#fef9e7", "#b9770e"),
+    "over": ("#922b21", "#641e16"),
+}
+
+
+class DiagramError(Exception):
+    """The diagram could not be written or rendered; the message says why and what to do."""
+
+
+# ---- reading the program ---------------------------------------------------------
+
+
+def _program_of(obj) -> Program:
+    """Accept a `Program`, a checker result (`.program`) or a parsed `RulesFile`."""
+    if isinstance(obj, Program):
+        return obj
+    if isinstance(obj, ast.RulesFile):
+        return build_program(obj)[0]
+    inner = getattr(obj, "program", None)
+    if isinstance(inner, Program):
+        return inner
+    raise TypeError(f"build_diagram needs a Program, not {type(obj).__name__}")
+
+
+def _statements(block):
+    """Every statement in a block, nested ones included, in source order."""
+    if block is None:
+        return
+    for stmt in block.statements:
+        yield stmt
+        if isinstance(stmt, ast.If):
+            for _cond, body in stmt.branches:
+                yield from _statements(body)
+            yield from _statements(stmt.orelse)
+        elif isinstance(stmt, ast.For):
+            yield from _statements(stmt.body)
+        elif isinstance(stmt, ast.Auction):
+            yield from _statements(stmt.body)
+            yield from _statements(stmt.orelse)
+        elif isinstance(stmt, ast.Choose):
+            for option in stmt.options:
+                yield from _statements(option.body)
+
+
+def _has(block, cls) -> bool:
+    return any(isinstance(s, cls) for s in _statements(block))
+
+
+def _of(block, cls) -> list:
+    return [s for s in _statements(block) if isinstance(s, cls)]
+
+
+def _pays_from_player(block) -> bool:
+    """Whether a block makes someone other than the bank pay (so it can open a debt)."""
+    for stmt in _statements(block):
+        if isinstance(stmt, ast.Pay) and not (isinstance(stmt.source, ast.Name) and stmt.source.id == "bank"):
+            return True
+    return False
+
+
+# ---- text ------------------------------------------------------------------------
+
+
+class _Text:
+    """Slices a node's span out of the original source, whitespace collapsed."""
+
+    def __init__(self, source: str):
+        self.lines = source.splitlines()
+
+    def span(self, span) -> str:
+        if span is None:
+            return ""
+        first, last = span.line - 1, span.end_line - 1
+        if first < 0 or first >= len(self.lines):
+            return ""
+        if first == last:
+            text = self.lines[first][span.column - 1:span.end_column - 1]
+        else:
+            parts = [self.lines[first][span.column - 1:]]
+            parts.extend(self.lines[first + 1:last])
+            if last < len(self.lines):
+                parts.append(self.lines[last][:span.end_column - 1])
+            text = "\n".join(parts)
+        return " ".join(text.split())
+
+    def of(self, node) -> str:
+        return self.span(getattr(node, "span", None))
+
+
+def _shorten(text: str, width: int = CITE_WIDTH) -> str:
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[:width].rsplit(" ", 1)[0] if " " in text[:width] else text[:width]
+    return cut.rstrip(" ,.;:") + "…"
+
+
+def _wrap(text: str, width: int = COND_WIDTH) -> list[str]:
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+class _Label:
+    """An HTML-like Graphviz label built line by line."""
+
+    def __init__(self):
+        self.parts: list[str] = []
+
+    def title(self, text: str, colour: str | None = None) -> "_Label":
+        body = f"<B>{_esc(text)}</B>"
+        if colour:
+            body = f'<FONT COLOR="{colour}">{body}</FONT>'
+        self.parts.append(body)
+        return self
+
+    def line(self, text: str, size: int | None = None, colour: str | None = None) -> "_Label":
+        body = _esc(text)
+        attrs = []
+        if size:
+            attrs.append(f'POINT-SIZE="{size}"')
+        if colour:
+            attrs.append(f'COLOR="{colour}"')
+        if attrs:
+            body = f"<FONT {' '.join(attrs)}>{body}</FONT>"
+        self.parts.append(body)
+        return self
+
+    def code(self, text: str, prefix: str = "", width: int = COND_WIDTH) -> "_Label":
+        for i, piece in enumerate(_wrap(text, width)):
+            lead = prefix if i == 0 else " " * len(prefix)
+            self.parts.append(f'<FONT FACE="{CODE_FONT}" POINT-SIZE="10">{_esc(lead + piece)}</FONT>')
+        return self
+
+    def cite(self, meta: ast.Meta | None) -> "_Label":
+        if meta is None:
+            return self
+        if meta.cite:
+            self.parts.append(f'<FONT POINT-SIZE="9" COLOR="#555555"><I>{_esc("§ " + _shorten(meta.cite))}</I></FONT>')
+        if meta.assumed:
+            note = "assumed" + (f": {_shorten(meta.assumed_note, CITE_WIDTH - 9)}" if meta.assumed_note else "")
+            self.parts.append(f'<FONT POINT-SIZE="9" COLOR="#a04000"><I>{_esc(note)}</I></FONT>')
+        return self
+
+    def items(self, lines: list[str]) -> "_Label":
+        for text in lines:
+            self.parts.append(f'<FONT POINT-SIZE="10">{_esc(text)}</FONT>')
+        return self
+
+    def __str__(self) -> str:
+        return "<" + "<BR/>".join(self.parts) + ">"
+
+
+def _edge_label(text: str) -> str:
+    return "<" + "<BR/>".join(f'<FONT POINT-SIZE="9">{_esc(t)}</FONT>' for t in _wrap(text, 32)) + ">"
+
+
+# ---- the diagram -----------------------------------------------------------------
+
+
+def _style(kind: str, **extra) -> dict:
+    fill, border = COLOURS[kind]
+    style = {"fillcolor": fill, "color": border}
+    if kind in ("start", "over"):
+        style["fontcolor"] = "white"
+    style.update(extra)
+    return style
+
+
+class _Builder:
+    def __init__(self, program: Program):
+        self.p = program
+        self.text = _Text(program.source or "")
+        title = program.game.title if program.game is not None else "rules"
+        self.g = graphviz.Digraph(name="turn_flow", comment=f"turn flow of {title}")
+        self.g.attr(rankdir="TB", compound="true", newrank="true", nodesep="0.4", ranksep="0.45",
+                    fontname=FONT, fontsize="16", labelloc="t", label=f"<<B>{_esc(title)}</B>: turn flow>")
+        self.g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="11", margin="0.15,0.06")
+        self.g.attr("edge", fontname=FONT, fontsize="9", color="#566573", arrowsize="0.7")
+        self.game_over: dict[str, str] = {}
+        self.edges_seen: set = set()
+        self.deck_ids: dict[str, str] = {}
+
+    # -- helpers
+    def edge(self, a: str, b: str, label: str | None = None, **attrs) -> None:
+        key = (a, b, label, tuple(sorted(attrs.items())))
+        if key in self.edges_seen:
+            return
+        self.edges_seen.add(key)
+        if label:
+            attrs["label"] = _edge_label(label)
+        self.g.edge(a, b, **attrs)
+
+    def cond(self, node) -> str:
+        return self.text.of(node)
+
+    def over_node(self, reason: str, winner_text: str | None = None) -> str:
+        if reason in self.game_over:
+            return self.game_over[reason]
+        nid = f"game_over_{len(self.game_over) + 1}"
+        label = _Label().title("game over").line(f"({reason})")
+        if winner_text:
+            label.line(f"winner: {winner_text}", size=9)
+        self.g.node(nid, str(label), shape="doubleoctagon", **_style("over"))
+        self.game_over[reason] = nid
+        return nid
+
+    # -- the parts
+    def build(self) -> graphviz.Digraph:
+        p = self.p
+        start = self.start_node()
+        chain_nodes, skippable = self.turn_chain()
+        self.g.edge(start, "next_turn", color=COLOURS["start"][1], penwidth="1.5")
+
+        # The main chain: next_turn -> hooks -> phases -> hooks -> action window -> end checks.
+        after_turn = self.after_turn_nodes()
+        window = self.action_window()
+        checks, first_check = self.end_checks()
+
+        chain = ["next_turn"] + chain_nodes + after_turn + ([window] if window else []) + [first_check]
+        for a, b in zip(chain, chain[1:]):
+            self.g.edge(a, b, penwidth="1.5", color="#2c3e50", weight="10")
+        for i, nid in enumerate(chain):
+            reason = skippable.get(nid)
+            if reason and i + 1 < len(chain):
+                self.edge(chain[i - 1], chain[i + 1], f"skip ({reason})", style="dashed", color="#7f8c8d")
+        end_of_turn = chain[chain.index(chain_nodes[-1]) + 1] if chain_nodes else first_check
+        self.turn_enders(end_of_turn)
+        self.landing(end_of_turn)
+        self.debt_and_elimination(first_check, window)
+        return self.g
+
+    def start_node(self) -> str:
+        p = self.p
+        label = _Label().title("start")
+        setting = p.settings.get("players")
+        if setting is not None:
+            label.line(f"players: {self.setting_text(setting)}", size=10)
+        setting = p.settings.get("start")
+        if setting is not None:
+            label.line(f"everyone on {self.setting_text(setting)}", size=10)
+        setting = p.settings.get("first player")
+        if setting is not None:
+            label.line(f"first player: {self.setting_text(setting)}", size=10)
+        self.g.node("start", str(label), shape="oval", **_style("start"))
+        self.g.node("next_turn", "<<B>next player's turn</B>>", shape="oval",
+                    **_style("start", fillcolor="#5d6d7e"))
+        return "start"
+
+    def setting_text(self, setting: ast.Setting) -> str:
+        if isinstance(setting.value, tuple):
+            return " ".join(str(w) for w in setting.value)
+        text = self.cond(setting.value)
+        if setting.upper is not None:
+            text += " to " + self.cond(setting.upper)
+        return text
+
+    def hook_node(self, hook: ast.Hook, index: int) -> str:
+        nid = f"hook_{hook.which}_{index}"
+        label = _Label().title(f"{hook.which} turn")
+        if hook.when is not None:
+            label.code(self.cond(hook.when), "when ")
+        label.cite(hook.body.meta)
+        self.g.node(nid, str(label), **_style("hook"))
+        self.record_body(nid, hook.body)
+        return nid
+
+    def turn_chain(self) -> tuple[list[str], dict[str, str]]:
+        """Before-turn hooks and the phases, in order; which of them can be skipped and why."""
+        nodes: list[str] = []
+        skippable: dict[str, str] = {}
+        self.movers: list[str] = []
+        self.enders: list[str] = []
+        befores = [h for h in self.p.hooks if h.which == "before"]
+        for i, hook in enumerate(befores, 1):
+            nid = self.hook_node(hook, i)
+            nodes.append(nid)
+            if hook.when is not None:
+                skippable[nid] = "condition false"
+        phases = self.p.turn.phases if self.p.turn is not None else ()
+        with self.g.subgraph(name="cluster_turn") as sub:
+            sub.attr(label="<<B>the turn</B>>", style="rounded,dashed", color="#aab7b8", fontname=FONT,
+                     fontsize="11", labeljust="l")
+            for i, phase in enumerate(phases, 1):
+                nid = f"phase_{i}_{phase.name}"
+                label = _Label().title(f"phase {i}: {phase.name}")
+                if phase.title:
+                    label.line(phase.title)
+                if phase.when is not None:
+                    label.code(self.cond(phase.when), "when ")
+                if phase.optional:
+                    label.line("optional: the player may skip it", size=9)
+                label.cite(phase.body.meta)
+                extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
+                sub.node(nid, str(label), **_style("phase", **extra))
+                nodes.append(nid)
+                reasons = []
+                if phase.when is not None:
+                    reasons.append("condition false")
+                if phase.optional:
+                    reasons.append("player declines")
+                if reasons:
+                    skippable[nid] = " or ".join(reasons)
+                self.record_body(nid, phase.body)
+        return nodes, skippable
+
+    def record_body(self, nid: str, body) -> None:
+        """Note what a block does that the picture shows as edges: moves, turn ends, draws."""
+        if _has(body, ast.Move):
+            self.movers.append(nid)
+        if _has(body, ast.EndTurn):
+            self.enders.append(nid)
+        self.draws(nid, body)
+        for stmt in _of(body, ast.EndGame):
+            self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
+                      color=COLOURS["over"][0], style="dashed")
+
+    def after_turn_nodes(self) -> list[str]:
+        afters = [h for h in self.p.hooks if h.which == "after"]
+        return [self.hook_node(h, i) for i, h in enumerate(afters, 1)]
+
+    def action_window(self) -> str | None:
+        p = self.p
+        if not p.actions and p.trade is None:
+            return None
+        label = _Label().title("action window")
+        label.line("each player in turn may act", size=9)
+        for name in p.actions:  # declaration order
+            action = p.actions[name]
+            head = name + (f"({action.param[0]}: {action.param[1]})" if action.param else "")
+            label.line(f"• {head}, {action.timing}")
+            if action.when is not None:
+                label.code(self.cond(action.when), "  when ")
+            label.cite(action.body.meta)
+        if p.trade is not None:
+            trade = p.trade
+            what = ", ".join(k.id for k in trade.kinds) + (" with cash" if trade.with_cash else "")
+            label.line(f"• trade {what}")
+            if trade.when is not None:
+                label.code(self.cond(trade.when), "  when ")
+            label.cite(trade.meta)
+        self.g.node("action_window", str(label), **_style("actions"))
+        for action in p.actions.values():
+            self.draws("action_window", action.body)
+            if _has(action.body, ast.Move):
+                self.movers.append("action_window")
+        return "action_window"
+
+    def end_checks(self) -> tuple[dict, str]:
+        """One diamond per `end when` (and the turn limit), chained; the last loops to the next turn."""
+        p = self.p
+        checks = []
+        for i, end in enumerate(p.ends, 1):
+            nid = f"end_{i}"
+            label = _Label().title("end when")
+            for piece in _wrap(self.cond(end.condition), 28):
+                label.parts.append(f'<FONT FACE="{CODE_FONT}" POINT-SIZE="10">{_esc(piece)}</FONT>')
+            self.g.node(nid, str(label), shape="diamond", margin="0.05", **_style("end", style="filled"))
+            over = self.over_node(end.reason, self.cond(end.winner))
+            self.edge(nid, over, "yes", color=COLOURS["over"][1], penwidth="1.5")
+            checks.append(nid)
+        limit = p.settings.get("turn limit")
+        if limit is not None:
+            nid = "end_turn_limit"
+            label = _Label().title("turn limit").line(f"reached ({self.setting_text(limit)} turns)?", size=10)
+            self.g.node(nid, str(label), shape="diamond", margin="0.05", **_style("end", style="filled"))
+            self.edge(nid, self.over_node("turn limit"), "yes", color=COLOURS["over"][1], penwidth="1.5")
+            checks.append(nid)
+        if not checks:
+            nid = "end_none"
+            self.g.node(nid, "<<B>no end condition</B>>", shape="diamond", **_style("end", style="filled"))
+            checks.append(nid)
+        for a, b in zip(checks, checks[1:]):
+            self.edge(a, b, "no", penwidth="1.5", color="#2c3e50")
+        self.edge(checks[-1], "next_turn", "no: next player", penwidth="1.5", color="#2c3e50", constraint="false")
+        return checks, checks[0]
+
+    def turn_enders(self, end_of_turn: str) -> None:
+        for nid in self.enders:
+            self.edge(nid, end_of_turn, "end turn", style="dashed", color="#7f8c8d")
+
+    def landing(self, resume: str) -> None:
+        """The `on pass` / `on land` handlers a move triggers, in a cluster."""
+        p = self.p
+        moves = [h for h in p.handlers if h.event in ("land", "pass")]
+        if not moves:
+            return
+        ids = []
+        payers = []
+        with self.g.subgraph(name="cluster_landing") as sub:
+            sub.attr(label="<<B>on landing</B>>", style="rounded,filled", fillcolor="#f4fbf6", color="#229954",
+                     fontname=FONT, fontsize="12", labeljust="l")
+            counters = {"land": 0, "pass": 0}
+            # Passing happens on the way, before landing: list `on pass` first.
+            for handler in sorted(moves, key=lambda h: 0 if h.event == "pass" else 1):
+                counters[handler.event] += 1
+                nid = f"{handler.event}_{counters[handler.event]}"
+                target = handler.target or "any square"
+                label = _Label().title(f"on {handler.event} {target}" + (f" {handler.var}" if handler.var else ""))
+                square = p.squares.get(handler.target) if handler.target else None
+                if square is not None and square.title and square.title != handler.target:
+                    label.line(f"square “{square.title}”", size=9)
+                elif handler.target in p.kinds:
+                    label.line(f"any {handler.target}", size=9)
+                if handler.when is not None:
+                    label.code(self.cond(handler.when), "when ")
+                label.cite(handler.body.meta)
+                sub.node(nid, str(label), **_style(handler.event))
+                ids.append(nid)
+                if _pays_from_player(handler.body):
+                    payers.append(nid)
+            # Stack the handlers in a grid rather than one very wide row.
+            per_row = 3
+            for i in range(per_row, len(ids)):
+                sub.edge(ids[i - per_row], ids[i], style="invis")
+        for nid, handler in zip(ids, sorted(moves, key=lambda h: 0 if h.event == "pass" else 1)):
+            self.record_body(nid, handler.body)
+        anchor = ids[0]
+        for mover in dict.fromkeys(self.movers):
+            self.edge(mover, anchor, "moves the man: passes, then lands", lhead="cluster_landing",
+                      color=COLOURS["land"][1], penwidth="1.5")
+        self.landing_payers = payers
+        self.landing_anchor = anchor
+
+    def draws(self, nid: str, body) -> None:
+        for stmt in _of(body, ast.Draw):
+            deck_id = self.deck_node(stmt.deck)
+            self.edge(nid, deck_id, f"draw from {stmt.deck}", color=COLOURS["deck"][1])
+
+    def deck_node(self, name: str) -> str:
+        if name in self.deck_ids:
+            return self.deck_ids[name]
+        nid = f"deck_{name}"
+        self.deck_ids[name] = nid
+        deck = self.p.decks.get(name)
+        label = _Label().title(f"deck {name}")
+        if deck is None:
+            label.line("(not declared)", size=9)
+            self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
+            return nid
+        total = sum(c.copies for c in deck.cards)
+        label.line(f"{total} cards, {deck.policy}", size=9)
+        label.items([f"{c.title or c.name}" + (f" ×{c.copies}" if c.copies != 1 else "") for c in deck.cards])
+        label.cite(deck.meta)
+        self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
+        moving = [c for c in deck.cards if _has(c.body, ast.Move)]
+        for card in deck.cards:
+            for stmt in _of(card.body, ast.EndTurn):
+                self.enders.append(nid)
+                break
+            for stmt in _of(card.body, ast.EndGame):
+                self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
+                          color=COLOURS["over"][0], style="dashed")
+            for stmt in _of(card.body, ast.Draw):
+                if stmt.deck != name:
+                    self.edge(nid, self.deck_node(stmt.deck), f"draw from {stmt.deck}", color=COLOURS["deck"][1])
+        if moving:
+            self.card_movers = getattr(self, "card_movers", []) + [(nid, len(moving))]
+        if any(_pays_from_player(c.body) for c in deck.cards):
+            self.deck_payers = getattr(self, "deck_payers", []) + [nid]
+        return nid
+
+    def debt_and_elimination(self, first_check: str, window: str | None) -> None:
+        p = self.p
+        anchor = getattr(self, "landing_anchor", None)
+        for nid, count in getattr(self, "card_movers", []):
+            if anchor is not None:
+                what = "a card moves the man" if count == 1 else f"{count} cards move the man"
+                self.edge(nid, anchor, what, lhead="cluster_landing", style="dashed", color=COLOURS["land"][1],
+                          constraint="false")
+        debts = [h for h in p.handlers if h.event == "debt"]
+        elims = [h for h in p.handlers if h.event == "eliminate"]
+        debt_ids = []
+        for i, handler in enumerate(debts, 1):
+            nid = f"debt_{i}"
+            label = _Label().title("on debt").line("a payment is larger than cash", size=9)
+            if handler.when is not None:
+                label.code(self.cond(handler.when), "when ")
+            label.cite(handler.body.meta)
+            self.g.node(nid, str(label), **_style("debt"))
+            debt_ids.append(nid)
+        if debt_ids:
+            target = debt_ids[0]
+            if getattr(self, "landing_payers", None):
+                self.edge(self.landing_payers[0], target, "cannot pay", ltail="cluster_landing",
+                          style="dashed", color=COLOURS["debt"][1])
+            for nid in getattr(self, "deck_payers", []):
+                self.edge(nid, target, "cannot pay", style="dashed", color=COLOURS["debt"][1])
+        elim_ids = []
+        for i, handler in enumerate(elims, 1):
+            nid = f"eliminate_{i}"
+            label = _Label().title("on eliminate")
+            if handler.when is not None:
+                label.code(self.cond(handler.when), "when ")
+            label.cite(handler.body.meta)
+            self.g.node(nid, str(label), **_style("debt"))
+            elim_ids.append(nid)
+        # Who eliminates: every block with an `eliminate` statement.
+        eliminators = []
+        for nid, handler in zip(debt_ids, debts):
+            if window is not None and _has(handler.body, ast.RaiseCash):
+                self.edge(nid, window, "raise cash", style="dotted", color=COLOURS["actions"][1], dir="both",
+                          constraint="false")
+            if _has(handler.body, ast.Eliminate):
+                eliminators.append(nid)
+            self.record_body(nid, handler.body)
+        for nid, handler in zip(elim_ids, elims):
+            self.record_body(nid, handler.body)
+        for src in self.other_eliminators():
+            eliminators.append(src)
+        if eliminators and not elim_ids:
+            self.g.node("eliminate_1", "<<B>player eliminated</B>>", **_style("debt"))
+            elim_ids.append("eliminate_1")
+        for src in eliminators:
+            self.edge(src, elim_ids[0], "eliminate", color=COLOURS["debt"][1], penwidth="1.5")
+        if elim_ids:
+            self.edge(elim_ids[-1], first_check, "check the end", color=COLOURS["debt"][1], style="dashed",
+                      constraint="false")
+
+    def other_eliminators(self) -> list[str]:
+        """Phases, hooks, landing handlers and decks that eliminate a player directly."""
+        found = []
+        phases = self.p.turn.phases if self.p.turn is not None else ()
+        for i, phase in enumerate(phases, 1):
+            if _has(phase.body, ast.Eliminate):
+                found.append(f"phase_{i}_{phase.name}")
+        for which in ("before", "after"):
+            hooks = [h for h in self.p.hooks if h.which == which]
+            for i, hook in enumerate(hooks, 1):
+                if _has(hook.body, ast.Eliminate):
+                    found.append(f"hook_{which}_{i}")
+        counters = {"land": 0, "pass": 0}
+        for handler in sorted((h for h in self.p.handlers if h.event in ("land", "pass")),
+                              key=lambda h: 0 if h.event == "pass" else 1):
+            counters[handler.event] += 1
+            if _has(handler.body, ast.Eliminate):
+                found.append(f"{handler.event}_{counters[handler.event]}")
+        for name, nid in self.deck_ids.items():
+            deck = self.p.decks.get(name)
+            if deck is not None and any(_has(c.body, ast.Eliminate) for c in deck.cards):
+                found.append(nid)
+        return found
+
+
+def build_diagram(program) -> graphviz.Digraph:
+    """The turn flow of a program as a `graphviz.Digraph` (deterministic: same rules, same DOT)."""
+    return _Builder(_program_of(program)).build()
+
+
+# ---- writing and rendering -------------------------------------------------------
+
+
+DOT_HINT = ("Graphviz's `dot` program is needed to render it: on Debian or Ubuntu, "
+            "`apt-get install graphviz` (the `graphviz` package provides `dot`)")
+
+
+def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
+    """Write the DOT source, and render it when the output (or `fmt`) asks for an image.
+
+    The DOT goes to `output` if it ends in `.dot`, else alongside it as `<stem>.dot`. An
+    `output` ending in `.svg`, `.png` or `.pdf` (or an explicit `fmt`) is rendered with
+    Graphviz's `dot`; without `dot` a `DiagramError` says the DOT was written and how to
+    get `dot`. Returns the files written, the DOT first.
+    """
+    out = Path(output)
+    suffix = out.suffix.lower().lstrip(".")
+    if fmt is not None:
+        fmt = fmt.lower().lstrip(".")
+        if fmt != "dot" and fmt not in RENDER_FORMATS:
+            raise DiagramError(f"unknown diagram format `{fmt}`; use dot, " + ", ".join(RENDER_FORMATS))
+    if suffix == "dot":
+        dot_path = out
+        image = out.with_suffix("." + fmt) if fmt and fmt != "dot" else None
+    else:
+        if fmt is None and suffix and suffix not in RENDER_FORMATS:
+            raise DiagramError(f"cannot tell the diagram format from `{output}`; name a .dot, "
+                               + ", ".join(f".{f}" for f in RENDER_FORMATS) + " file")
+        dot_path = out.with_suffix(".dot")
+        if fmt == "dot":
+            image = None
+        elif fmt is not None:
+            image = out if suffix == fmt else (out if suffix and suffix in RENDER_FORMATS else
+                                               out.with_suffix("." + fmt))
+        else:
+            image = out if suffix else None
+    render_fmt = (fmt if fmt and fmt != "dot" else suffix) if image is not None else None
+
+    graph = build_diagram(program)
+    try:
+        dot_path.write_text(graph.source, encoding="utf-8")
+    except OSError as exc:
+        raise DiagramError(f"cannot write `{dot_path}`: {exc.strerror or exc}") from None
+    written = [str(dot_path)]
+    if image is None:
+        return written
+
+    missing = (f"wrote the DOT source to `{dot_path}` but could not render `{image}`: "
+               f"Graphviz's `dot` program is not installed. {DOT_HINT[0].upper()}{DOT_HINT[1:]}.")
+    if shutil.which("dot") is None:
+        raise DiagramError(missing)
+    try:
+        graphviz.render("dot", format=render_fmt, filepath=str(dot_path), outfile=str(image), quiet=True)
+    except graphviz.ExecutableNotFound:
+        raise DiagramError(missing) from None
+    except graphviz.CalledProcessError as exc:
+        detail = exc.stderr.decode("utf-8", "replace").strip() if isinstance(exc.stderr, bytes) else exc.stderr
+        raise DiagramError(f"wrote `{dot_path}`, but `dot` failed to render `{image}`: {detail or exc}") from None
+    except OSError as exc:
+        raise DiagramError(f"wrote `{dot_path}`, but could not write `{image}`: {exc.strerror or exc}") from None
+    written.append(str(image))
+    return written

@@ -1,0 +1,67 @@
+"""What `rulesc check --static` prints: what was checked, the diagnostics, the assumptions."""
+
+from __future__ import annotations
+
+from rulesc.dsl.checker import Checked
+from rulesc.dsl.diagnostics import render_text
+
+
+def inventory(checked: Checked) -> dict:
+    """Counts of what a check looked at, for the report and for `--format json`."""
+    p = checked.program
+    cards = sum(c.copies for d in p.decks.values() for c in d.cards)
+    return {
+        "things": len(p.things),
+        "kinds": len(p.kinds),
+        "groups": len(p.groups),
+        "squares": len(p.board.squares) if p.board else 0,
+        "params": len(p.params),
+        "phases": len(p.turn.phases) if p.turn else 0,
+        "handlers": len(p.handlers) + len(p.hooks),
+        "actions": len(p.actions),
+        "decks": len(p.decks),
+        "cards": cards,
+        "end_conditions": len(p.ends),
+        "scenarios": len(p.scenarios),
+        "citations": count_citations(checked),
+    }
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def count_citations(checked: Checked) -> int:
+    return checked.program.source.count("§ \"") + checked.program.source.count("cite \"")
+
+
+def format_static(checked: Checked) -> str:
+    p = checked.program
+    inv = inventory(checked)
+    errors = sum(1 for d in checked.diagnostics if d.is_error)
+    warnings = sum(1 for d in checked.diagnostics if d.severity == "warning")
+    title = p.game.title if p.game else "(no game header)"
+    by_kind: dict = {}
+    for thing in p.things.values():
+        by_kind[thing.kind] = by_kind.get(thing.kind, 0) + 1
+    things = ", ".join(f"{n} {kind}" for kind, n in by_kind.items())
+    lines = [
+        f"{p.path}: {title}",
+        f"  checked: things ({things}), a board of {inv['squares']} squares, "
+        + ", ".join(_count(inv[key], word) for key, word in (
+            ("params", "parameter"), ("phases", "phase"), ("handlers", "handler"), ("actions", "action"),
+            ("decks", "deck"), ("cards", "card"), ("end_conditions", "end condition"), ("scenarios", "scenario"),
+            ("citations", "citation"))),
+        f"  {errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}",
+    ]
+    if checked.assumptions:
+        lines.append(f"  assumed values ({len(checked.assumptions)}), to be corrected by an owner of the real game:")
+        for a in checked.assumptions:
+            note = f" ({a.note})" if a.note else ""
+            lines.append(f"    {p.path}:{a.span.line}: {a.what}{note}")
+    return "\n".join(lines) + "\n"
+
+
+def format_diagnostics(checked_or_diags, source: str | None) -> str:
+    diags = checked_or_diags.diagnostics if isinstance(checked_or_diags, Checked) else checked_or_diags
+    return "".join(render_text(d, source) + "\n" for d in diags)

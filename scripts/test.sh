@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up a virtual environment with rulesc and its test dependencies, install Graphviz's
+# `dot` (Debian's graphviz) for the diagram tests when apt-get is available, and run the tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v dot >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq graphviz >/dev/null
+fi
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -m pytest -q "$@"
