@@ -18,7 +18,7 @@ from .rules import Rules
 from .state import Bank, GameState, Player, Square, Thing
 
 STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
-MAX_DEPTH = 200  # handlers nested inside handlers (a move that lands on a move...)
+MAX_DEPTH = 40  # moves nested inside moves (a landing that moves again...), well within Python's stack
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
 
 
@@ -75,6 +75,8 @@ class Game:
         self.forced_dice: list = []
         self.forced_cards: dict = {}
         self.observer = None
+        self.started = False
+        self.last_node = None  # the statement running now, for errors raised by the engine
 
         self.squares = rules.squares
         self.things = [Thing(name, rules.thing_kinds[name], {}) for name in rules.thing_names]
@@ -129,11 +131,18 @@ class Game:
             self.observer(self, kind, where, payload)
 
     def tick(self, where: str, node) -> None:
+        self.last_node = node
         self.steps += 1
         if self.steps > STEP_BUDGET:
             raise StepBudgetExceeded(
                 f"the rules ran {STEP_BUDGET:,} statements in one turn without finishing it; they seem to loop",
                 self.rules.path, node.span, help="look for a handler that triggers itself (a move that lands on a move)")
+
+    def error(self, message: str, help: str | None = None, budget: bool = False) -> RuleRuntimeError:
+        """An error at the statement running now."""
+        span = self.last_node.span if self.last_node is not None else None
+        cls = StepBudgetExceeded if budget else RuleRuntimeError
+        return cls(message, self.rules.path, span, help)
 
     def agent(self, player: Player):
         return self.agents[player.seat]
@@ -165,8 +174,7 @@ class Game:
         if self.forced_dice:
             faces = tuple(self.forced_dice.pop(0))
             if len(faces) != count:
-                raise RuleRuntimeError(f"the scenario forced {len(faces)} dice but the rule rolls {count}",
-                                       self.rules.path, None)
+                raise self.error(f"the scenario forced {len(faces)} dice but the rule rolls {count}")
         else:
             rnd = self.state.rng.random
             faces = tuple(int(rnd() * 6) + 1 for _ in range(count))
@@ -180,7 +188,7 @@ class Game:
         if how == "to":
             if isinstance(amount, Thing):
                 if amount.index is None:
-                    raise RuleRuntimeError(f"`{amount.name}` is not on the board", self.rules.path, None)
+                    raise self.error(f"`{amount.name}` is not on the board")
                 target = amount.index
             else:
                 target = next((start + k) % n for k in range(1, n + 1) if self.board[(start + k) % n] is amount)
@@ -193,7 +201,8 @@ class Game:
         self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise StepBudgetExceeded("moves trigger moves without end; the rules seem to loop", self.rules.path, None)
+            raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
+                             help="look for a handler whose move lands on a square that moves again", budget=True)
         try:
             if steps > 0:
                 for k in range(1, steps + 1):
@@ -223,15 +232,15 @@ class Game:
             return
         if isinstance(source, Player):
             if source.out:
-                raise RuleRuntimeError(f"{source.name} is out of the game and cannot pay", self.rules.path, None)
+                raise self.error(f"{source.name} is out of the game and cannot pay")
             if source.f["cash"] < amount and not self._resolve_debt(source, target, amount, where):
                 return
             source.f["cash"] -= amount
         else:
             source.balance -= amount
             if not source.unlimited and source.balance < 0:
-                raise RuleRuntimeError("the bank has run out of money", self.rules.path, None,
-                                       help="declare `bank unlimited`, or a rule for what happens when it runs dry")
+                raise self.error("the bank has run out of money",
+                                 help="declare `bank unlimited`, or a rule for what happens when it runs dry")
         if isinstance(target, Player):
             target.f["cash"] += amount
         else:
@@ -242,8 +251,8 @@ class Game:
         """Run `on debt`; True if the debtor can now pay, False if he left the game."""
         self.emit("debt", where, debtor.name, creditor.name, owed)
         if not self.rules.debt:
-            raise RuleRuntimeError(f"{debtor.name} owes {owed} but has {debtor.f['cash']}, and the rules have no `on debt`",
-                                   self.rules.path, None, help="add `on debt:` saying what happens")
+            raise self.error(f"{debtor.name} owes {owed} but has {debtor.f['cash']}, and the rules have no `on debt`",
+                             help="add `on debt:` saying what happens")
         env = {"player": debtor, "debtor": debtor, "creditor": creditor, "owed": owed}
         for h in self.rules.debt:
             if h.when is None or h.when(self, env):
@@ -251,8 +260,8 @@ class Game:
             if debtor.out:
                 return False
         if debtor.f["cash"] < owed:
-            raise RuleRuntimeError(f"`on debt` left {debtor.name} owing {owed} with {debtor.f['cash']} in cash",
-                                   self.rules.path, None, help="end `on debt` by eliminating a debtor who is still short")
+            raise self.error(f"`on debt` left {debtor.name} owing {owed} with {debtor.f['cash']} in cash",
+                             help="end `on debt` by eliminating a debtor who is still short")
         return True
 
     def raise_cash(self, debtor: Player, owed: int, where: str) -> None:
@@ -450,6 +459,7 @@ class Game:
     # ---- turns ---------------------------------------------------------------------------------------------
     def setup(self) -> None:
         """Choose the first player as the header says."""
+        self.started = True
         state = self.state
         self.emit("setup", "", [p.name for p in state.players], self.seed)
         rule = self.rules.first_player
@@ -515,7 +525,8 @@ class Game:
     def play(self) -> GameState:
         """Play from the start to the end of the game."""
         try:
-            self.setup()
+            if not self.started:
+                self.setup()
             while True:
                 self.play_turn()
         except GameEnded:

@@ -25,7 +25,7 @@ from rulesc.interpreter.scenario import run_scenarios
 from . import report
 from .simulate import format_summary, play_one, simulate
 
-IO_CODES = {"R0001", "R0002", "R0004"}  # the file could not be read at all: a usage/I-O error
+IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012"}  # unreadable file or bad option: usage/I-O
 
 
 class Exit(Exception):

@@ -154,13 +154,16 @@ def _esc(text: str) -> str:
 class _Label:
     """An HTML-like Graphviz label built line by line."""
 
-    def __init__(self):
+    def __init__(self, left: bool = False):
         self.parts: list[str] = []
+        self.titles: set[int] = set()
+        self.left = left  # left-align every line but the titles (for lists)
 
     def title(self, text: str, colour: str | None = None) -> "_Label":
         body = f"<B>{_esc(text)}</B>"
         if colour:
             body = f'<FONT COLOR="{colour}">{body}</FONT>'
+        self.titles.add(len(self.parts))
         self.parts.append(body)
         return self
 
@@ -198,7 +201,12 @@ class _Label:
         return self
 
     def __str__(self) -> str:
-        return "<" + "<BR/>".join(self.parts) + ">"
+        if not self.left:
+            return "<" + "<BR/>".join(self.parts) + ">"
+        out = []
+        for i, part in enumerate(self.parts):
+            out.append(part + ("<BR/>" if i in self.titles else '<BR ALIGN="LEFT"/>'))
+        return "<" + "".join(out) + ">"
 
 
 def _edge_label(text: str) -> str:
@@ -373,7 +381,7 @@ class _Builder:
         p = self.p
         if not p.actions and p.trade is None:
             return None
-        label = _Label().title("action window")
+        label = _Label(left=True).title("action window")
         label.line("each player in turn may act", size=9)
         for name in p.actions:  # declaration order
             action = p.actions[name]
@@ -400,29 +408,36 @@ class _Builder:
         """One diamond per `end when` (and the turn limit), chained; the last loops to the next turn."""
         p = self.p
         checks = []
+        outcomes = []
         for i, end in enumerate(p.ends, 1):
             nid = f"end_{i}"
             label = _Label().title("end when")
             for piece in _wrap(self.cond(end.condition), 28):
                 label.parts.append(f'<FONT FACE="{CODE_FONT}" POINT-SIZE="10">{_esc(piece)}</FONT>')
-            self.g.node(nid, str(label), shape="diamond", margin="0.05", **_style("end", style="filled"))
-            over = self.over_node(end.reason, self.cond(end.winner))
-            self.edge(nid, over, "yes", color=COLOURS["over"][1], penwidth="1.5")
+            self.g.node(nid, str(label), shape="diamond", margin="0.05",
+                        **_style("end", style="filled"))
             checks.append(nid)
+            outcomes.append((nid, end.reason, self.cond(end.winner)))
         limit = p.settings.get("turn limit")
         if limit is not None:
             nid = "end_turn_limit"
             label = _Label().title("turn limit").line(f"reached ({self.setting_text(limit)} turns)?", size=10)
-            self.g.node(nid, str(label), shape="diamond", margin="0.05", **_style("end", style="filled"))
-            self.edge(nid, self.over_node("turn limit"), "yes", color=COLOURS["over"][1], penwidth="1.5")
+            self.g.node(nid, str(label), shape="diamond", margin="0.05",
+                        **_style("end", style="filled"))
             checks.append(nid)
+            outcomes.append((nid, "turn limit", None))
         if not checks:
             nid = "end_none"
             self.g.node(nid, "<<B>no end condition</B>>", shape="diamond", **_style("end", style="filled"))
             checks.append(nid)
+        # The "no" path first, so that dot keeps it (and the loop back) on the left.
         for a, b in zip(checks, checks[1:]):
             self.edge(a, b, "no", penwidth="1.5", color="#2c3e50")
-        self.edge(checks[-1], "next_turn", "no: next player", penwidth="1.5", color="#2c3e50", constraint="false")
+        for nid, reason, winner in outcomes:
+            self.edge(nid, self.over_node(reason, winner), "yes", color=COLOURS["over"][1], penwidth="1.5")
+        # Drawn as a backward edge so that dot routes it beside the chain, not round the whole picture.
+        self.edge("next_turn", checks[-1], "no: next player", penwidth="1.5", color="#2c3e50", dir="back",
+                  arrowtail="normal", weight="0", tailport="w", headport="w")
         return checks, checks[0]
 
     def turn_enders(self, end_of_turn: str) -> None:
@@ -459,10 +474,22 @@ class _Builder:
                 ids.append(nid)
                 if _pays_from_player(handler.body):
                     payers.append(nid)
-            # Stack the handlers in a grid rather than one very wide row.
+            # Lay the handlers out as a grid, in source order, rather than one very wide row.
             per_row = 3
-            for i in range(per_row, len(ids)):
-                sub.edge(ids[i - per_row], ids[i], style="invis")
+            rows = [ids[i:i + per_row] for i in range(0, len(ids), per_row)]
+            for r, row in enumerate(rows):
+                with sub.subgraph(name=f"landing_row_{r + 1}") as line:
+                    line.attr(rank="same")
+                    for a, b in zip(row, row[1:]):
+                        line.edge(a, b, style="invis")
+            for upper, lower in zip(rows, rows[1:]):
+                for a, b in zip(upper, lower):
+                    sub.edge(a, b, style="invis")
+            # Decks and debt go below the grid, not between its rows.
+            self.rows_below = {nid: len(rows) - r for r, row in enumerate(rows) for nid in row}
+        # The rest of the turn comes after the landing: keep it below the grid, so the grid stays compact.
+        for nid in rows[-1]:
+            self.g.edge(nid, resume, style="invis")
         for nid, handler in zip(ids, sorted(moves, key=lambda h: 0 if h.event == "pass" else 1)):
             self.record_body(nid, handler.body)
         anchor = ids[0]
@@ -473,9 +500,11 @@ class _Builder:
         self.landing_anchor = anchor
 
     def draws(self, nid: str, body) -> None:
+        below = getattr(self, "rows_below", {}).get(nid)
+        extra = {"minlen": str(below)} if below and below > 1 else {}
         for stmt in _of(body, ast.Draw):
             deck_id = self.deck_node(stmt.deck)
-            self.edge(nid, deck_id, f"draw from {stmt.deck}", color=COLOURS["deck"][1])
+            self.edge(nid, deck_id, f"draw from {stmt.deck}", color=COLOURS["deck"][1], **extra)
 
     def deck_node(self, name: str) -> str:
         if name in self.deck_ids:
@@ -483,7 +512,7 @@ class _Builder:
         nid = f"deck_{name}"
         self.deck_ids[name] = nid
         deck = self.p.decks.get(name)
-        label = _Label().title(f"deck {name}")
+        label = _Label(left=True).title(f"deck {name}")
         if deck is None:
             label.line("(not declared)", size=9)
             self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
@@ -564,8 +593,7 @@ class _Builder:
         for src in eliminators:
             self.edge(src, elim_ids[0], "eliminate", color=COLOURS["debt"][1], penwidth="1.5")
         if elim_ids:
-            self.edge(elim_ids[-1], first_check, "check the end", color=COLOURS["debt"][1], style="dashed",
-                      constraint="false")
+            self.edge(elim_ids[-1], first_check, "check the end", color=COLOURS["debt"][1], style="dashed")
 
     def other_eliminators(self) -> list[str]:
         """Phases, hooks, landing handlers and decks that eliminate a player directly."""

@@ -6,16 +6,17 @@ must produce are written as comments on the line they apply to:
     pay fee + 5 from player to bank   # error: R0305
     param bonus = $50                 # warning: R0404
 
-A line may carry several (`# error: R0202, warning: R0404`). The test parses and
-checks each file and asserts that the set of (line, severity, code) reported equals
-the set written in the file, exactly: a missing diagnostic and an unexpected one both
-fail. Syntax errors come from `RulesError` raised by `parse_text`; everything else
+A line may carry several (`# error: R0202, warning: R0404`; write one twice if it is
+reported twice). The test parses and checks each file and asserts that the
+(line, severity, code) reported equal those written in the file, exactly and with
+their counts: a missing diagnostic, an unexpected one and a repeated one all fail. Syntax errors come from `RulesError` raised by `parse_text`; everything else
 from `check_program`.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -31,14 +32,14 @@ CASES = sorted(CASES_DIR.glob("*.rules"))
 EXPECTATION = re.compile(r"\b(error|warning|note)\s*:\s*(R\d{4})\b")
 
 
-def expectations(text: str) -> set[tuple[int, str, str]]:
-    expected = set()
+def expectations(text: str) -> Counter:
+    expected: Counter = Counter()
     for number, line in enumerate(text.splitlines(), start=1):
         if "#" not in line:
             continue
         comment = line[line.index("#"):]
         for severity, code in EXPECTATION.findall(comment):
-            expected.add((number, severity, code))
+            expected[(number, severity, code)] += 1
     return expected
 
 
@@ -69,11 +70,12 @@ def test_case(case: Path):
     text = case.read_text(encoding="utf-8")
     path = relative(case)
     diags = diagnose(text, path)
-    actual = {(d.span.line if d.span else 0, d.severity, d.code) for d in diags}
+    actual = Counter((d.span.line if d.span else 0, d.severity, d.code) for d in diags)
     expected = expectations(text)
     rendered = "\n".join(render_text(d, text) for d in diags)
     assert actual == expected, (
-        f"\nmissing:    {sorted(expected - actual)}\nunexpected: {sorted(actual - expected)}\n"
+        f"\nmissing:    {sorted((expected - actual).elements())}\n"
+        f"unexpected: {sorted((actual - expected).elements())}\n"
         f"reported:\n{rendered}"
     )
     assert len(diags) == len(set(diags)), f"a diagnostic is reported twice:\n{rendered}"

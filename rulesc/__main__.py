@@ -1,0 +1,3 @@
+from rulesc.cli import main
+import sys
+sys.exit(main())
