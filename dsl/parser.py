@@ -13,8 +13,9 @@ import functools
 import re
 from importlib import resources
 
+import attrs
 from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from . import ast
@@ -23,6 +24,9 @@ from .source import read_source
 from .transform import ToAst
 
 MAX_NESTING = 64
+# The AST may be deeper than the source's nesting (`a + b + c …` and `x.f.g …` nest without brackets);
+# every later stage walks it recursively, so it is bounded too.
+MAX_AST_DEPTH = 3 * MAX_NESTING
 
 
 class NestingTooDeep(Exception):
@@ -178,6 +182,20 @@ def split_declarations(text: str) -> list[tuple[int, str]]:
     return chunks
 
 
+def _too_deep(node, limit: int):
+    """The first AST node found deeper than `limit` (walked without recursion), or None."""
+    stack = [(node, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend((child, depth) for child in node)
+        elif attrs.has(type(node)) and not isinstance(node, (Span, ast.Meta)):
+            if depth > limit:
+                return node
+            stack.extend((getattr(node, f.name), depth + 1) for f in attrs.fields(type(node)))
+    return None
+
+
 def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
     """Parse source text; raise RulesError with every syntax error found."""
     diags: list[Diagnostic] = []
@@ -190,7 +208,19 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
         last_line = first_line + chunk.count("\n")
         try:
             tree = _parser().parse(padded)
-            decls.extend(transformer.transform(tree))
+            try:
+                new = transformer.transform(tree)
+            except VisitError as exc:  # Lark wraps what a transformer method raises
+                raise exc.orig_exc from None
+            deep = _too_deep(new, MAX_AST_DEPTH)
+            if deep is not None:
+                span = getattr(deep, "span", None)
+                diags.append(Diagnostic("error", "R0104", f"this expression is nested too deeply "
+                                        f"(more than {MAX_AST_DEPTH} levels)", path,
+                                        span if span and span.line >= 1 else Span.point(first_line, 1),
+                                        help="split it with `let` names or parameters"))
+                continue
+            decls.extend(new)
         except NestingTooDeep as exc:
             diags.append(Diagnostic("error", "R0104", f"nesting is too deep (more than {MAX_NESTING} levels)",
                                     path, _span_of(exc.token, last_line),

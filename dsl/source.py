@@ -26,7 +26,7 @@ def read_source(path: str | Path) -> str:
         _fail("R0001", f"no such file `{shown}`", shown, help="check the path; rules files end in `.rules`")
     if path.is_dir():
         _fail("R0002", f"`{shown}` is a directory, not a rules file", shown,
-              help="name a `.rules` file inside it, e.g. `games/finance.rules`")
+              help="name a `.rules` file inside it")
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:

@@ -31,6 +31,7 @@ __all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram"]
 
 RENDER_FORMATS = ("svg", "png", "pdf", "jpg", "jpeg", "gif", "ps", "eps")
 
+LANDING_COLUMNS = 3  # the `on pass`/`on land` handlers are laid out in a grid this wide
 CITE_WIDTH = 50  # a citation is shortened to about this many characters
 COND_WIDTH = 46  # conditions wrap at about this width
 FONT = "Helvetica"
@@ -276,13 +277,16 @@ class _Builder:
         checks, first_check = self.end_checks()
 
         chain = ["next_turn"] + chain_nodes + after_turn + ([window] if window else []) + [first_check]
+        end_of_turn = chain[chain.index(chain_nodes[-1]) + 1] if chain_nodes else first_check
+        # The rest of the turn comes after the landing: keep it below the grid of handlers.
+        grid_rows = -(-sum(1 for h in p.handlers if h.event in ("land", "pass")) // LANDING_COLUMNS)
         for a, b in zip(chain, chain[1:]):
-            self.g.edge(a, b, penwidth="1.5", color="#2c3e50", weight="10")
+            extra = {"minlen": str(grid_rows + 1)} if b == end_of_turn and grid_rows > 1 and self.movers else {}
+            self.g.edge(a, b, penwidth="1.5", color="#2c3e50", weight="10", **extra)
         for i, nid in enumerate(chain):
             reason = skippable.get(nid)
             if reason and i + 1 < len(chain):
                 self.edge(chain[i - 1], chain[i + 1], f"skip ({reason})", style="dashed", color="#7f8c8d")
-        end_of_turn = chain[chain.index(chain_nodes[-1]) + 1] if chain_nodes else first_check
         self.turn_enders(end_of_turn)
         self.landing(end_of_turn)
         self.debt_and_elimination(first_check, window)
@@ -437,7 +441,7 @@ class _Builder:
             self.edge(nid, self.over_node(reason, winner), "yes", color=COLOURS["over"][1], penwidth="1.5")
         # Drawn as a backward edge so that dot routes it beside the chain, not round the whole picture.
         self.edge("next_turn", checks[-1], "no: next player", penwidth="1.5", color="#2c3e50", dir="back",
-                  arrowtail="normal", weight="0", tailport="w", headport="w")
+                  arrowtail="normal", weight="0")
         return checks, checks[0]
 
     def turn_enders(self, end_of_turn: str) -> None:
@@ -475,24 +479,21 @@ class _Builder:
                 if _pays_from_player(handler.body):
                     payers.append(nid)
             # Lay the handlers out as a grid, in source order, rather than one very wide row.
-            per_row = 3
+            # An invisible entry point fans out to the first row in order (`ordering=out` keeps
+            # that order left to right); each column then hangs below its first node.
+            per_row = LANDING_COLUMNS
             rows = [ids[i:i + per_row] for i in range(0, len(ids), per_row)]
-            for r, row in enumerate(rows):
-                with sub.subgraph(name=f"landing_row_{r + 1}") as line:
-                    line.attr(rank="same")
-                    for a, b in zip(row, row[1:]):
-                        line.edge(a, b, style="invis")
+            sub.node("landing_entry", "", shape="point", style="invis", width="0", height="0", ordering="out")
+            for nid in rows[0]:
+                sub.edge("landing_entry", nid, style="invis")
             for upper, lower in zip(rows, rows[1:]):
                 for a, b in zip(upper, lower):
                     sub.edge(a, b, style="invis")
             # Decks and debt go below the grid, not between its rows.
             self.rows_below = {nid: len(rows) - r for r, row in enumerate(rows) for nid in row}
-        # The rest of the turn comes after the landing: keep it below the grid, so the grid stays compact.
-        for nid in rows[-1]:
-            self.g.edge(nid, resume, style="invis")
         for nid, handler in zip(ids, sorted(moves, key=lambda h: 0 if h.event == "pass" else 1)):
             self.record_body(nid, handler.body)
-        anchor = ids[0]
+        anchor = "landing_entry"
         for mover in dict.fromkeys(self.movers):
             self.edge(mover, anchor, "moves the man: passes, then lands", lhead="cluster_landing",
                       color=COLOURS["land"][1], penwidth="1.5")
@@ -545,8 +546,9 @@ class _Builder:
         for nid, count in getattr(self, "card_movers", []):
             if anchor is not None:
                 what = "a card moves the man" if count == 1 else f"{count} cards move the man"
-                self.edge(nid, anchor, what, lhead="cluster_landing", style="dashed", color=COLOURS["land"][1],
-                          constraint="false")
+                # Drawn from the cluster down to the deck, arrow reversed: dot routes it far more tidily.
+                self.edge(anchor, nid, what, ltail="cluster_landing", style="dashed", color=COLOURS["land"][1],
+                          dir="back", arrowtail="normal")
         debts = [h for h in p.handlers if h.event == "debt"]
         elims = [h for h in p.handlers if h.event == "eliminate"]
         debt_ids = []

@@ -1,0 +1,659 @@
+"""The dynamic checker: Hypothesis plays whole games and checks invariants after every event.
+
+One Hypothesis example is one whole game. The number of players, every die and card
+cut (through `DataRandom`, the game's only source of randomness) and every decision
+(through `HypothesisAgent`) are drawn from Hypothesis's `data`, so when an invariant
+breaks Hypothesis shrinks the game itself: fewer players, small dice, fewer bids and
+actions, and a failure reached in fewer turns. The engine still decides what is legal;
+the agent only picks among the options it is given.
+
+Checked after every event (through `game.observer`):
+
+- money is conserved: all players' cash plus the bank's balance never changes;
+- no player has negative cash;
+- cards are conserved: for every deck, its pile plus its discards keep their size;
+- an out player holds nothing: no thing's `owner` is a player who is out (checked at the
+  next `turn` or `end` event, since `on eliminate` rules clear ownership after the
+  `eliminate` event);
+- every `invariant` the rules file declares;
+
+and a game whose rules crash (a `RuleRuntimeError`, the step budget among them, or an
+agent's answer the engine refuses) is a failure too.
+
+A failure is reported as the minimal game Hypothesis found: its players, turns, the rule
+(file:line and source text) whose event broke the invariant, and the event trace ending
+there. After a failure the search runs again with that invariant set aside, so every
+invariant ends up either `ok` over a full search or with its own minimal game. The same
+rules, examples, seed and turn cap always give the same report, word for word. Coverage
+(rules, statement lines, squares, cards, phases that the generated games exercised) is
+reported whether or not anything failed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import traceback
+from typing import Callable
+
+import attrs
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from rulesc.dsl import ast
+from rulesc.interpreter.agents import Agent
+from rulesc.interpreter.engine import AgentError, Game, TradeOffer
+from rulesc.interpreter.errors import RuleRuntimeError
+from rulesc.interpreter.events import event_to_json
+from rulesc.interpreter.rules import Rules
+
+try:  # the size Hypothesis charges for a choice, to stay inside its per-example buffer
+    from hypothesis.internal.conjecture.choice import choices_size as _choices_size
+    from hypothesis.internal.conjecture.engine import BUFFER_SIZE as _BUFFER_SIZE
+except ImportError:  # pragma: no cover - a Hypothesis without these internals
+    _choices_size = None
+    _BUFFER_SIZE = 8 * 1024
+
+MONEY = "money is conserved"
+NEGATIVE = "no player has negative cash"
+CARDS = "cards are conserved"
+OUT = "an out player holds nothing"
+CRASH = "the rules run without crashing"
+BUILTIN = (MONEY, NEGATIVE, CARDS, OUT)
+
+TRACE_TAIL = 25  # events of a counterexample the text report shows
+RANDOM_BITS = 16  # resolution of a drawn `random()`: i / 2**16
+DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # after this much drawn data, a game goes on from a drawn seed
+
+
+# ---- drawing from Hypothesis -----------------------------------------------------------------
+
+class _Source:
+    """Draws for one game from Hypothesis's `data`, until the example's buffer is nearly full.
+
+    Hypothesis caps how much one example may draw; a long game would overrun it and be
+    thrown away. So once a game has drawn `budget` worth of choices it draws one seed and
+    goes on from a plain generator seeded with it: still a function of the drawn data
+    (deterministic, and shrinkable through that seed and everything before it).
+    """
+
+    __slots__ = ("data", "used", "budget", "fallback", "_ints")
+
+    def __init__(self, data, budget: int = DATA_BUDGET):
+        self.data = data
+        self.used = 0
+        self.budget = budget
+        self.fallback: random.Random | None = None
+        self._ints: dict = {}
+
+    def _charge(self, value) -> None:
+        self.used += _choices_size([value]) if _choices_size is not None else 8
+        if self.used > self.budget:
+            self.fallback = random.Random(self.data.draw(st.integers(0, 2**32 - 1)))
+
+    def integer(self, low: int, high: int) -> int:
+        if high <= low:
+            return low
+        if self.fallback is not None:
+            return self.fallback.randint(low, high)
+        strategy = self._ints.get((low, high))
+        if strategy is None:
+            strategy = self._ints[(low, high)] = st.integers(low, high)
+        value = self.data.draw(strategy)
+        self._charge(value)
+        return value
+
+    def boolean(self) -> bool:
+        if self.fallback is not None:
+            return self.fallback.random() < 0.5
+        value = self.data.draw(st.booleans())
+        self._charge(value)
+        return value
+
+
+class DataRandom(random.Random):
+    """The game's random generator, drawing from Hypothesis: shrinking makes dice show 1.
+
+    `random()` is `i / 2**16` for a drawn `i`, so a shrunk `i` of 0 is a die's 1 and the
+    top card; `shuffle` draws, for each position from the end, how far back to swap, so
+    shrinking tends to the unshuffled order.
+    """
+
+    def __init__(self, source: _Source):
+        super().__init__(0)
+        self.source = source
+
+    def random(self) -> float:
+        return self.source.integer(0, 2**RANDOM_BITS - 1) / 2**RANDOM_BITS
+
+    def shuffle(self, x) -> None:
+        for i in range(len(x) - 1, 0, -1):
+            j = i - self.source.integer(0, i)
+            x[i], x[j] = x[j], x[i]
+
+    def _randbelow(self, n: int) -> int:  # choice(), randrange() and friends, should the engine use them
+        return self.source.integer(0, n - 1) if n > 0 else 0
+
+
+class HypothesisAgent(Agent):
+    """Every decision drawn from Hypothesis; each shrinks towards "no" or the first option."""
+
+    def __init__(self, source: _Source, trades: bool = True):
+        self.source = source
+        self.trades = trades
+
+    def bid(self, game, player, thing, low, high):
+        if high < low or not self.source.boolean():
+            return None
+        return self.source.integer(low, high)
+
+    def choose(self, game, player, name, options):
+        if not options:
+            return None
+        return options[self.source.integer(0, len(options) - 1)]
+
+    def wants_window(self, game, player, own_turn):
+        return self.source.boolean()
+
+    def act(self, game, player, options, raising):
+        can_trade = self.trades and bool(game.rules.trade_kinds) and len(game.active) > 1
+        pick = self.source.integer(0, len(options) + (1 if can_trade else 0))
+        if pick == 0:
+            return None
+        if pick <= len(options):
+            return options[pick - 1]
+        return self._offer(game, player)
+
+    def _offer(self, game, player):
+        """A trade offer with drawn partner, items and cash, or None if it is not legal."""
+        rules = game.rules
+        others = [p for p in game.active if p is not player]
+        partner = others[self.source.integer(0, len(others) - 1)]
+        tradable = [t for t in game.things if t.kind in rules.trade_kinds]
+        gives = tuple(t for t in tradable if t.f.get("owner") is player and self.source.boolean())
+        takes = tuple(t for t in tradable if t.f.get("owner") is partner and self.source.boolean())
+        cash = 0
+        if rules.trade_cash:
+            cash = self.source.integer(-partner.f["cash"], player.f["cash"])
+        offer = TradeOffer(player, partner, gives, takes, cash)
+        return offer if game.trade_is_legal(offer) else None
+
+    def accept(self, game, player, offer):
+        return self.source.boolean()
+
+
+# ---- failures ----------------------------------------------------------------------------------
+
+class PropertyFailure(Exception):
+    """An invariant broke, or the rules crashed, in a generated game.
+
+    Carries the invariant's name, a message with the values, the index of the event that
+    broke it (None before the first event) and that event's rule `file:line`. The
+    checker makes one subclass per invariant so that Hypothesis tells them apart.
+    """
+
+    def __init__(self, invariant: str, message: str, event_index: int | None, where: str, game=None,
+                 kind: str = "invariant", detail: str | None = None):
+        super().__init__(f"{invariant}: {message}")
+        self.invariant = invariant
+        self.message = message
+        self.event_index = event_index
+        self.where = where
+        self.game = game
+        self.kind = kind
+        self.detail = detail
+
+
+@attrs.define
+class Failure:
+    invariant: str
+    kind: str  # "invariant" | "crash" | "internal"
+    message: str
+    rule: str  # file:line, or "" when no rule is to blame
+    rule_text: str  # the source text of that line
+    event_index: int | None  # the event that broke it
+    players: int
+    turns: int
+    trace: list  # every event of the minimal game, as event_to_json dicts
+    detail: str | None = None  # a traceback, for internal errors
+
+
+@attrs.define
+class CoverageItem:
+    what: str  # "rules", "statements", "squares", "cards", "phases"
+    total: list  # labels of everything declared, in declaration order
+    missed: list  # labels never exercised
+
+    @property
+    def exercised(self) -> int:
+        return len(self.total) - len(self.missed)
+
+
+@attrs.define
+class PropertyReport:
+    title: str
+    path: str
+    examples: int
+    seed: int
+    max_turns: int
+    players_range: tuple
+    invariants: list  # names, built-in first, then declared
+    declared_at: dict  # declared invariant name -> file:line
+    failures: list  # [Failure], in the order found
+    coverage: list  # [CoverageItem]
+    games: int  # games played in all, shrinking included
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def failure_of(self, invariant: str) -> Failure | None:
+        return next((f for f in self.failures if f.invariant == invariant), None)
+
+
+# ---- the checks ----------------------------------------------------------------------------------
+
+class _Checker:
+    """The observer for one game: built-in and declared invariants, checked after every event."""
+
+    def __init__(self, game: Game, rules: Rules, skip: set, failure_types: dict, coverage: "_Coverage"):
+        self.game = game
+        self.skip = skip
+        self.types = failure_types
+        self.coverage = coverage
+        self.declared = [(text, f, where) for text, f, where in rules.invariants if text not in skip]
+        state = game.state
+        self.money = self._money()
+        self.cards = {d: len(state.decks[d]) + len(state.discards[d]) for d in state.decks}
+        self.owned_kinds = [t for t in game.things if "owner" in t.f]
+        self.eliminated: dict = {}  # player name -> index of its `eliminate` event
+
+    def _money(self) -> int:
+        state = self.game.state
+        return sum(p.f.get("cash", 0) for p in state.players) + state.bank.balance
+
+    def fail(self, invariant: str, message: str, index: int | None, where: str):
+        raise self.types[invariant](invariant, message, index, where, self.game)
+
+    def __call__(self, game, kind, where, payload) -> None:
+        index = len(game.events) - 1
+        self.coverage.event(kind, where, payload)
+        state = game.state
+        skip = self.skip
+        if MONEY not in skip:
+            total = self._money()
+            if total != self.money:
+                self.fail(MONEY, f"players' cash plus the bank came to {self.money} after setup and "
+                                 f"{total} now ({total - self.money:+d})", index, where)
+        if NEGATIVE not in skip:
+            for p in state.players:
+                cash = p.f.get("cash", 0)
+                if cash < 0:
+                    self.fail(NEGATIVE, f"{p.name} has {cash} in cash", index, where)
+        if CARDS not in skip:
+            for deck, count in self.cards.items():
+                now = len(state.decks[deck]) + len(state.discards[deck])
+                if now != count:
+                    self.fail(CARDS, f"deck `{deck}` held {count} cards after setup and holds {now} now "
+                                     f"({len(state.decks[deck])} in the pile, {len(state.discards[deck])} discarded)",
+                              index, where)
+        if kind == "eliminate":
+            self.eliminated.setdefault(payload[0], index)
+        elif (kind == "turn" or kind == "end") and OUT not in skip and self.eliminated:
+            self._check_out()
+        for text, condition, declared in self.declared:
+            try:
+                holds = condition(game, {})
+            except RuleRuntimeError as exc:
+                self.fail(text, f"the invariant could not be evaluated: {exc.message}", index, where or declared)
+            if not holds:
+                self.fail(text, f"`{text}` (declared at {declared}) is false after this event", index,
+                          where or declared)
+
+    def _check_out(self) -> None:
+        held: dict = {}
+        for t in self.owned_kinds:
+            owner = t.f.get("owner")
+            if owner is not None and getattr(owner, "out", False):
+                held.setdefault(owner.name, []).append(t.name)
+        if not held:
+            return
+        name = min(held, key=lambda n: self.eliminated.get(n, -1))
+        index = self.eliminated.get(name)
+        events = self.game.events
+        where = events[index][2] if index is not None and index < len(events) else ""
+        things = held[name]
+        shown = ", ".join(things[:6]) + (f" and {len(things) - 6} more" if len(things) > 6 else "")
+        self.fail(OUT, f"{name} is out (eliminated at event #{index}) but still owns {shown} at the end of the "
+                       f"turn; no rule cleared their `owner`", index, where)
+
+
+class _Coverage:
+    """What the generated games exercised, summed over every game played."""
+
+    def __init__(self):
+        self.wheres: set = set()
+        self.landed: set = set()
+        self.drawn: set = set()
+        self.phases: set = set()
+
+    def event(self, kind, where, payload) -> None:
+        self.wheres.add(where)
+        if kind == "land":
+            self.landed.add(payload[1])
+        elif kind == "draw":
+            self.drawn.add((payload[1], payload[2]))
+        elif kind == "phase":
+            self.phases.add(payload[0])
+
+
+# ---- running the search ----------------------------------------------------------------------------
+
+def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns: int = 200,
+                     progress: Callable[[int], None] | None = None) -> PropertyReport:
+    """Play `examples` Hypothesis-generated games per search and check every invariant.
+
+    `progress`, if given, is called with the number of games played so far (shrinking
+    included), e.g. to drive a progress bar.
+    """
+    declared = [text for text, _, _ in rules.invariants]
+    names = list(BUILTIN) + [t for t in declared if t not in BUILTIN]
+    failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {}) for i, name in enumerate(names + [CRASH])}
+    coverage = _Coverage()
+    low, high = rules.players_range
+    failures: list[Failure] = []
+    skip: set = set()
+    played = [0]
+
+    def one_game(data, skip_now: frozenset):
+        source = _Source(data)
+        players = source.integer(low, high)
+        rng = DataRandom(source)
+        agents = {seat: HypothesisAgent(source) for seat in range(players)}
+        game = Game(rules, players, seed=seed, agents=agents, record=True, rng=rng, turn_limit=max_turns)
+        game.observer = _Checker(game, rules, set(skip_now), failure_types, coverage)
+        played[0] += 1
+        if progress is not None:
+            progress(played[0])
+        try:
+            game.play()
+        except PropertyFailure as failure:
+            failure.game = game
+            raise
+        except (RuleRuntimeError, AgentError, RecursionError) as exc:
+            if CRASH in skip_now:
+                return
+            raise failure_types[CRASH](CRASH, _crash_message(exc), len(game.events) - 1 if game.events else None,
+                                       _crash_where(rules, game, exc), game, kind="crash") from None
+        except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
+            if CRASH in skip_now:
+                return
+            raise failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
+                                       len(game.events) - 1 if game.events else None,
+                                       game.events[-1][2] if game.events else "", game, kind="internal",
+                                       detail=traceback.format_exc()) from None
+
+    while True:
+        skip_now = frozenset(skip)
+
+        @hypothesis_seed(seed)
+        @settings(max_examples=examples, database=None, deadline=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+                  report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False)
+        @given(st.data())
+        def search(data):
+            one_game(data, skip_now)
+
+        try:
+            search()
+        except PropertyFailure as found:
+            failures.append(_failure(rules, found))
+            skip.add(found.invariant)
+            if skip >= set(names) | {CRASH}:
+                break
+            continue
+        break
+
+    return PropertyReport(
+        title=rules.title, path=rules.path, examples=examples, seed=seed, max_turns=max_turns,
+        players_range=(low, high), invariants=names + [CRASH],
+        declared_at={text: where for text, _, where in rules.invariants},
+        failures=failures, coverage=_coverage_report(rules, coverage), games=played[0],
+    )
+
+
+def _crash_message(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "the rules nest handlers too deeply (Python's recursion limit); they seem to loop"
+    message = getattr(exc, "message", None) or str(exc)
+    help_text = getattr(exc, "help", None)
+    label = "the rules crashed" if isinstance(exc, RuleRuntimeError) else "an agent's answer was refused"
+    return f"{label}: {message}" + (f" (help: {help_text})" if help_text else "")
+
+
+def _crash_where(rules: Rules, game: Game, exc: BaseException) -> str:
+    span = getattr(exc, "span", None)
+    if span is not None:
+        return f"{os.path.basename(getattr(exc, 'path', rules.path) or rules.path)}:{span.line}"
+    return next((e[2] for e in reversed(game.events) if e[2]), "")
+
+
+def _failure(rules: Rules, found: PropertyFailure) -> Failure:
+    game = found.game
+    trace = [event_to_json(i, e) for i, e in enumerate(game.events)] if game is not None else []
+    return Failure(
+        invariant=found.invariant, kind=found.kind, message=found.message, rule=found.where,
+        rule_text=_line_text(rules, found.where), event_index=found.event_index,
+        players=len(game.state.players) if game is not None else 0,
+        turns=game.state.turn if game is not None else 0, trace=trace, detail=found.detail,
+    )
+
+
+def _line_of(rules: Rules, where: str) -> int | None:
+    """The line of `file:line` if it is in this rules file."""
+    if not where or ":" not in where:
+        return None
+    file, _, line = where.rpartition(":")
+    if file != rules.compiler.file or not line.isdigit():
+        return None
+    return int(line)
+
+
+def _line_text(rules: Rules, where: str) -> str:
+    line = _line_of(rules, where)
+    lines = rules.program.source.splitlines()
+    if line is None or not 1 <= line <= len(lines):
+        return ""
+    return lines[line - 1].strip()
+
+
+# ---- coverage ------------------------------------------------------------------------------------
+
+EVENT_STATEMENTS = (ast.Roll, ast.Move, ast.Pay, ast.Set, ast.Draw, ast.Eliminate, ast.EndGame, ast.Auction,
+                    ast.Choose)
+
+
+def _last_line(span) -> int:
+    """Spans end at the start of what follows (column 1); the last line is the one before."""
+    if span.end_line > span.line and span.end_column == 1:
+        return span.end_line - 1
+    return span.end_line
+
+
+def _statements(block, out: list) -> None:
+    """The event-producing statements of a block, nested blocks included."""
+    if block is None:
+        return
+    for s in block.statements:
+        if isinstance(s, EVENT_STATEMENTS):
+            out.append(s)
+        if isinstance(s, ast.If):
+            for _, body in s.branches:
+                _statements(body, out)
+            _statements(s.orelse, out)
+        elif isinstance(s, ast.For):
+            _statements(s.body, out)
+        elif isinstance(s, ast.Auction):
+            _statements(s.body, out)
+            _statements(s.orelse, out)
+        elif isinstance(s, ast.Choose):
+            for option in s.options:
+                _statements(option.body, out)
+
+
+def _coverage_report(rules: Rules, cov: _Coverage) -> list[CoverageItem]:
+    p = rules.program
+    file = rules.compiler.file
+    lines = p.source.splitlines()
+    hit_lines = {int(w.rpartition(":")[2]) for w in cov.wheres
+                 if w and w.rpartition(":")[0] == file and w.rpartition(":")[2].isdigit()}
+
+    def text(line: int) -> str:
+        return lines[line - 1].split("§")[0].strip().rstrip(":") if 1 <= line <= len(lines) else ""
+
+    def label(line: int) -> str:
+        return f"{file}:{line} {text(line)}"
+
+    # Rules: each declaration that can cause events; exercised if one of its lines did.
+    decls = []  # (label, hit)
+    blocks = []
+    phase_decls = p.turn.phases if p.turn is not None else ()
+    for phase in phase_decls:
+        decls.append((phase.span, None))
+        blocks.append(phase.body)
+    for h in p.hooks:
+        decls.append((h.span, None))
+        blocks.append(h.body)
+    for h in p.handlers:
+        decls.append((h.span, None))
+        blocks.append(h.body)
+    for a in p.actions.values():
+        decls.append((a.span, None))
+        blocks.append(a.body)
+    drawn_cards = {(deck, card) for deck, card in cov.drawn}
+    for deck in p.decks.values():
+        for card in deck.cards:
+            decls.append((card.span, (deck.name, card.name)))
+            blocks.append(card.body)
+    if p.trade is not None:
+        decls.append((p.trade.span, None))
+    for e in p.ends:
+        decls.append((e.span, None))
+    decls.sort(key=lambda d: d[0].line)
+    rule_total, rule_missed = [], []
+    for span, card in decls:
+        if card is not None:
+            hit = card in drawn_cards
+        else:
+            hit = any(span.line <= n <= _last_line(span) for n in hit_lines)
+        rule_total.append(label(span.line))
+        if not hit:
+            rule_missed.append(label(span.line))
+
+    statements: list = []
+    for block in blocks:
+        _statements(block, statements)
+    statement_lines = sorted({s.span.line for s in statements})
+    stmt_total = [label(n) for n in statement_lines]
+    stmt_missed = [label(n) for n in statement_lines if n not in hit_lines]
+
+    squares = list(dict.fromkeys(rules.board))
+    square_missed = [s for s in squares if s not in cov.landed]
+
+    cards = [(d.name, c.name) for d in p.decks.values() for c in d.cards]
+    card_total = [f"{d}/{c}" for d, c in cards]
+    card_missed = [f"{d}/{c}" for d, c in cards if (d, c) not in drawn_cards]
+
+    phase_total, phase_missed = [], []
+    for phase in phase_decls:
+        ran = phase.name in cov.phases or any(phase.span.line <= n <= _last_line(phase.span) for n in hit_lines)
+        phase_total.append(phase.name)
+        if not ran:
+            phase_missed.append(phase.name)
+
+    return [
+        CoverageItem("rules", rule_total, rule_missed),
+        CoverageItem("statements", stmt_total, stmt_missed),
+        CoverageItem("squares", squares, square_missed),
+        CoverageItem("cards", card_total, card_missed),
+        CoverageItem("phases", phase_total, phase_missed),
+    ]
+
+
+# ---- the text report -------------------------------------------------------------------------------
+
+COVERAGE_VERBS = {"rules": "declarations produced events", "statements": "statement lines produced events",
+                  "squares": "squares landed on", "cards": "cards drawn", "phases": "phases ran"}
+
+
+def _format_event(e: dict) -> str:
+    fields = " ".join(f"{k}={_show(v)}" for k, v in e.items() if k not in ("seq", "turn", "event", "rule"))
+    text = f"#{e['seq']:<5} turn {e['turn']:<4} {e['event']:<9} {fields}"
+    if e.get("rule"):
+        text = f"{text:<72} {e['rule']}"
+    return text.rstrip()
+
+
+def _show(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _format_failure(f: Failure) -> list[str]:
+    lines = [f"FAILED: {f.invariant}" + (" (the rules crashed)" if f.kind == "crash" else ""), f"  {f.message}"]
+    if f.rule:
+        lines.append(f"  rule: {f.rule}" + (f"    {f.rule_text}" if f.rule_text else ""))
+    else:
+        lines.append("  rule: none (the engine itself, before or between rules)")
+    lines.append(f"  minimal game: {f.players} players, {f.turns} turns, {len(f.trace)} events")
+    if f.trace:
+        end = len(f.trace)
+        start = max(0, end - TRACE_TAIL)
+        if f.event_index is not None and f.event_index < start:
+            start = max(0, f.event_index - 3)
+        shown = f.trace[start:end]
+        lines.append(f"  trace (events {start}..{end - 1} of {end}; >> marks the event that broke it):")
+        if start > 0:
+            lines.append("       ...")
+        for e in shown:
+            mark = ">>" if e["seq"] == f.event_index else "  "
+            lines.append(f"    {mark} {_format_event(e)}")
+    if f.detail:
+        lines.append("  traceback:")
+        lines.extend("    " + line for line in f.detail.rstrip().splitlines())
+    return lines
+
+
+def format_report(report: PropertyReport) -> str:
+    low, high = report.players_range
+    players = f"{low}..{high}" if low != high else f"{low}"
+    out = [f"property check: {report.examples} games, players {players}, up to {report.max_turns} turns each "
+           f"(seed {report.seed}; {report.games} games played in all, shrinking included)",
+           f"  {report.title} ({report.path})", "", "invariants:"]
+    width = max(len(n) for n in report.invariants)
+    for name in report.invariants:
+        failure = report.failure_of(name)
+        where = f"  (declared at {report.declared_at[name]})" if name in report.declared_at else ""
+        status = "FAILED" if failure is not None else "ok"
+        out.append(f"  {status:<7} {name:<{width}}{where}")
+    for failure in report.failures:
+        out.append("")
+        out.extend(_format_failure(failure))
+    out += ["", "coverage:"]
+    for item in report.coverage:
+        total = len(item.total)
+        out.append(f"  {item.what:<11} exercised {item.exercised} of {total} ({COVERAGE_VERBS[item.what]})")
+        if item.missed:
+            if item.what in ("rules", "statements"):
+                out.append("    never:")
+                out.extend(f"      {m}" for m in item.missed)
+            else:
+                out.append("    never: " + ", ".join(item.missed))
+    out.append("")
+    out.append("result: " + ("all invariants hold" if report.ok else
+                             f"{len(report.failures)} invariant{'s' if len(report.failures) != 1 else ''} broken"))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,187 @@
+"""The interpreter: determinism, lossless state JSON, events with rules, agents, budgets, the engine's rules."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesc.interpreter.agents import HeuristicAgent, RandomAgent, ScriptedAgent, make_agents
+from rulesc.interpreter.engine import Game
+from rulesc.interpreter.events import events_to_jsonl
+from rulesc.interpreter.rules import load_rules
+from rulesc.interpreter.state import state_from_json, state_to_json
+
+ROOT = Path(__file__).resolve().parent.parent
+FINANCE = ROOT / "games" / "finance.rules"
+MINIMAL = Path(__file__).parent / "cli_data" / "minimal.rules"
+
+
+@pytest.fixture(scope="module")
+def finance():
+    return load_rules(str(FINANCE))
+
+
+def play(rules, seed, players=4, agents="heuristic", **kw):
+    game = Game(rules, players, seed=seed, agents=make_agents(agents, seed, players), **kw)
+    game.play()
+    return game
+
+
+def test_same_seed_same_event_log_byte_for_byte(finance):
+    first = events_to_jsonl(play(finance, 11).events)
+    second = events_to_jsonl(play(load_rules(str(FINANCE)), 11).events)
+    assert first == second
+    assert first != events_to_jsonl(play(finance, 12).events)
+
+
+def test_random_agents_are_deterministic_too(finance):
+    a = events_to_jsonl(play(finance, 5, agents="random").events)
+    b = events_to_jsonl(play(finance, 5, agents="random").events)
+    assert a == b
+
+
+def test_every_event_names_the_rule_that_made_it(finance):
+    game = play(finance, 3)
+    source = FINANCE.read_text().splitlines()
+    for _, kind, where, _ in game.events:
+        if kind in ("setup", "first", "turn", "end") or where == "":
+            continue
+        name, line = where.rsplit(":", 1)
+        assert name == "finance.rules"
+        assert source[int(line) - 1].strip(), f"{kind} at {where} points at an empty line"
+    rent = [e for e in game.events if e[1] == "pay" and "p.rents[p.houses]" in source[int(e[2].rsplit(':', 1)[1]) - 1]]
+    assert rent, "rent payments are attributed to the rent rule"
+
+
+def test_state_round_trips_through_json_without_loss(finance):
+    game = Game(finance, 3, seed=9, agents=make_agents("heuristic", 9, 3), turn_limit=60)
+    game.play()
+    data = state_to_json(game.state)
+    text = json.dumps(data, sort_keys=True)
+    fresh = Game(finance, 3, seed=0, agents=make_agents("heuristic", 0, 3))
+    restored = state_from_json(json.loads(text), fresh.things, fresh.squares)
+    assert json.dumps(state_to_json(restored), sort_keys=True) == text
+    owners = {t.name: t.f["owner"] for t in restored.things if t.kind == "Lease" and t.f["owner"] is not None}
+    assert owners and all(o in restored.players for o in owners.values())
+    assert restored.rng.random() == game.state.rng.random()
+
+
+def test_a_restored_game_plays_on_exactly_like_the_original(finance):
+    original = Game(finance, 3, seed=21, agents=make_agents("heuristic", 21, 3), turn_limit=40)
+    original.play()
+    snapshot = json.loads(json.dumps(state_to_json(original.state)))
+    original.turn_limit = 80
+    original.state.over = False
+    original.events.clear()
+    original.started = True
+    original.play()
+
+    copy = Game(finance, 3, seed=0, agents=make_agents("heuristic", 21, 3), turn_limit=80)
+    copy.state = state_from_json(snapshot, copy.things, copy.squares)
+    copy.things = copy.state.things
+    copy.active = [p for p in copy.state.players if not p.out]
+    copy.state.over = False
+    copy.started = True
+    copy.play()
+    assert events_to_jsonl(copy.events) == events_to_jsonl(original.events)
+
+
+def test_money_is_conserved_in_whole_games(finance):
+    for seed in range(5):
+        game = Game(finance, 4, seed=seed, agents=make_agents("random", seed, 4))
+        total = sum(p.f["cash"] for p in game.state.players) + game.state.bank.balance
+        game.play()
+        assert sum(p.f["cash"] for p in game.state.players) + game.state.bank.balance == total
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), agents=st.sampled_from(["heuristic", "random"]))
+def test_games_end_by_the_rules_or_the_counted_limit(finance, seed, players, agents):
+    game = play(finance, seed, players, agents, turn_limit=400)
+    state = game.state
+    assert state.over
+    assert state.end_reason in ("last player standing", "turn limit")
+    if state.end_reason == "last player standing":
+        assert [p for p in state.players if not p.out] == [state.winner]
+    assert all(p.f["cash"] >= 0 for p in state.players)
+    out = {p for p in state.players if p.out}
+    assert not any(t.f.get("owner") in out for t in game.things)
+
+
+def test_heuristic_games_mostly_end_by_the_rules(finance):
+    reasons = [play(finance, seed).state.end_reason for seed in range(40)]
+    assert reasons.count("last player standing") >= 36
+
+
+def test_auction_goes_to_the_highest_bid_and_bids_never_exceed_cash(finance):
+    game = play(finance, 2, agents="random")
+    cash = {}
+    for _, kind, _, payload in game.events:
+        if kind == "bid":
+            assert payload[1] >= 1
+    sold = [e for e in game.events if e[1] == "sold"]
+    assert sold
+    for i, event in enumerate(game.events):
+        if event[1] == "sold":
+            bids = []
+            for earlier in reversed(game.events[:i]):
+                if earlier[1] == "auction":
+                    break
+                if earlier[1] == "bid":
+                    bids.append(earlier[3][1])
+            assert event[3][2] == max(bids)
+
+
+def test_step_budget_stops_a_loop(tmp_path):
+    text = MINIMAL.read_text().replace("on pass Go:", "on land Rest:\n    move player by 4\n\non pass Go:")
+    path = tmp_path / "loop.rules"
+    path.write_text(text)
+    rules = load_rules(str(path))
+    from rulesc.interpreter.errors import StepBudgetExceeded
+    with pytest.raises(StepBudgetExceeded) as info:
+        play(rules, 1, players=2)
+    assert info.value.span.line == text.splitlines().index("    move player by 4") + 1
+
+
+def test_scripted_agent_answers_in_order(finance):
+    agent = ScriptedAgent({"bid": [30, None]})
+    assert agent.bid(None, None, None, 10, 100) == 30
+    assert agent.bid(None, None, None, 31, 100) is None
+    assert agent.bid(None, None, None, 31, 100) is None
+
+
+def test_agents_only_pick_legal_options(finance):
+    game = Game(finance, 2, seed=1, agents=make_agents("random", 1, 2))
+    agent = RandomAgent(1, 0)
+    for _ in range(50):
+        assert agent.choose(game, None, "x", ["a", "b"]) in ("a", "b")
+        bid = agent.bid(game, None, None, 10, 40)
+        assert bid is None or 10 <= bid <= 40
+    heuristic = HeuristicAgent()
+    thing = game.by_name["Wayback"]
+    bid = heuristic.bid(game, game.state.players[0], thing, 10, 1000)
+    assert bid is None or 10 <= bid <= 1000
+
+
+def test_set_overrides_a_parameter():
+    rules = load_rules(str(FINANCE), ["circuit_income=$300"])
+    game = Game(rules, ["Ann", "Bob"], seed=0, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
+    ann = game.state.players[0]
+    game.move(ann, "to", game.by_name["LaSalleStreet"], "test")
+    game.by_name["Wayback"].f["owner"] = ann
+    game.move(ann, "by", 2, "test")
+    assert ann.f["cash"] == 1000 + 300
+
+
+def test_no_engine_module_names_anything_of_finance():
+    words = ["wayback", "rubeville", "tariff", "luxury", "lease", "series", "finance", "chance", "community"]
+    pattern = re.compile(r"\b(" + "|".join(words) + r")\b", re.IGNORECASE)
+    for folder in ("dsl", "interpreter", "rulesc"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                assert not pattern.search(line), f"{path}:{number} names a game's thing: {line.strip()}"
