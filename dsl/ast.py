@@ -433,7 +433,7 @@ class Turn:
 
 @node
 class Handler:
-    """`on land Lease p when ...:`, `on land Tariff:`, `on pass Start:`, `on debt:`."""
+    """`on land Property p when ...:`, `on land Tax:`, `on pass Start:`, `on debt:`."""
 
     event: str
     target: str | None
@@ -549,7 +549,7 @@ class ScenarioExpect:
 
 @node
 class ScenarioAction:
-    """`do Ann build Wayback` (must be legal, then runs) / `forbid ...` (must be illegal)."""
+    """`do Ann build Lot1` (must be legal, then runs) / `forbid ...` (must be illegal)."""
 
     player: str
     action: str

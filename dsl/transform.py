@@ -348,7 +348,11 @@ class ToAst(Transformer):
     def _binary_chain(self, meta, c, make):
         result = c[0]
         for i in range(1, len(c), 2):
-            result = make(str(c[i]), result, c[i + 1], span_of(meta))
+            right = c[i + 1]
+            span = span_of(meta)
+            if i + 2 < len(c) and result.span.line and right.span.line:  # an inner link: `a + b` of `a + b + c`
+                span = Span(result.span.line, result.span.column, right.span.end_line, right.span.end_column)
+            result = make(str(c[i]), result, right, span)
         return result
 
     def or_expr(self, meta, c):

@@ -15,7 +15,7 @@ import attrs
 
 @attrs.define(eq=False, slots=True)
 class Square:
-    """A named special square of the board (Start, Chance...). It may appear more than once."""
+    """A named special square of the board (Start, Jail...). It may appear more than once."""
 
     name: str
     title: str
