@@ -120,13 +120,14 @@ class HeuristicAgent(Agent):
         if not kinds or not game.rules.trade_cash:
             return None
         spare = player.f["cash"] - 2 * self.reserve(game)
-        for group, members in game.members.items():
-            if not members or members[0].kind not in kinds:
+        if spare <= 0:
+            return None
+        for members in game.members.values():
+            if len(members) < 2 or members[0].kind not in kinds:
                 continue
-            missing = [t for t in members if t.f.get("owner") is not player]
-            if len(missing) != 1 or len(members) < 2:
+            thing = _only_missing(members, player)
+            if thing is None:
                 continue
-            thing = missing[0]
             owner = thing.f.get("owner")
             if owner is None or owner.out:
                 continue
@@ -153,6 +154,17 @@ class HeuristicAgent(Agent):
                 if thing in members and all(t.f.get("owner") is player for t in members):
                     return True
         return False
+
+
+def _only_missing(members, player):
+    """The one member of a group that `player` does not own, or None if none or several."""
+    missing = None
+    for member in members:
+        if member.f.get("owner") is not player:
+            if missing is not None:
+                return None
+            missing = member
+    return missing
 
 
 class ScriptedAgent(Agent):

@@ -10,19 +10,15 @@ that changes state, passing their own `file:line` for the event they cause.
 
 from __future__ import annotations
 
-import operator
 import os
 
 from rulesc.dsl import ast
 from rulesc.dsl.checker import Checked
 
+from .codegen import ExpressionCodegen
 from .errors import RuleRuntimeError
 from .state import Bank, Square
 
-COMPARE = {"==": operator.is_, "!=": operator.is_not, "<": operator.lt, "<=": operator.le,
-           ">": operator.gt, ">=": operator.ge}
-VALUE_COMPARE = {"==": operator.eq, "!=": operator.ne}
-PLAYER_BUILTINS = {"name", "seat", "out", "position"}
 
 
 class Compiler:
@@ -36,6 +32,7 @@ class Compiler:
         self.thing_index = thing_index
         self.file = os.path.basename(self.program.path)
         self.params: dict[str, object] = {}
+        self.codegen = ExpressionCodegen(self.program, self.types, self.params, squares, thing_index)
 
     def where(self, node) -> str:
         return f"{self.file}:{node.span.line}"
@@ -46,211 +43,13 @@ class Compiler:
     # ---- expressions ------------------------------------------------------------------------
     def expr(self, node, local: frozenset = frozenset()):
         """Compile an expression; `local` holds the names bound in the enclosing rule."""
-        method = getattr(self, "_" + type(node).__name__)
-        return method(node, local)
-
-    def _Literal(self, node, local):
-        value = node.value
-        return lambda g, e: value
-
-    def _Name(self, node, local):
-        name = node.id
-        if name in local:
-            return lambda g, e: e[name]
-        p = self.program
-        if name in self.params:
-            value = self.params[name]
-            return lambda g, e: value
-        if name == "players":
-            return lambda g, e: g.active
-        if name == "bank":
-            return lambda g, e: g.state.bank
-        if name in p.global_fields:
-            return lambda g, e: g.state.globals[name]
-        if name in self.thing_index:
-            index = self.thing_index[name]
-            return lambda g, e: g.things[index]
-        if name in p.squares:
-            square = self.squares[name]
-            return lambda g, e: square
-        if name in p.kinds or name in p.groups:
-            return lambda g, e: g.kind_things[name]
-        if name == "winner":
-            return lambda g, e: g.state.winner
-        if name == "game_over":
-            return lambda g, e: g.state.over
-        raise RuleRuntimeError(f"unknown name `{name}`", p.path, node.span)
-
-    def _Attr(self, node, local):
-        obj = self.expr(node.obj, local)
-        field = node.name
-        base = self.types.get(id(node.obj))
-        base_name = base.name if base is not None else "any"
-        fail = self._none_failure(node)
-        if base_name == "player" and field in PLAYER_BUILTINS:
-            if field == "position":
-                def position(g, e):
-                    p = obj(g, e)
-                    return g.board[p.at]
-                return position
-            getter = operator.attrgetter(field)
-            return lambda g, e: getter(obj(g, e))
-        if base_name in ("roll", "sale"):
-            getter = operator.attrgetter(field)
-            return lambda g, e: getter(obj(g, e))
-        if field == "name":
-            def name_of(g, e):
-                value = obj(g, e)
-                return value.name if value is not None else fail()
-            return name_of
-
-        if isinstance(node.obj, ast.Name) and node.obj.id in local:
-            name = node.obj.id
-
-            def get_local(g, e):
-                try:
-                    return e[name].f[field]
-                except AttributeError:
-                    fail()
-            return get_local
-
-        def get(g, e):
-            try:
-                return obj(g, e).f[field]
-            except AttributeError:
-                fail()
-        return get
+        return self.codegen.function(node, local)
 
     def _none_failure(self, node):
         def fail():
             self.fail(f"`{_source(self.program, node.obj)}` is `none` here, so it has no `{node.name}`", node,
                       help="guard the rule with `when … != none`")
         return fail
-
-    def _Index(self, node, local):
-        obj, index = self.expr(node.obj, local), self.expr(node.index, local)
-
-        def get(g, e):
-            items, i = obj(g, e), index(g, e)
-            if not 0 <= i < len(items):
-                self.fail(f"index {i} is outside the list (it has {len(items)} items)", node)
-            return items[i]
-        return get
-
-    def _Call(self, node, local):
-        args = [self.expr(a, local) for a in node.args]
-        if node.func == "count":
-            arg = args[0]
-            return lambda g, e: len(g.iterate(arg(g, e)))
-        fn = min if node.func == "min" else max
-        return lambda g, e: fn(a(g, e) for a in args)
-
-    def _Aggregate(self, node, local):
-        var = node.var
-        inner = local | {var}
-        coll = self.expr(node.collection, local)
-        where = self.expr(node.where, inner) if node.where is not None else None
-        body = self.expr(node.body, inner) if node.body is not None else None
-        func = node.func
-
-        if func in ("all", "any"):
-            want = func == "any"  # the body value that decides the result early
-
-            def quantifier(g, e):
-                saved = e.get(var, _MISSING)
-                result = not want
-                for item in g.iterate(coll(g, e)):
-                    e[var] = item
-                    if (where is None or where(g, e)) and bool(body(g, e)) is want:
-                        result = want
-                        break
-                _restore(e, var, saved)
-                return result
-            return quantifier
-
-        def values(g, e):
-            saved = e.get(var, _MISSING)
-            out = []
-            for item in g.iterate(coll(g, e)):
-                e[var] = item
-                if where is None or where(g, e):
-                    if func == "count":
-                        if body is None or body(g, e):
-                            out.append(1)
-                    else:
-                        out.append(body(g, e))
-            _restore(e, var, saved)
-            return out
-
-        if func in ("count", "sum"):
-            return lambda g, e: sum(values(g, e))
-        reduce = min if func == "min" else max
-
-        def extreme(g, e):
-            found = values(g, e)
-            if not found:
-                self.fail(f"`{func}` of an empty list", node)
-            return reduce(found)
-        return extreme
-
-    def _BinOp(self, node, local):
-        left, right = self.expr(node.left, local), self.expr(node.right, local)
-        if node.op == "+":
-            return lambda g, e: left(g, e) + right(g, e)
-        if node.op == "-":
-            return lambda g, e: left(g, e) - right(g, e)
-        if node.op == "*":
-            return lambda g, e: left(g, e) * right(g, e)
-
-        def divide(g, e):
-            divisor = right(g, e)
-            if divisor == 0:
-                self.fail("division by zero", node)
-            return left(g, e) // divisor
-        return divide
-
-    def _Compare(self, node, local):
-        left, right = self.expr(node.left, local), self.expr(node.right, local)
-        if isinstance(node.right, ast.Literal) and node.right.type == "none" and node.op in ("==", "!="):
-            if node.op == "==":
-                return lambda g, e: left(g, e) is None
-            return lambda g, e: left(g, e) is not None
-        t = self.types.get(id(node.left))
-        scalar = t is not None and t.name in ("money", "count", "percent", "bool", "text", "any")
-        op = VALUE_COMPARE[node.op] if scalar and node.op in VALUE_COMPARE else COMPARE[node.op]
-        return lambda g, e: op(left(g, e), right(g, e))
-
-    def _BoolOp(self, node, local):
-        parts = [self.expr(o, local) for o in node.operands]
-        # Fold right into two-operand closures: cheaper than a generator per evaluation.
-        combined = parts[-1]
-        for part in reversed(parts[:-1]):
-            combined = _and(part, combined) if node.op == "and" else _or(part, combined)
-        return combined
-
-    def _Not(self, node, local):
-        operand = self.expr(node.operand, local)
-        return lambda g, e: not operand(g, e)
-
-    def _Neg(self, node, local):
-        operand = self.expr(node.operand, local)
-        return lambda g, e: -operand(g, e)
-
-    def _PercentOf(self, node, local):
-        pct, base = self.expr(node.percent, local), self.expr(node.base, local)
-        if node.rounding == "down":
-            return lambda g, e: base(g, e) * pct(g, e) // 100
-        if node.rounding == "up":
-            return lambda g, e: -(-base(g, e) * pct(g, e) // 100)
-        return lambda g, e: (base(g, e) * pct(g, e) * 2 + 100) // 200
-
-    def _ListExpr(self, node, local):
-        items = [self.expr(i, local) for i in node.items]
-        return lambda g, e: [i(g, e) for i in items]
-
-    def _Conditional(self, node, local):
-        cond, then, orelse = (self.expr(n, local) for n in (node.condition, node.then, node.orelse))
-        return lambda g, e: then(g, e) if cond(g, e) else orelse(g, e)
 
     # ---- statements ----------------------------------------------------------------------------
     def block(self, block: ast.Block, local: frozenset):
@@ -427,24 +226,6 @@ class Compiler:
             picked = g.choose(chooser, name, [n for n, _ in legal], where)
             dict(legal)[picked](g, e)
         return choose, local
-
-
-_MISSING = object()
-
-
-def _restore(e: dict, var: str, saved) -> None:
-    if saved is _MISSING:
-        e.pop(var, None)
-    else:
-        e[var] = saved
-
-
-def _and(a, b):
-    return lambda g, e: a(g, e) and b(g, e)
-
-
-def _or(a, b):
-    return lambda g, e: a(g, e) or b(g, e)
 
 
 def owner_prefilter(when, var: str) -> str | None:

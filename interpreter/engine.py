@@ -10,6 +10,7 @@ the same event log. A step budget per turn stops rules that loop.
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 import attrs
 
@@ -35,9 +36,8 @@ class Sale:
     price: int
 
 
-@attrs.frozen
-class ActionChoice:
-    """One legal action an agent may pick in an action window."""
+class ActionChoice(NamedTuple):
+    """One legal action an agent may pick in an action window (a tuple: made by the thousand)."""
 
     action: str
     argument: Thing | None
@@ -437,11 +437,12 @@ class Game:
         return True
 
     def window(self, player: Player, raising: int | None = None) -> None:
-        """Let a player act: legal actions and trade offers, until the agent passes."""
+        """Let a player act: legal actions and trade offers, until the agent passes.
+
+        At the end of a turn every player whose agent `wants_window` gets one; a debtor
+        raising cash (`raising` = what he owes) gets one until the debt is covered."""
         own_turn = player is self.state.players[self.state.current]
-        if raising is None and not self.agent(player).wants_window(self, player, own_turn):
-            return
-        trade_where = f"{self.rules.compiler.file}:{self.rules.program.trade.span.line}" if self.rules.trade_kinds else ""
+        trade_where = self.rules.trade_where
         for _ in range(MAX_WINDOW_ACTIONS):
             if player.out or (raising is not None and player.f["cash"] >= raising):
                 return
@@ -499,7 +500,10 @@ class Game:
             except TurnEnded:
                 pass
         if rules.actions or rules.trade_kinds:
-            for p in self._seat_order(player):
+            seat = self.active.index(player) if player in self.active else 0
+            for p in self.active[seat:] + self.active[:seat]:
+                if not self.agents[p.seat].wants_window(self, p, p is player):
+                    continue
                 try:
                     self.window(p)
                 except TurnEnded:
@@ -508,10 +512,6 @@ class Game:
         if self.turn_limit is not None and state.turn >= self.turn_limit:
             self.end_game("turn limit", None, "")
         self._advance()
-
-    def _seat_order(self, first: Player) -> list:
-        n = len(self.state.players)
-        return [p for p in sorted(self.state.players, key=lambda p: (p.seat - first.seat) % n) if not p.out]
 
     def _advance(self) -> None:
         state = self.state

@@ -80,6 +80,7 @@ class Rules:
     trade_kinds: tuple
     trade_cash: bool
     trade_when: object | None
+    trade_where: str
     decks: dict  # name -> (policy, [CardDef] expanded by copies)
     ends: list  # (condition, winner, reason, where)
     hints: dict  # name -> (var, closure)
@@ -227,6 +228,7 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         trade_kinds=tuple(k.id for k in p.trade.kinds) if p.trade else (),
         trade_cash=bool(p.trade and p.trade.with_cash),
         trade_when=compiler.expr(p.trade.when, frozenset({"player", "partner"})) if p.trade and p.trade.when else None,
+        trade_where=compiler.where(p.trade) if p.trade else "",
         decks=decks, ends=ends, hints=hints, invariants=invariants, compiler=compiler,
     )
 

@@ -1,0 +1,219 @@
+"""Compile rules expressions to Python source, once, and then to ordinary Python functions.
+
+Conditions are where a game spends its time (every legal action is a condition
+evaluated over many things), so each expression becomes one generated function
+`f(g, e)` instead of a tree of closures: `p.owner == player and all(q in p.series:
+q.owner == player)` runs as `e['p'].f['owner'] is e['player'] and all(v_q.f['owner'] is
+e['player'] for v_q in g.iterate(e['p'].f['series']))`. The checker's inferred types
+choose the translation (identity for things and players, value equality for numbers),
+and any failure inside (a field of `none`, an index out of range, a division by zero)
+is reported as a rule error at the expression's source position.
+"""
+
+from __future__ import annotations
+
+from rulesc.dsl import ast
+
+from .errors import RuleRuntimeError
+
+PLAYER_BUILTINS = {"name", "seat", "out"}
+SCALARS = {"money", "count", "percent", "bool", "text", "any"}
+
+
+class _Problem(Exception):
+    """Raised by generated helpers; turned into a RuleRuntimeError at the expression."""
+
+
+def _at(items, i):
+    if not 0 <= i < len(items):
+        raise _Problem(f"index {i} is outside the list (it has {len(items)} items)")
+    return items[i]
+
+
+def _div(a, b):
+    if b == 0:
+        raise _Problem("division by zero")
+    return a // b
+
+
+def _extreme(fn, values, name):
+    if not values:
+        raise _Problem(f"`{name}` of an empty list")
+    return fn(values)
+
+
+HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_Problem": _Problem}
+
+
+class ExpressionCodegen:
+    """Generates a Python function for each expression of one program."""
+
+    def __init__(self, program, types: dict, params: dict, squares: dict, thing_index: dict):
+        self.program = program
+        self.types = types
+        self.params = params
+        self.squares = squares
+        self.thing_index = thing_index
+        self.count = 0
+
+    # ---- entry point --------------------------------------------------------------------
+    def function(self, node, local: frozenset):
+        """A Python function `f(g, e)` computing `node` with `local` names read from `e`."""
+        constants: dict = {}
+        used: set = set()
+        source = self.source(node, local, {}, constants, used)
+        self.count += 1
+        name = f"_expr{self.count}"
+        # Read each local name from `e` once, into a Python local (cheaper than a dict lookup each use).
+        prologue = "".join(f"        L_{n} = e[{n!r}]\n" for n in sorted(used))
+        code = (f"def {name}(g, e):\n"
+                f"    try:\n"
+                f"{prologue}"
+                f"        return {source}\n"
+                f"    except (_Problem, AttributeError, TypeError, KeyError) as exc:\n"
+                f"        _fail(exc)\n")
+        namespace = dict(HELPERS)
+        namespace.update(constants)
+        namespace["_fail"] = self._failure(node)
+        exec(compile(code, f"<{self.program.path}:{node.span.line}>", "exec"), namespace)
+        return namespace[name]
+
+    def _failure(self, node):
+        path, span = self.program.path, node.span
+        text = _source_text(self.program, node)
+
+        def fail(exc):
+            if isinstance(exc, _Problem):
+                message = str(exc)
+            elif isinstance(exc, AttributeError) and "NoneType" in str(exc):
+                message = f"`{text}` reads a field of a value that is `none` here"
+            else:
+                message = f"`{text}` cannot be computed here ({exc})"
+            raise RuleRuntimeError(message, path, span, help="guard the rule with `when … != none`"
+                                   if "none" in message else None) from None
+        return fail
+
+    # ---- translation --------------------------------------------------------------------------
+    def source(self, node, local: frozenset, bound: dict, constants: dict, used: set) -> str:
+        """Python source for `node`; `bound` maps aggregate variables to Python names, `used`
+        collects the rule's local names it reads."""
+        def sub(n, extra_bound=None):
+            return self.source(n, local, extra_bound if extra_bound is not None else bound, constants, used)
+
+        if isinstance(node, ast.Literal):
+            return repr(node.value)
+        if isinstance(node, ast.Name):
+            return self._name(node, local, bound, constants, used)
+        if isinstance(node, ast.Attr):
+            obj = sub(node.obj)
+            base = self.types.get(id(node.obj))
+            base_name = base.name if base is not None else "any"
+            if base_name == "player" and node.name in PLAYER_BUILTINS:
+                return f"{obj}.{node.name}"
+            if base_name == "player" and node.name == "position":
+                return f"g.board[{obj}.at]"
+            if base_name in ("roll", "sale") or node.name == "name":
+                return f"{obj}.{node.name}"
+            return f"{obj}.f[{node.name!r}]"
+        if isinstance(node, ast.Index):
+            return f"_at({sub(node.obj)}, {sub(node.index)})"
+        if isinstance(node, ast.Call):
+            args = [sub(a) for a in node.args]
+            if node.func == "count":
+                return f"len({self._iterable(node.args[0], args[0])})"
+            return f"{node.func}({', '.join(args)})"
+        if isinstance(node, ast.Aggregate):
+            var = f"v_{node.var}_{len(bound)}"
+            inner = {**bound, node.var: var}
+            loop = f"for {var} in {self._iterable(node.collection, sub(node.collection))}"
+            if node.where is not None:
+                loop += f" if {sub(node.where, inner)}"
+            body = sub(node.body, inner) if node.body is not None else None
+            if node.func in ("all", "any"):
+                return f"{node.func}({body} {loop})"
+            if node.func == "count":
+                cond = f" if {body}" if body is not None else ""
+                if cond and node.where is not None:
+                    return f"sum(1 {loop} and {body})"
+                return f"sum(1 {loop}{cond})"
+            if node.func == "sum":
+                return f"sum({body} {loop})"
+            return f"_extreme({node.func}, [{body} {loop}], {node.func!r})"
+        if isinstance(node, ast.BinOp):
+            left, right = sub(node.left), sub(node.right)
+            if node.op == "/":
+                return f"_div({left}, {right})"
+            return f"({left} {node.op} {right})"
+        if isinstance(node, ast.Compare):
+            left, right = sub(node.left), sub(node.right)
+            t = self.types.get(id(node.left))
+            scalar = t is not None and t.name in SCALARS
+            none_side = any(isinstance(n, ast.Literal) and n.type == "none" for n in (node.left, node.right))
+            op = node.op
+            if op in ("==", "!=") and (none_side or not scalar):
+                op = "is" if op == "==" else "is not"
+            return f"({left} {op} {right})"
+        if isinstance(node, ast.BoolOp):
+            return "(" + f" {node.op} ".join(sub(o) for o in node.operands) + ")"
+        if isinstance(node, ast.Not):
+            return f"(not {sub(node.operand)})"
+        if isinstance(node, ast.Neg):
+            return f"(-{sub(node.operand)})"
+        if isinstance(node, ast.PercentOf):
+            pct, base = sub(node.percent), sub(node.base)
+            if node.rounding == "down":
+                return f"({base} * {pct} // 100)"
+            if node.rounding == "up":
+                return f"(-(-{base} * {pct} // 100))"
+            return f"(({base} * {pct} * 2 + 100) // 200)"
+        if isinstance(node, ast.ListExpr):
+            return "[" + ", ".join(sub(i) for i in node.items) + "]"
+        if isinstance(node, ast.Conditional):
+            return f"({sub(node.then)} if {sub(node.condition)} else {sub(node.orelse)})"
+        raise TypeError(f"cannot compile {type(node).__name__}")
+
+    def _iterable(self, node, source: str) -> str:
+        """What to loop over: a list as it is, a group's members, or nothing for `none`."""
+        t = self.types.get(id(node))
+        if t is not None and t.is_list and not t.optional:
+            return source
+        if t is not None and t.name in self.program.groups:
+            return f"g.members.get({source}, ())"
+        return f"g.iterate({source})"
+
+    def _name(self, node: ast.Name, local, bound, constants, used) -> str:
+        name = node.id
+        if name in bound:
+            return bound[name]
+        if name in local:
+            used.add(name)
+            return f"L_{name}"
+        p = self.program
+        if name in self.params:
+            return repr(self.params[name])
+        if name == "players":
+            return "g.active"
+        if name == "bank":
+            return "g.state.bank"
+        if name in p.global_fields:
+            return f"g.state.globals[{name!r}]"
+        if name in self.thing_index:
+            return f"g.things[{self.thing_index[name]}]"
+        if name in p.squares:
+            constants[f"sq_{name}"] = self.squares[name]
+            return f"sq_{name}"
+        if name in p.kinds or name in p.groups:
+            return f"g.kind_things[{name!r}]"
+        if name == "winner":
+            return "g.state.winner"
+        if name == "game_over":
+            return "g.state.over"
+        raise RuleRuntimeError(f"unknown name `{name}`", p.path, node.span)
+
+
+def _source_text(program, node) -> str:
+    lines = program.source.splitlines()
+    span = node.span
+    if span.line == span.end_line and 0 < span.line <= len(lines):
+        return lines[span.line - 1][span.column - 1:span.end_column - 1]
+    return "this expression"
