@@ -2,9 +2,9 @@
 
 Conditions are where a game spends its time (every legal action is a condition
 evaluated over many things), so each expression becomes one generated function
-`f(g, e)` instead of a tree of closures: `p.owner == player and all(q in p.series:
-q.owner == player)` runs as `e['p'].f['owner'] is e['player'] and all(v_q.f['owner'] is
-e['player'] for v_q in g.iterate(e['p'].f['series']))`. The checker's inferred types
+`f(g, e)` instead of a tree of closures: `p.owner == player and all(q in p.group:
+q.owner == player)` runs as `L_p.f['owner'] is L_player and all(v_q.f['owner'] is
+L_player for v_q in g.members.get(L_p.f['group'], ()))`. The checker's inferred types
 choose the translation (identity for things and players, value equality for numbers),
 and any failure inside (a field of `none`, an index out of range, a division by zero)
 is reported as a rule error at the expression's source position.
