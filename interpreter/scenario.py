@@ -52,15 +52,22 @@ def _describe(rules: Rules, node, g, env) -> str:
     if isinstance(node, ast.Compare):
         left = rules.compiler.expr(node.left, frozenset(env))(g, env)
         right = rules.compiler.expr(node.right, frozenset(env))(g, env)
-        return f"expected `{text}`, but the left side is {_show(left)} and the right side is {_show(right)}"
+        t = rules.checked.types.get(id(node.left))
+        money = t is not None and t.name == "money"
+        return (f"expected `{text}`, but the left side is {_show(left, money)} "
+                f"and the right side is {_show(right, money)}")
     return f"expected `{text}`, but it is false"
 
 
-def _show(value) -> str:
+def _show(value, money: bool = False) -> str:
     name = getattr(value, "name", None)
     if name is not None:
         return f"`{name}`"
-    return "`none`" if value is None else f"`{value}`"
+    if value is None:
+        return "`none`"
+    if money and isinstance(value, int):
+        return f"`${value:,}`"
+    return f"`{value}`"
 
 
 def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
