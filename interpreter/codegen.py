@@ -17,6 +17,13 @@ from rulesc.dsl import ast
 from .errors import RuleRuntimeError
 
 PLAYER_BUILTINS = {"name", "seat", "out"}
+
+# What an expression reads, beyond its arguments: field names, and these markers. The engine
+# counts changes to each, so a condition whose reads did not change need not be evaluated again.
+OUT = "@out"  # who is still in the game
+POSITION = "@position"
+GLOBAL = "@global:"
+UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
 SCALARS = {"money", "count", "percent", "bool", "text", "any"}
 
 
@@ -61,7 +68,9 @@ class ExpressionCodegen:
         """A Python function `f(g, e)` computing `node` with `local` names read from `e`."""
         constants: dict = {}
         used: set = set()
+        self.reads = set()
         source = self.source(node, local, {}, constants, used)
+        reads = frozenset(self.reads)
         self.count += 1
         name = f"_expr{self.count}"
         # Read each local name from `e` once, into a Python local (cheaper than a dict lookup each use).
@@ -76,7 +85,9 @@ class ExpressionCodegen:
         namespace.update(constants)
         namespace["_fail"] = self._failure(node)
         exec(compile(code, f"<{self.program.path}:{node.span.line}>", "exec"), namespace)
-        return namespace[name]
+        function = namespace[name]
+        function.reads = reads
+        return function
 
     def _failure(self, node):
         path, span = self.program.path, node.span
@@ -109,11 +120,15 @@ class ExpressionCodegen:
             base = self.types.get(id(node.obj))
             base_name = base.name if base is not None else "any"
             if base_name == "player" and node.name in PLAYER_BUILTINS:
+                if node.name == "out":
+                    self.reads.add(OUT)
                 return f"{obj}.{node.name}"
             if base_name == "player" and node.name == "position":
+                self.reads.add(POSITION)
                 return f"g.board[{obj}.at]"
             if base_name in ("roll", "sale") or node.name == "name":
                 return f"{obj}.{node.name}"
+            self.reads.add(node.name)
             return f"{obj}.f[{node.name!r}]"
         if isinstance(node, ast.Index):
             return f"_at({sub(node.obj)}, {sub(node.index)})"
@@ -192,10 +207,13 @@ class ExpressionCodegen:
         if name in self.params:
             return repr(self.params[name])
         if name == "players":
+            self.reads.add(OUT)
             return "g.active"
         if name == "bank":
+            self.reads.add(UNTRACKED)
             return "g.state.bank"
         if name in p.global_fields:
+            self.reads.add(GLOBAL + name)
             return f"g.state.globals[{name!r}]"
         if name in self.thing_index:
             return f"g.things[{self.thing_index[name]}]"
@@ -204,10 +222,9 @@ class ExpressionCodegen:
             return f"sq_{name}"
         if name in p.kinds or name in p.groups:
             return f"g.kind_things[{name!r}]"
-        if name == "winner":
-            return "g.state.winner"
-        if name == "game_over":
-            return "g.state.over"
+        if name in ("winner", "game_over"):
+            self.reads.add(UNTRACKED)
+            return "g.state.winner" if name == "winner" else "g.state.over"
         raise RuleRuntimeError(f"unknown name `{name}`", p.path, node.span)
 
 

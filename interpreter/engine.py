@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import attrs
 
+from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
 from .errors import GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .rules import Rules
 from .state import Bank, GameState, Player, Square, Thing
@@ -76,6 +77,11 @@ class Game:
         self.forced_cards: dict = {}
         self.observer = None
         self.started = False
+        # Change counters per field name (and codegen's markers), and the legal actions
+        # computed under them: see `legal_actions`.
+        self.versions: dict = {}
+        self.action_cache: dict = {}
+        self.cache_actions = True
         self.last_node = None  # the statement running now, for errors raised by the engine
 
         self.squares = rules.squares
@@ -212,6 +218,7 @@ class Game:
                         self.emit("pass", where, player.name, self.board[idx].name)
                         self._fire(handlers, player, self.board[idx], where)
             player.at = dest
+            self._changed(POSITION)
             occupant = self.board[dest]
             self.emit("land", where, player.name, occupant.name)
             self._fire(self.land_handlers[dest], player, occupant, where)
@@ -245,6 +252,7 @@ class Game:
             target.f["cash"] += amount
         else:
             target.balance += amount
+        self._changed("cash")
         self.emit("pay", where, amount, source.name, target.name)
 
     def _resolve_debt(self, debtor: Player, creditor, owed: int, where: str) -> bool:
@@ -271,11 +279,13 @@ class Game:
     def set_field(self, target, field: str, value, where: str) -> None:
         old = target.f.get(field)
         target.f[field] = value
+        self._changed(field)
         self.emit("set", where, target.name, field, _name(old), _name(value))
 
     def set_global(self, name: str, value, where: str) -> None:
         old = self.state.globals.get(name)
         self.state.globals[name] = value
+        self._changed(GLOBAL + name)
         self.emit("set", where, "global", name, _name(old), _name(value))
 
     def draw(self, deck: str, player: Player, where: str) -> None:
@@ -305,6 +315,7 @@ class Game:
         if player.out:
             return
         player.out = True
+        self._changed(OUT)
         self.active = [p for p in self.state.players if not p.out]
         self.emit("eliminate", where, player.name)
         for h in self.rules.eliminate:
@@ -372,24 +383,49 @@ class Game:
         return Sale(high, price)
 
     # ---- action windows and trades --------------------------------------------------------------------
+    def _changed(self, name: str) -> None:
+        self.versions[name] = self.versions.get(name, 0) + 1
+
     def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
+        """Every legal (action, argument) for the player now.
+
+        An action's condition is re-evaluated only when something it reads has changed
+        since it was last evaluated for this player (the codegen lists what each condition
+        reads; the engine counts changes); otherwise the previous answer stands."""
         options = []
         for action in self.rules.actions:
             if action.timing == "own turn" and not own_turn:
                 continue
-            if action.var is None:
-                if action.when is None or action.when(self, {"player": player}):
-                    options.append(ActionChoice(action.name, None))
-                continue
-            env = {"player": player}
-            candidates = self.kind_things.get(action.kind, ())
-            if action.prefilter is not None:
-                field = action.prefilter
-                candidates = [t for t in candidates if t.f[field] is player]
-            for thing in candidates:
-                env[action.var] = thing
-                if action.when is None or action.when(self, env):
-                    options.append(ActionChoice(action.name, thing))
+            reads = action.when.reads if action.when is not None else frozenset()
+            if self.cache_actions and UNTRACKED not in reads:
+                versions = self.versions
+                key = tuple(versions.get(r, 0) for r in action.sorted_reads)
+                cached = self.action_cache.get((action.name, player.seat))
+                if cached is not None and cached[0] == key:
+                    options.extend(cached[1])
+                    continue
+                found = self._legal(action, player)
+                self.action_cache[(action.name, player.seat)] = (key, found)
+                options.extend(found)
+            else:
+                options.extend(self._legal(action, player))
+        return options
+
+    def _legal(self, action, player: Player) -> list:
+        if action.var is None:
+            if action.when is None or action.when(self, {"player": player}):
+                return [ActionChoice(action.name, None)]
+            return []
+        options = []
+        env = {"player": player}
+        candidates = self.kind_things.get(action.kind, ())
+        if action.prefilter is not None:
+            field = action.prefilter
+            candidates = [t for t in candidates if t.f[field] is player]
+        for thing in candidates:
+            env[action.var] = thing
+            if action.when is None or action.when(self, env):
+                options.append(ActionChoice(action.name, thing))
         return options
 
     def perform(self, player: Player, choice: ActionChoice) -> None:

@@ -37,6 +37,7 @@ class ActionDef:
     body: object
     where: str
     prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
+    sorted_reads: tuple = ()  # what the condition reads, in a fixed order (see Game.legal_actions)
 
 
 @attrs.define
@@ -173,7 +174,7 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         when = compiler.expr(a.when, local) if a.when is not None else None
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
         actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local), compiler.where(a),
-                                 prefilter))
+                                 prefilter, tuple(sorted(when.reads)) if when is not None else ()))
 
     decks = {}
     for deck in p.decks.values():

@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import shutil
 import textwrap
+import warnings
 from pathlib import Path
 
 import graphviz
@@ -53,7 +54,15 @@ COLOURS = {
 
 
 class DiagramError(Exception):
-    """The diagram could not be written or rendered; the message says why and what to do."""
+    """The diagram could not be written or rendered; the message says why and what to do.
+
+    `written` lists the files that were written before the failure (the DOT file, when
+    only the rendering failed).
+    """
+
+    def __init__(self, message: str, written: list[str] | None = None):
+        super().__init__(message)
+        self.written = list(written or [])
 
 
 # ---- reading the program ---------------------------------------------------------
@@ -236,9 +245,16 @@ class _Builder:
                     fontname=FONT, fontsize="16", labelloc="t", label=f"<<B>{_esc(title)}</B>: turn flow>")
         self.g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="11", margin="0.15,0.06")
         self.g.attr("edge", fontname=FONT, fontsize="9", color="#566573", arrowsize="0.7")
-        self.game_over: dict[str, str] = {}
+        self.game_over: dict[str, str] = {}  # reason -> node id
         self.edges_seen: set = set()
-        self.deck_ids: dict[str, str] = {}
+        self.deck_ids: dict[str, str] = {}  # deck name -> node id
+        self.movers: list[str] = []  # nodes whose rules move the man
+        self.enders: list[str] = []  # nodes whose rules end the turn early
+        self.card_movers: list[tuple[str, int]] = []  # (deck node, how many of its cards move the man)
+        self.deck_payers: list[str] = []  # decks with a card that makes the player pay
+        self.landing_payers: list[str] = []  # landing handlers that make the player pay
+        self.landing_anchor: str | None = None
+        self.rows_below: dict[str, int] = {}  # landing handler -> rows of the grid from it to the bottom
 
     # -- helpers
     def edge(self, a: str, b: str, label: str | None = None, **attrs) -> None:
@@ -273,8 +289,12 @@ class _Builder:
 
         # The main chain: next_turn -> hooks -> phases -> hooks -> action window -> end checks.
         after_turn = self.after_turn_nodes()
+        afters = [h for h in p.hooks if h.which == "after"]
+        for nid, hook in zip(after_turn, afters):
+            if hook.when is not None:
+                skippable[nid] = "condition false"
         window = self.action_window()
-        checks, first_check = self.end_checks()
+        _checks, first_check = self.end_checks()
 
         chain = ["next_turn"] + chain_nodes + after_turn + ([window] if window else []) + [first_check]
         end_of_turn = chain[chain.index(chain_nodes[-1]) + 1] if chain_nodes else first_check
@@ -287,9 +307,9 @@ class _Builder:
             reason = skippable.get(nid)
             if reason and i + 1 < len(chain):
                 self.edge(chain[i - 1], chain[i + 1], f"skip ({reason})", style="dashed", color="#7f8c8d")
-        self.turn_enders(end_of_turn)
-        self.landing(end_of_turn)
+        self.landing()
         self.debt_and_elimination(first_check, window)
+        self.turn_enders(end_of_turn)
         return self.g
 
     def start_node(self) -> str:
@@ -331,8 +351,6 @@ class _Builder:
         """Before-turn hooks and the phases, in order; which of them can be skipped and why."""
         nodes: list[str] = []
         skippable: dict[str, str] = {}
-        self.movers: list[str] = []
-        self.enders: list[str] = []
         befores = [h for h in self.p.hooks if h.which == "before"]
         for i, hook in enumerate(befores, 1):
             nid = self.hook_node(hook, i)
@@ -448,7 +466,7 @@ class _Builder:
         for nid in self.enders:
             self.edge(nid, end_of_turn, "end turn", style="dashed", color="#7f8c8d")
 
-    def landing(self, resume: str) -> None:
+    def landing(self) -> None:
         """The `on pass` / `on land` handlers a move triggers, in a cluster."""
         p = self.p
         moves = [h for h in p.handlers if h.event in ("land", "pass")]
@@ -495,13 +513,16 @@ class _Builder:
             self.record_body(nid, handler.body)
         anchor = "landing_entry"
         for mover in dict.fromkeys(self.movers):
+            if mover in ids:  # a handler that moves the man again: its move lands him anew
+                self.edge(mover, mover, "moves again", color=COLOURS["land"][1])
+                continue
             self.edge(mover, anchor, "moves the man: passes, then lands", lhead="cluster_landing",
                       color=COLOURS["land"][1], penwidth="1.5")
         self.landing_payers = payers
         self.landing_anchor = anchor
 
     def draws(self, nid: str, body) -> None:
-        below = getattr(self, "rows_below", {}).get(nid)
+        below = self.rows_below.get(nid)
         extra = {"minlen": str(below)} if below and below > 1 else {}
         for stmt in _of(body, ast.Draw):
             deck_id = self.deck_node(stmt.deck)
@@ -524,10 +545,9 @@ class _Builder:
         label.cite(deck.meta)
         self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
         moving = [c for c in deck.cards if _has(c.body, ast.Move)]
+        if any(_has(c.body, ast.EndTurn) for c in deck.cards):
+            self.enders.append(nid)
         for card in deck.cards:
-            for stmt in _of(card.body, ast.EndTurn):
-                self.enders.append(nid)
-                break
             for stmt in _of(card.body, ast.EndGame):
                 self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
                           color=COLOURS["over"][0], style="dashed")
@@ -535,15 +555,15 @@ class _Builder:
                 if stmt.deck != name:
                     self.edge(nid, self.deck_node(stmt.deck), f"draw from {stmt.deck}", color=COLOURS["deck"][1])
         if moving:
-            self.card_movers = getattr(self, "card_movers", []) + [(nid, len(moving))]
+            self.card_movers.append((nid, len(moving)))
         if any(_pays_from_player(c.body) for c in deck.cards):
-            self.deck_payers = getattr(self, "deck_payers", []) + [nid]
+            self.deck_payers.append(nid)
         return nid
 
     def debt_and_elimination(self, first_check: str, window: str | None) -> None:
         p = self.p
-        anchor = getattr(self, "landing_anchor", None)
-        for nid, count in getattr(self, "card_movers", []):
+        anchor = self.landing_anchor
+        for nid, count in self.card_movers:
             if anchor is not None:
                 what = "a card moves the man" if count == 1 else f"{count} cards move the man"
                 # Drawn from the cluster down to the deck, arrow reversed: dot routes it far more tidily.
@@ -559,13 +579,15 @@ class _Builder:
                 label.code(self.cond(handler.when), "when ")
             label.cite(handler.body.meta)
             self.g.node(nid, str(label), **_style("debt"))
+            if debt_ids:
+                self.edge(debt_ids[-1], nid, "then")
             debt_ids.append(nid)
         if debt_ids:
             target = debt_ids[0]
-            if getattr(self, "landing_payers", None):
+            if self.landing_payers:
                 self.edge(self.landing_payers[0], target, "cannot pay", ltail="cluster_landing",
                           style="dashed", color=COLOURS["debt"][1])
-            for nid in getattr(self, "deck_payers", []):
+            for nid in self.deck_payers:
                 self.edge(nid, target, "cannot pay", style="dashed", color=COLOURS["debt"][1])
         elim_ids = []
         for i, handler in enumerate(elims, 1):
@@ -575,6 +597,8 @@ class _Builder:
                 label.code(self.cond(handler.when), "when ")
             label.cite(handler.body.meta)
             self.g.node(nid, str(label), **_style("debt"))
+            if elim_ids:
+                self.edge(elim_ids[-1], nid, "then")
             elim_ids.append(nid)
         # Who eliminates: every block with an `eliminate` statement.
         eliminators = []
@@ -630,7 +654,7 @@ def build_diagram(program) -> graphviz.Digraph:
 # ---- writing and rendering -------------------------------------------------------
 
 
-DOT_HINT = ("Graphviz's `dot` program is needed to render it: on Debian or Ubuntu, "
+DOT_HINT = ("Graphviz's `dot` program, which renders it, is not installed: on Debian or Ubuntu, "
             "`apt-get install graphviz` (the `graphviz` package provides `dot`)")
 
 
@@ -674,18 +698,23 @@ def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
     if image is None:
         return written
 
-    missing = (f"wrote the DOT source to `{dot_path}` but could not render `{image}`: "
-               f"Graphviz's `dot` program is not installed. {DOT_HINT[0].upper()}{DOT_HINT[1:]}.")
+    missing = (f"wrote the DOT file `{dot_path}`, but cannot render `{image}`: {DOT_HINT}; "
+               f"or render the DOT file elsewhere")
     if shutil.which("dot") is None:
-        raise DiagramError(missing)
+        raise DiagramError(missing, written)
     try:
-        graphviz.render("dot", format=render_fmt, filepath=str(dot_path), outfile=str(image), quiet=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. a format that differs from the output's suffix
+            graphviz.render("dot", format=render_fmt, filepath=str(dot_path), outfile=str(image), quiet=True)
     except graphviz.ExecutableNotFound:
-        raise DiagramError(missing) from None
+        raise DiagramError(missing, written) from None
     except graphviz.CalledProcessError as exc:
-        detail = exc.stderr.decode("utf-8", "replace").strip() if isinstance(exc.stderr, bytes) else exc.stderr
-        raise DiagramError(f"wrote `{dot_path}`, but `dot` failed to render `{image}`: {detail or exc}") from None
+        stderr = exc.stderr
+        detail = stderr.decode("utf-8", "replace").strip() if isinstance(stderr, bytes) else (stderr or "")
+        raise DiagramError(f"wrote `{dot_path}`, but `dot` failed to render `{image}`: {detail or exc}",
+                           written) from None
     except OSError as exc:
-        raise DiagramError(f"wrote `{dot_path}`, but could not write `{image}`: {exc.strerror or exc}") from None
+        raise DiagramError(f"wrote `{dot_path}`, but could not write `{image}`: {exc.strerror or exc}",
+                           written) from None
     written.append(str(image))
     return written

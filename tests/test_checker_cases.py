@@ -191,3 +191,10 @@ def test_multiple_syntax_errors_in_one_run():
         parse_text(text, "x.rules")
     assert len(info.value.diagnostics) == 3
     assert len({d.span.line for d in info.value.diagnostics}) == 3
+
+
+def test_chain_error_underlines_the_inner_link():
+    diag = _only("chain_span", "R0305")
+    text = (CASES_DIR / "chain_span.rules").read_text(encoding="utf-8")
+    line = text.splitlines()[diag.span.line - 1]
+    assert line[diag.span.column - 1:diag.span.end_column - 1] == "fee + 5"

@@ -185,3 +185,15 @@ def test_no_engine_module_names_anything_of_finance():
         for path in (ROOT / folder).rglob("*.py"):
             for number, line in enumerate(path.read_text().splitlines(), 1):
                 assert not pattern.search(line), f"{path}:{number} names a game's thing: {line.strip()}"
+
+
+@pytest.mark.parametrize("agents", ["heuristic", "random"])
+def test_reusing_legal_actions_changes_nothing(finance, agents):
+    """Legal actions are recomputed only when what their conditions read has changed;
+    playing with that switched off must give the very same games."""
+    for seed in range(6):
+        cached = play(finance, seed, agents=agents)
+        fresh = Game(finance, 4, seed=seed, agents=make_agents(agents, seed, 4))
+        fresh.cache_actions = False
+        fresh.play()
+        assert events_to_jsonl(cached.events) == events_to_jsonl(fresh.events)

@@ -1,0 +1,326 @@
+"""The turn-flow diagram: a golden DOT file for FINANCE, the parts of a small game, rendering.
+
+The golden file `golden/finance.dot` is the exact DOT that `build_diagram` gives for
+games/finance.rules. After an intended change to the diagram (or to the game), look at
+the new picture and regenerate it with
+
+    RULESC_UPDATE_GOLDEN=1 python -m pytest tests/test_diagram.py
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import shutil
+from pathlib import Path
+
+import graphviz
+import pytest
+
+from rulesc import diagram
+from rulesc.diagram import DiagramError, build_diagram, write_diagram
+from rulesc.dsl.checker import check_program
+from rulesc.dsl.diagnostics import RulesError, render_text
+from rulesc.dsl.model import build_program
+from rulesc.dsl.parser import parse_file
+
+ROOT = Path(__file__).resolve().parent.parent
+FINANCE = ROOT / "games" / "finance.rules"
+GOLDEN = Path(__file__).parent / "golden" / "finance.dot"
+UPDATE = os.environ.get("RULESC_UPDATE_GOLDEN") == "1"
+
+MINI = '''\
+game "Mini":
+    players: 2 to 4
+    start: Go
+    first player: seat order
+
+param wage = $100
+
+bank unlimited
+
+player:
+    cash: money = $500
+    position: square = Go
+    state skips: count = 0
+
+kind Lot:
+    price: money
+    state owner: player? = none
+
+table Lot:
+    name   price
+    Red    $60
+    Blue   $80
+
+square Go "Go"
+square Fine "Fine"
+
+board:
+    Go, Red, Fine, Blue
+
+deck Luck cut:
+    card Gift "A small gift":
+        pay $10 from bank to player
+    card Jump "Jump to Go" copies 2:
+        move player to Go
+
+turn:
+    phase roll "Roll and move":        § "Roll the die and move."
+        roll 1 die as d
+        move player by d.total
+    phase rest "Rest a turn" when player.skips>0:
+        set player.skips = player.skips - 1
+        end turn
+    phase buy "Buy a lot" optional:
+        pay $1 from player to bank
+
+before turn when player.cash < $50:
+    pay $5 from bank to player
+
+after turn:
+    pay $1 from player to bank
+
+on pass Go:                            § "Collect your wage as you pass Go."
+    pay wage from bank to player
+
+on land Lot l when l.owner == none:    § "An unowned lot may be bought by the player who lands there, if he wants it."
+    pay l.price from player to bank
+    set l.owner = player
+
+on land Fine:
+    draw from Luck
+
+on debt:
+    eliminate debtor
+
+end when count(players) == 1 winner players[0] as "last one left"
+'''
+
+
+def load(path):
+    rules = parse_file(path)
+    checked = check_program(rules)
+    errors = [render_text(d, rules.source) for d in checked.diagnostics if d.is_error]
+    assert not errors, "\n".join(errors)
+    return checked.program
+
+
+@pytest.fixture(scope="module")
+def finance():
+    return load(FINANCE)
+
+
+@pytest.fixture
+def mini(tmp_path):
+    path = tmp_path / "mini.rules"
+    path.write_text(MINI, encoding="utf-8")
+    return load(path)
+
+
+def edges(dot: str, tail: str, head: str) -> list[str]:
+    """The DOT lines of the edges from `tail` to `head`."""
+    return [line for line in dot.splitlines() if re.match(rf"\s*{re.escape(tail)} -> {re.escape(head)}\b", line)]
+
+
+def node_line(dot: str, nid: str) -> str:
+    found = [line for line in dot.splitlines() if re.match(rf"\s*{re.escape(nid)} \[", line)]
+    assert len(found) == 1, f"expected one node `{nid}`, found {len(found)}"
+    return found[0]
+
+
+# ---- FINANCE: the golden file ---------------------------------------------------
+
+
+def test_finance_matches_golden_dot(finance):
+    source = build_diagram(finance).source
+    if UPDATE:
+        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+        GOLDEN.write_text(source, encoding="utf-8")
+    assert GOLDEN.exists(), f"no golden file; create it with RULESC_UPDATE_GOLDEN=1 ({GOLDEN})"
+    expected = GOLDEN.read_text(encoding="utf-8")
+    if source != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), source.splitlines(True),
+                                            "golden/finance.dot", "build_diagram(finance)", n=1))
+        pytest.fail("the FINANCE diagram differs from tests/golden/finance.dot; if the change is intended, "
+                    "look at the picture and regenerate with RULESC_UPDATE_GOLDEN=1\n" + diff[:6000])
+
+
+def test_diagram_is_deterministic(finance):
+    again = build_program(parse_file(FINANCE))[0]
+    assert build_diagram(finance).source == build_diagram(again).source == build_diagram(finance).source
+
+
+def test_finance_shows_the_turn(finance):
+    dot = build_diagram(finance).source
+    # The one phase, the landing handlers in a cluster, both decks with their cards.
+    assert "phase 1: move" in dot and "Roll the dice and move" in dot
+    assert "subgraph cluster_landing" in dot
+    landing = dot[dot.index("subgraph cluster_landing"):]
+    landing = landing[:landing.index("\n\t}")]
+    for target in ("on pass Start", "on land CommunityChest", "on land Chance", "on land Tariff",
+                   "on land Taxes", "on land Luxury"):
+        assert target in landing, target
+    assert landing.count("on land Lease p") == 2
+    assert "when p.owner == none and not p.withdrawn" in landing
+    assert edges(dot, "phase_1_move", "landing_entry"), "the move phase should lead to the landing cluster"
+    assert edges(dot, "land_1", "deck_ChestCards") and edges(dot, "land_2", "deck_ChanceCards")
+    assert "Advance to Start ×2" in node_line(dot, "deck_ChanceCards")
+    # Debt, elimination and the end of the game.
+    assert edges(dot, "debt_1", "eliminate_1")
+    assert edges(dot, "eliminate_1", "end_1")
+    assert "count(players) == 1" in node_line(dot, "end_1")
+    assert "last player standing" in dot
+    # The action window lists `build` and the trade; `on debt` raises cash there.
+    window = node_line(dot, "action_window")
+    assert "build(p: Lease), any time" in window and "trade Lease with cash" in window
+    assert edges(dot, "debt_1", "action_window")
+    # And the loop back to the next player.
+    assert edges(dot, "next_turn", "end_turn_limit") or edges(dot, "next_turn", "end_1")
+
+
+def test_citations_are_shortened(finance):
+    dot = build_diagram(finance).source
+    cites = re.findall(r"<I>§ ([^<]*)</I>", dot)
+    assert cites
+    for cite in cites:
+        assert len(cite) <= 51, cite
+    assert "§ EACH PLAYER COLLECTS FROM THE BANK AN INCOME OF…" in dot
+
+
+# ---- a small game written inline ------------------------------------------------
+
+
+def test_small_game_shows_every_phase_handler_and_end(mini):
+    dot = build_diagram(mini).source
+    for nid, title in (("phase_1_roll", "Roll and move"), ("phase_2_rest", "Rest a turn"),
+                       ("phase_3_buy", "Buy a lot")):
+        assert title in node_line(dot, nid)
+    assert "before turn" in node_line(dot, "hook_before_1")
+    assert "after turn" in node_line(dot, "hook_after_1")
+    assert "on pass Go" in node_line(dot, "pass_1")
+    lot = node_line(dot, "land_1")
+    assert "on land Lot l" in lot and "when l.owner == none" in lot
+    assert "§ An unowned lot may be bought by the player who…" in lot
+    assert "on land Fine" in node_line(dot, "land_2")
+    assert "on debt" in node_line(dot, "debt_1")
+    assert "count(players) == 1" in node_line(dot, "end_1")
+    assert "last one left" in dot
+    assert edges(dot, "end_1", "game_over_1")
+
+
+def test_conditions_are_source_text(mini):
+    dot = build_diagram(mini).source
+    # Written `player.skips>0` in the file: shown as written, not re-printed from the AST.
+    assert "when player.skips&gt;0" in node_line(dot, "phase_2_rest")
+    assert "when player.cash &lt; $50" in node_line(dot, "hook_before_1")
+
+
+def test_phase_with_when_gets_a_skip_edge(mini):
+    dot = build_diagram(mini).source
+    # `rest` has a condition: from the phase before it straight to the phase after it.
+    skip = edges(dot, "phase_1_roll", "phase_3_buy")
+    assert skip and "skip (condition false)" in skip[0] and "dashed" in skip[0]
+    # `buy` is optional: dashed box, and a skip edge past it.
+    assert "dashed" in node_line(dot, "phase_3_buy")
+    declined = edges(dot, "phase_2_rest", "hook_after_1")
+    assert any("skip (player declines)" in line for line in declined)
+    # `rest` ends the turn early.
+    assert any("end turn" in line for line in declined)
+    # The before-turn hook has a condition too.
+    assert any("skip" in line for line in edges(dot, "next_turn", "phase_1_roll"))
+    # The main chain, in order, and the loop back to the next player.
+    for a, b in (("start", "next_turn"), ("next_turn", "hook_before_1"), ("hook_before_1", "phase_1_roll"),
+                 ("phase_1_roll", "phase_2_rest"), ("phase_2_rest", "phase_3_buy"),
+                 ("phase_3_buy", "hook_after_1"), ("hook_after_1", "end_1")):
+        assert edges(dot, a, b), f"{a} -> {b}"
+    assert any("next player" in line for line in edges(dot, "next_turn", "end_1"))
+
+
+def test_small_game_decks_and_debt(mini):
+    dot = build_diagram(mini).source
+    deck = node_line(dot, "deck_Luck")
+    assert "A small gift" in deck and "Jump to Go ×2" in deck and "3 cards, cut" in deck
+    assert edges(dot, "land_2", "deck_Luck")
+    # A card that moves the man leads back to the landing cluster.
+    assert any("a card moves the man" in line for line in edges(dot, "landing_entry", "deck_Luck"))
+    # No `on eliminate`: the debt's `eliminate` still leads somewhere, and on to the end check.
+    assert edges(dot, "debt_1", "eliminate_1") and edges(dot, "eliminate_1", "end_1")
+    # No actions and no trade: no action window.
+    assert "action_window" not in dot
+
+
+def test_every_rules_file_in_the_tests_draws(tmp_path):
+    """Broken games still draw: the diagram never crashes on a program that builds."""
+    files = sorted((ROOT / "tests").rglob("*.rules")) + sorted((ROOT / "games").glob("*.rules"))
+    drawn = 0
+    for path in files:
+        try:
+            rules = parse_file(path)
+        except RulesError:
+            continue
+        program, _ = build_program(rules)
+        assert build_diagram(program).source.startswith("// turn flow of"), path
+        drawn += 1
+    assert drawn
+
+
+# ---- writing and rendering ------------------------------------------------------
+
+
+def test_write_dot_only(finance, tmp_path):
+    out = tmp_path / "turn.dot"
+    assert write_diagram(finance, str(out)) == [str(out)]
+    assert out.read_text(encoding="utf-8") == build_diagram(finance).source
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["turn.dot"]
+
+
+def test_unknown_suffix_is_refused(finance, tmp_path):
+    with pytest.raises(DiagramError, match="format"):
+        write_diagram(finance, str(tmp_path / "turn.txt"))
+    with pytest.raises(DiagramError, match="unknown diagram format"):
+        write_diagram(finance, str(tmp_path / "turn.dot"), fmt="bmpx")
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's `dot` is not installed")
+def test_render_svg(finance, tmp_path):
+    out = tmp_path / "turn.svg"
+    written = write_diagram(finance, str(out))
+    assert written == [str(tmp_path / "turn.dot"), str(out)]
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<?xml") or "<svg" in text
+    assert "FINANCE (1932)" in text
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's `dot` is not installed")
+def test_render_with_explicit_format(mini, tmp_path):
+    written = write_diagram(mini, str(tmp_path / "turn.dot"), fmt="png")
+    assert written == [str(tmp_path / "turn.dot"), str(tmp_path / "turn.png")]
+    assert (tmp_path / "turn.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_missing_dot_is_explained(finance, tmp_path, monkeypatch):
+    monkeypatch.setattr(diagram.shutil, "which", lambda name, *a, **k: None)
+    out = tmp_path / "turn.svg"
+    with pytest.raises(DiagramError) as info:
+        write_diagram(finance, str(out))
+    message = str(info.value)
+    assert "apt-get install graphviz" in message and "`dot`" in message
+    assert "turn.dot" in message
+    assert (tmp_path / "turn.dot").read_text(encoding="utf-8") == build_diagram(finance).source
+    assert info.value.written == [str(tmp_path / "turn.dot")]
+    assert not out.exists()
+
+
+def test_dot_vanishing_after_the_check_is_explained(finance, tmp_path, monkeypatch):
+    """`which` finds `dot` but running it fails (graphviz's ExecutableNotFound path)."""
+    monkeypatch.setattr(diagram.shutil, "which", lambda name, *a, **k: "/usr/bin/dot")
+
+    def not_found(*args, **kwargs):
+        raise graphviz.ExecutableNotFound(["dot"])
+
+    monkeypatch.setattr(diagram.graphviz, "render", not_found)
+    with pytest.raises(DiagramError, match="apt-get install graphviz"):
+        write_diagram(finance, str(tmp_path / "turn.pdf"))
+    assert (tmp_path / "turn.dot").exists()
