@@ -142,7 +142,7 @@ class Checker:
 
     # ---- the global scope ------------------------------------------------------------------
     def global_scope(self) -> dict[str, Type]:
-        scope: dict[str, Type] = {"players": T.list_of(T.PLAYER), "bank": T.ACCOUNT}
+        scope: dict[str, Type] = {"players": T.list_of(T.PLAYER), "bank": T.ACCOUNT, "turn": T.COUNT}
         for name, param in self.p.params.items():
             scope[name] = self.infer(param.value, {})
         for name, f in self.p.global_fields.items():

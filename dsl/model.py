@@ -12,7 +12,7 @@ import attrs
 from . import ast
 from .diagnostics import Diagnostic, Label, Span
 
-BUILTIN_NAMES = {"player", "players", "bank", "none", "true", "false"}
+BUILTIN_NAMES = {"player", "players", "bank", "turn", "none", "true", "false"}
 
 
 @attrs.define

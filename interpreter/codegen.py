@@ -222,6 +222,9 @@ class ExpressionCodegen:
             return f"sq_{name}"
         if name in p.kinds or name in p.groups:
             return f"g.kind_things[{name!r}]"
+        if name == "turn":
+            self.reads.add(UNTRACKED)
+            return "g.state.turn"
         if name in ("winner", "game_over"):
             self.reads.add(UNTRACKED)
             return "g.state.winner" if name == "winner" else "g.state.over"
