@@ -409,7 +409,7 @@ class Checker:
                     self.error("R0309", f"`{s.target.name}` of a player is kept by the engine", s.target.span,
                                help="use `move` or `eliminate`")
             target = self.infer(s.target, env)
-            self.expect(s.value, target, env, f"the value set")
+            self.expect(s.value, target, env, "the value set")
             return env
         if isinstance(s, ast.Let):
             return {**env, s.name: self.infer(s.value, env)}

@@ -91,7 +91,7 @@ class ExpressionCodegen:
 
     def _failure(self, node):
         path, span = self.program.path, node.span
-        text = _source_text(self.program, node)
+        text = source_text(self.program, node)
 
         def fail(exc):
             if isinstance(exc, _Problem):
@@ -231,7 +231,8 @@ class ExpressionCodegen:
         raise RuleRuntimeError(f"unknown name `{name}`", p.path, node.span)
 
 
-def _source_text(program, node) -> str:
+def source_text(program, node) -> str:
+    """The source text of a one-line node, for messages."""
     lines = program.source.splitlines()
     span = node.span
     if span.line == span.end_line and 0 < span.line <= len(lines):

@@ -15,9 +15,9 @@ import os
 from rulesc.dsl import ast
 from rulesc.dsl.checker import Checked
 
-from .codegen import ExpressionCodegen
+from .codegen import ExpressionCodegen, source_text
 from .errors import RuleRuntimeError
-from .state import Bank, Square
+from .state import Square
 
 
 
@@ -47,7 +47,7 @@ class Compiler:
 
     def _none_failure(self, node):
         def fail():
-            self.fail(f"`{_source(self.program, node.obj)}` is `none` here, so it has no `{node.name}`", node,
+            self.fail(f"`{source_text(self.program, node.obj)}` is `none` here, so it has no `{node.name}`", node,
                       help="guard the rule with `when … != none`")
         return fail
 
@@ -236,15 +236,3 @@ def owner_prefilter(when, var: str) -> str | None:
             and isinstance(first.right, ast.Name) and first.right.id == "player"):
         return first.left.name
     return None
-
-
-def _source(program, node) -> str:
-    lines = program.source.splitlines()
-    span = node.span
-    if span.line == span.end_line and 0 < span.line <= len(lines):
-        return lines[span.line - 1][span.column - 1:span.end_column - 1]
-    return "this value"
-
-
-def is_account(value) -> bool:
-    return isinstance(value, Bank) or hasattr(value, "seat")

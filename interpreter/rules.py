@@ -13,7 +13,7 @@ from rulesc.dsl import ast
 from rulesc.dsl.checker import Checked, check_program
 from rulesc.dsl.diagnostics import Diagnostic, RulesError, Span
 from rulesc.dsl.parser import parse_file, parse_text
-from rulesc.dsl.types import compatible
+from rulesc.dsl.types import Type, compatible
 
 from .compiler import Compiler, owner_prefilter
 from .state import Square
@@ -133,7 +133,6 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
             raise RulesError([Diagnostic("error", "R0011", f"`--set {name}`: the rules have no parameter `{name}`",
                                          p.path, help="parameters are " + ", ".join(f"`{n}`" for n in p.params))])
         expected = checked.types.get(id(p.params[name].value))
-        from rulesc.dsl.types import Type
         actual = Type(value_node.type) if isinstance(value_node, ast.Literal) else None
         if actual is None or (expected is not None and not compatible(expected, actual)):
             raise RulesError([Diagnostic("error", "R0012", f"`--set {name}` needs {expected}, not `{text.split('=', 1)[1].strip()}`",

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from rulesc.dsl.checker import check_program
-from rulesc.dsl.diagnostics import Diagnostic, RulesError, render_json, render_text
+from rulesc.dsl.diagnostics import RulesError, render_json, render_text
 from rulesc.dsl.parser import parse_file
 from rulesc.interpreter.engine import AgentError
 from rulesc.interpreter.errors import RuleRuntimeError

@@ -95,7 +95,9 @@ class _Source:
     def _charge(self, value) -> None:
         self.used += _choices_size([value]) if _choices_size is not None else 8
         if self.used > self.budget:
-            self.fallback = random.Random(self.integer(0, 2**32 - 1))
+            top = 2**32 - 1
+            seed = self._draw_int(0, top) if self._draw_int is not None else self.data.draw(st.integers(0, top))
+            self.fallback = random.Random(seed)
 
     def integer(self, low: int, high: int) -> int:
         if high <= low:
