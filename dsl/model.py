@@ -55,10 +55,6 @@ class Program:
     scenarios: list = attrs.Factory(list)
     extends: list = attrs.Factory(list)
 
-    def kind_of_thing(self, name: str) -> str | None:
-        thing = self.things.get(name)
-        return thing.kind if thing else None
-
     @property
     def board_kinds(self) -> set[str]:
         """Kinds with at least one thing on the board (their things are squares too)."""

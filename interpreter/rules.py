@@ -11,7 +11,7 @@ import attrs
 
 from rulesc.dsl import ast
 from rulesc.dsl.checker import Checked, check_program
-from rulesc.dsl.diagnostics import Diagnostic, RulesError, Span
+from rulesc.dsl.diagnostics import Diagnostic, RulesError
 from rulesc.dsl.parser import parse_file, parse_text
 from rulesc.dsl.types import Type, compatible
 
@@ -231,10 +231,3 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         trade_where=compiler.where(p.trade) if p.trade else "",
         decks=decks, ends=ends, hints=hints, invariants=invariants, compiler=compiler,
     )
-
-
-def span_of_rule(rules: Rules, where: str) -> Span | None:
-    try:
-        return Span.point(int(where.rsplit(":", 1)[1]), 1)
-    except (ValueError, IndexError):
-        return None
