@@ -162,7 +162,14 @@ class Checker:
     # ---- expressions ------------------------------------------------------------------------------
     def expect(self, node, expected: Type, env, what: str) -> Type:
         actual = self.infer(node, env)
-        if not T.compatible(expected, actual, self.board_kinds):
+        if T.compatible(expected, actual, self.board_kinds):
+            return actual
+        if actual.optional and T.compatible(expected, actual.required(), self.board_kinds):
+            path = _path(node)
+            self.error("R0305", f"{what} may be `none` here ({_a(actual)})", node.span,
+                       help=f"check it first: `when {path} != none`, or `if {path} != none:`" if path
+                       else "check that it is not `none` first")
+        else:
             self.error("R0301", f"{what} must be {_a(expected)}, but this is {_a(actual)}", node.span)
         return actual
 
@@ -244,7 +251,9 @@ class Checker:
             orelse = self.infer(node.orelse, narrow(env, node.condition, False))
             if not T.comparable(then, orelse, self.board_kinds):
                 self.error("R0301", f"both branches must have one type; they are {_a(then)} and {_a(orelse)}", node.span)
-            return then if then.name != "none" else orelse.maybe()
+            if then.name == "none":
+                return orelse.maybe()
+            return then.maybe() if orelse.name == "none" or orelse.optional else then
         raise TypeError(f"unknown expression node {node!r}")
 
     def lookup(self, node: ast.Name, env) -> Type:
@@ -381,13 +390,9 @@ class Checker:
                 self.expect(s.amount, T.COUNT, env, "how far a player moves")
             return env
         if isinstance(s, ast.Pay):
-            if self.expect(s.amount, T.MONEY, env, "an amount paid").optional:
-                self.error("R0305", "the amount paid may be `none` here", s.amount.span,
-                           help="check it first: `if x != none then x … else …`")
-            for end, what in ((s.source, "who pays"), (s.target, "who is paid")):
-                t = self.expect(end, T.ACCOUNT, env, what)
-                if t.optional:
-                    self.error("R0305", f"{what} may be `none` here", end.span, help="check it in the rule's `when`")
+            self.expect(s.amount, T.MONEY, env, "an amount paid")  # `expect` reports a `money?` (R0305)
+            self.expect(s.source, T.ACCOUNT, env, "who pays")
+            self.expect(s.target, T.ACCOUNT, env, "who is paid")
             return env
         if isinstance(s, ast.Set):
             if not isinstance(s.target, (ast.Attr, ast.Name)):
@@ -408,7 +413,8 @@ class Checker:
                 elif base.name == "player" and s.target.name in ("name", "seat", "out", "position"):
                     self.error("R0309", f"`{s.target.name}` of a player is kept by the engine", s.target.span,
                                help="use `move` or `eliminate`")
-            target = self.infer(s.target, env)
+            declared = {k: v for k, v in env.items() if k != NARROWED}  # a field keeps its declared type
+            target = self.infer(s.target, declared)
             self.expect(s.value, target, env, "the value set")
             return env
         if isinstance(s, ast.Let):
@@ -423,17 +429,20 @@ class Checker:
             return env
         if isinstance(s, (ast.EndTurn, ast.RaiseCash)):
             if isinstance(s, ast.RaiseCash) and context != "debt":
-                self.error("R0402", "`raise cash` is only meaningful in `on debt`", s.span)
+                self.error("R0408", "`raise cash` is only meaningful in `on debt`", s.span,
+                           help="`raise cash` lets a debtor sell and borrow; put it in `on debt:`")
             return env
         if isinstance(s, ast.EndGame):
             self.expect(s.winner, T.PLAYER.maybe(), env, "the winner")
             return env
         if isinstance(s, ast.If):
+            branch_env = env
             for cond, body in s.branches:
-                self.expect(cond, T.BOOL, env, "a condition")
-                self.block(body, narrow(env, cond), context)
+                self.expect(cond, T.BOOL, branch_env, "a condition")
+                self.block(body, narrow(branch_env, cond), context)
+                branch_env = narrow(branch_env, cond, False)  # later branches know this one was false
             if s.orelse is not None:
-                self.block(s.orelse, env, context)
+                self.block(s.orelse, branch_env, context)
             return env
         if isinstance(s, ast.For):
             coll = self.infer(s.collection, env)
@@ -499,6 +508,9 @@ class Checker:
 
     def check_header(self, scope):
         p = self.p
+        for ext in p.extends:
+            self.error("R0506", "variants (`extends`) are designed but not built yet", ext.span,
+                       help="copy the base file and change it, until variants land (see docs/language.md)")
         if p.game is None:
             self.error("R0502", "the file has no `game` header", Span(1, 1, 1, 2),
                        help='start the file with `game "Name":` and its settings')
@@ -536,11 +548,15 @@ class Checker:
     def check_fields(self, fields, scope, owner: str):
         for f in fields:
             self.assume(f"{owner}.{f.name}", f.meta, f.span)
+            if owner == "player" and f.name in PLAYER_BUILTINS:
+                self.error("R0203", f"`{f.name}` is a built-in field of every player and cannot be declared", f.span,
+                           help="remove this line; the engine keeps it" + (
+                               " (the start square is the header's `start:`)" if f.name == "position" else ""))
             t = self.resolve_type(f.type)
             if f.default is not None:
                 self.expect(f.default, t, scope, f"the default of `{f.name}`")
             elif f.is_state and not t.optional and owner not in ("player", "global"):
-                self.error("R0506", f"state `{f.name}` needs a default value", f.span, help=f"e.g. `state {f.name}: {t} = …`")
+                self.error("R0507", f"state `{f.name}` needs a default value", f.span, help=f"e.g. `state {f.name}: {t} = …`")
 
     def check_tables(self, scope):
         p = self.p
@@ -726,7 +742,6 @@ class Checker:
             env = dict(scope)
             env["winner"] = T.PLAYER.maybe()
             env["game_over"] = T.BOOL
-            env["turn_ended"] = T.BOOL
             for item in scenario.items:
                 if isinstance(item, ast.ScenarioPlayers):
                     for n in item.names:
@@ -764,7 +779,12 @@ class Checker:
                 elif isinstance(item, ast.ScenarioAnswer):
                     self.need_player(item.player, env, item.span)
                     for v in item.values:
-                        self.infer(v, env)
+                        if not isinstance(v, ast.Name):  # a bare name is an option's name
+                            self.infer(v, env)
+                elif isinstance(item, ast.ScenarioDice):
+                    for faces in item.rolls:
+                        if any(not 1 <= f <= 6 for f in faces):
+                            self.error("R0310", f"a die shows 1 to 6, not {' '.join(map(str, faces))}", item.span)
 
     def need_player(self, name: str, env, span):
         if env.get(name) != T.PLAYER:

@@ -6,6 +6,8 @@ see numbers, not text. Every node gets the span of the rule that produced it.
 
 from __future__ import annotations
 
+import re
+
 import attrs
 from lark import Token, Transformer, v_args
 
@@ -23,8 +25,17 @@ def token_span(tok: Token) -> Span:
     return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
 
 
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
 def _unquote(tok: Token) -> str:
-    return bytes(str(tok)[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else str(tok)[1:-1]
+    # `\n`, `\t`, `\"` and `\\`; any other backslash is kept as written. (Python's unicode_escape
+    # codec mangled non-ASCII text and raised on `\x` or `\N`.)
+    body = str(tok)[1:-1]
+    if "\\" not in body:
+        return body
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), body)
 
 
 def _meta(children) -> ast.Meta:
@@ -164,6 +175,9 @@ class ToAst(Transformer):
     def row_assumed(self, meta, c):
         return ("row_assumed", tuple(str(t) for t in c))
 
+    def neg_money(self, meta, c):
+        return ast.Literal(value=-int(str(c[0])[1:].replace(",", "")), type="money", span=span_of(meta))
+
     def neg_int(self, meta, c):
         return ast.Literal(value=-int(c[0]), type="count", span=span_of(meta))
 
@@ -253,7 +267,8 @@ class ToAst(Transformer):
 
     def scenario_answer(self, meta, c):
         values = tuple(x for x in c[2:] if not isinstance(x, ast.Meta))
-        return ast.ScenarioAnswer(player=str(c[0]), decision=str(c[1]), values=values, span=span_of(meta))
+        decision = _unquote(c[1]) if c[1].type == "STRING" else str(c[1])
+        return ast.ScenarioAnswer(player=str(c[0]), decision=decision, values=values, span=span_of(meta))
 
     def scenario_turn(self, meta, c):
         return ast.ScenarioTurn(player=str(c[0]), span=span_of(meta))

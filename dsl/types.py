@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 SCALARS = {"money", "count", "percent", "bool", "text"}
-BUILTIN = SCALARS | {"player", "square"}
+BUILTIN = SCALARS | {"player", "square", "account"}
 
 
 @attrs.frozen
@@ -61,6 +61,8 @@ def compatible(expected: Type, actual: Type, kinds_on_board: set[str] | None = N
         return True
     if actual.name == "none":
         return expected.optional
+    if actual.optional and not expected.optional:
+        return False
     if expected.is_list and actual.is_list:
         return compatible(expected.element, actual.element, kinds_on_board)
     if expected.name == actual.name:

@@ -20,7 +20,8 @@ from .rules import Rules
 from .state import Bank, GameState, Player, Square, Thing
 
 STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
-MAX_DEPTH = 40  # moves nested inside moves (a landing that moves again...), well within Python's stack
+MAX_DEPTH = 40  # moves and draws nested inside each other, well within Python's stack
+DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
 
 
@@ -69,7 +70,7 @@ class Game:
         if not low <= len(names) <= high:
             raise ValueError(f"{rules.title} is for {low} to {high} players, not {len(names)}")
         self.record = record
-        self.turn_limit = turn_limit if turn_limit is not None else rules.turn_limit
+        self.turn_limit = turn_limit or rules.turn_limit or DEFAULT_TURN_LIMIT
         self.events: list = []
         self.steps = 0
         self.depth = 0
@@ -197,7 +198,9 @@ class Game:
                     raise self.error(f"`{amount.name}` is not on the board")
                 target = amount.index
             else:
-                target = next((start + k) % n for k in range(1, n + 1) if self.board[(start + k) % n] is amount)
+                target = next(((start + k) % n for k in range(1, n + 1) if self.board[(start + k) % n] is amount), None)
+                if target is None:
+                    raise self.error(f"`{amount.name}` is not on the board, so no one can move there")
             steps = (target - start) % n
         elif how == "by":
             steps = amount
@@ -226,12 +229,17 @@ class Game:
             self.depth -= 1
 
     def _fire(self, handlers, player: Player, occupant, where: str) -> None:
+        """Run the handlers whose conditions hold on arrival: all are tested before any runs,
+        so one handler's effect (an auction selling the square) cannot trigger the next."""
+        matched = []
         for h in handlers:
             env = {"player": player}
             if h.var is not None:
                 env[h.var] = occupant
             if h.when is None or h.when(self, env):
-                h.body(self, env)
+                matched.append((h, env))
+        for h, env in matched:
+            h.body(self, env)
 
     # ---- money ------------------------------------------------------------------------------------
     def pay(self, amount: int, source, target, where: str) -> None:
@@ -309,7 +317,14 @@ class Game:
             state.discards[deck].append(name)
         card = self.cards[deck][name]
         self.emit("draw", where, player.name, deck, name)
-        card.body(self, {"player": player})
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"cards draw cards more than {MAX_DEPTH} deep; the rules seem to loop",
+                             help="look for a card whose effect draws from its own deck again", budget=True)
+        try:
+            card.body(self, {"player": player})
+        finally:
+            self.depth -= 1
 
     def eliminate(self, player: Player, where: str) -> None:
         if player.out:
@@ -523,9 +538,13 @@ class Game:
             for h in rules.hooks["before"]:
                 if h.when is None or h.when(self, env):
                     h.body(self, env)
-            for name, when, body, where in rules.phases:
-                if when is None or when(self, env):
-                    body(self, env)
+            for name, when, optional, body, where in rules.phases:
+                if when is not None and not when(self, env):
+                    continue
+                if optional and self.choose(player, name, ["play", "skip"], where) == "skip":
+                    continue
+                self.emit("phase", where, name)
+                body(self, env)
         except TurnEnded:
             pass
         if not player.out:

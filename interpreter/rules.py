@@ -71,7 +71,7 @@ class Rules:
     start: str
     first_player: tuple
     turn_limit: int | None
-    phases: list  # (name, when, body, where)
+    phases: list  # (name, when, optional, body, where)
     hooks: dict  # "before"/"after" -> [Handler]
     land: dict  # square or kind or thing name -> [Handler]
     passing: dict
@@ -164,7 +164,8 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
     phases = []
     for phase in p.turn.phases:
         when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
-        phases.append((phase.name, when, compiler.block(phase.body, frozenset({"player"})), compiler.where(phase)))
+        phases.append((phase.name, when, phase.optional, compiler.block(phase.body, frozenset({"player"})),
+                       compiler.where(phase)))
 
     actions = []
     for a in p.actions.values():

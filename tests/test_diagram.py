@@ -42,7 +42,6 @@ bank unlimited
 
 player:
     cash: money = $500
-    position: square = Go
     state skips: count = 0
 
 kind Lot:

@@ -15,6 +15,9 @@ from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError
 from rulesc.dsl.parser import MAX_AST_DEPTH, parse_text
 
+# A warning raised by rulesc code while parsing is a bug too (it was how bad string escapes showed).
+pytestmark = pytest.mark.filterwarnings("error:::rulesc")
+
 SKELETON = (Path(__file__).parent / "checker_cases" / "unused_param.rules").read_text(encoding="utf-8")
 
 
@@ -92,3 +95,18 @@ def test_windows_line_endings_parse():
     text = SKELETON.replace("\n", "\r\n")
     rules = parse_text(text, "t.rules")
     assert check_program(rules).ok
+
+
+@pytest.mark.parametrize("written, value", [
+    (r'"plain"', "plain"),
+    (r'"say \"hi\""', 'say "hi"'),
+    (r'"a \\ b"', "a \\ b"),
+    (r'"two\nlines"', "two\nlines"),
+    ('"caf\u00e9 \\n"', "caf\u00e9 \n"),   # non-ASCII next to an escape is not mangled
+    (r'"odd \x escape"', r"odd \x escape"),  # regression: crashed with UnicodeDecodeError
+    (r'"\N{nothing}"', r"\N{nothing}"),      # regression: crashed with UnicodeDecodeError
+    (r'"\i"', r"\i"),                        # regression: a DeprecationWarning (an error under -W error)
+])
+def test_string_escapes(written, value):
+    rules = parse_text(f"square Go {written}\n", "t.rules")
+    assert rules.decls[0].title == value
