@@ -152,7 +152,7 @@ class Roll:
 @node
 class Move:
     who: object
-    how: str  # "by" | "to" | "back"
+    how: str  # "by" | "to" | "back" | "send" (to, landing but not passing) | "place" (at, nothing happens)
     amount: object
     span: Span
     meta: Meta = NO_META
@@ -187,6 +187,34 @@ class Let:
 class Draw:
     deck: str
     deck_span: Span
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Discard:
+    """`discard from Deck`: the top card goes to the discards unread (its effect does not run)."""
+
+    deck: str
+    deck_span: Span
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class ExtraTurn:
+    """`extra turn for P`: P plays again after this turn."""
+
+    who: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class UseCard:
+    """`use card by P`: P may use one of the cards he keeps."""
+
+    who: object
     span: Span
     meta: Meta = NO_META
 
@@ -260,6 +288,20 @@ class Option:
     when: object | None
     body: Block
     span: Span
+
+
+@node
+class ChooseFor:
+    """`choose "name" by P for x in C where W:` — P picks one element; the block runs with it."""
+
+    name: str
+    by: object
+    var: str
+    collection: object
+    where: object | None
+    body: Block
+    span: Span
+    meta: Meta = NO_META
 
 
 @node
@@ -401,6 +443,7 @@ class Card:
     name: str
     title: str | None
     copies: int
+    keep: bool  # "now or later": the player may keep it to use in a later turn
     body: Block
     span: Span
 
@@ -478,6 +521,17 @@ class EndDecl:
     condition: object
     winner: object
     reason: str
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Define:
+    """`define NAME(x: T, ...) = expression`: a named expression usable wherever one is."""
+
+    name: str
+    params: tuple  # of (name, TypeRef)
+    value: object
     span: Span
     meta: Meta = NO_META
 

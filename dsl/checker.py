@@ -19,7 +19,10 @@ from .diagnostics import Diagnostic, Span
 from .model import Program, build_program
 from .types import Type
 
-PLAYER_BUILTINS = {"name": T.TEXT, "seat": T.COUNT, "out": T.BOOL, "position": T.SQUARE}
+PLAYER_BUILTINS = {"name": T.TEXT, "seat": T.COUNT, "out": T.BOOL, "position": T.SQUARE,
+                   "owing": T.MONEY, "hand": T.list_of(Type("card"))}
+DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT}
+NARROWED_PLAYER = "$player"  # env key: account paths known to be a player (tested `!= bank`)
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
 SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}
 KNOWN_SETTINGS = {"players", "start", "first player", "turn limit", "currency"}
@@ -72,11 +75,28 @@ def _not_none_paths(cond, truth: bool = True) -> set[str]:
     return set()
 
 
+def _not_bank_paths(cond, truth: bool = True) -> set[str]:
+    """Account paths that `cond` having this truth value proves are a player, not the bank."""
+    if isinstance(cond, ast.Not):
+        return _not_bank_paths(cond.operand, not truth)
+    if isinstance(cond, ast.Compare) and cond.op == ("!=" if truth else "=="):
+        for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if isinstance(other, ast.Name) and other.id == "bank" and _path(side):
+                return {_path(side)}
+    if isinstance(cond, ast.BoolOp) and cond.op == ("and" if truth else "or"):
+        return set().union(*(_not_bank_paths(o, truth) for o in cond.operands))
+    return set()
+
+
 def narrow(env: dict, cond, truth: bool = True) -> dict:
-    paths = _not_none_paths(cond, truth) if cond is not None else set()
-    if not paths:
+    if cond is None:
         return env
-    return {**env, NARROWED: env.get(NARROWED, frozenset()) | paths}
+    paths, players = _not_none_paths(cond, truth), _not_bank_paths(cond, truth)
+    if paths:
+        env = {**env, NARROWED: env.get(NARROWED, frozenset()) | paths}
+    if players:
+        env = {**env, NARROWED_PLAYER: env.get(NARROWED_PLAYER, frozenset()) | players}
+    return env
 
 
 def _nearest(name: str, candidates) -> str | None:
@@ -94,6 +114,8 @@ class Checker:
         self.types: dict[int, Type] = {}
         self.assumptions: list[Assumption] = []
         self.used: set[str] = set()
+        self.function_types: dict = {}
+        self.scope: dict | None = None
         self.drawn_decks: set[str] = set()
         self.board_kinds = program.board_kinds
 
@@ -142,7 +164,8 @@ class Checker:
 
     # ---- the global scope ------------------------------------------------------------------
     def global_scope(self) -> dict[str, Type]:
-        scope: dict[str, Type] = {"players": T.list_of(T.PLAYER), "bank": T.ACCOUNT, "turn": T.COUNT}
+        scope: dict[str, Type] = {"players": T.list_of(T.PLAYER), "bank": T.ACCOUNT, "turn": T.COUNT,
+                                  "current": T.PLAYER, "squares": T.list_of(T.SQUARE)}
         for name, param in self.p.params.items():
             scope[name] = self.infer(param.value, {})
         for name, f in self.p.global_fields.items():
@@ -177,6 +200,8 @@ class Checker:
         t = self._infer(node, env)
         if t.optional and _path(node) in env.get(NARROWED, ()):
             t = t.required()
+        if t.name == "account" and _path(node) in env.get(NARROWED_PLAYER, ()):
+            t = T.PLAYER
         self.types[id(node)] = t
         return t
 
@@ -280,6 +305,10 @@ class Checker:
             fields = self.kind_fields(base.name)
         elif base.name == "square":
             fields = {"name": T.TEXT}
+        elif base.name == "deck":
+            fields = DECK_FIELDS
+        elif base.name == "card":
+            fields = {"name": T.TEXT}
         else:
             self.error("R0306", f"{_a(base)} has no fields", node.span)
             return T.ANY
@@ -307,9 +336,42 @@ class Checker:
                 if not T.comparable(args[0], t, self.board_kinds):
                     self.error("R0301", f"`{node.func}` needs arguments of one type", a.span)
             return args[0]
+        if node.func in ("even", "odd"):
+            if len(args) != 1:
+                self.error("R0307", f"`{node.func}` takes 1 argument, not {len(args)}", node.span)
+            else:
+                self.expect(node.args[0], T.COUNT, env, f"the argument of `{node.func}`")
+            return T.BOOL
+        define = self.p.defines.get(node.func)
+        if define is not None:
+            if len(args) != len(define.params):
+                self.error("R0307", f"`{node.func}` takes {len(define.params)} argument"
+                           f"{'' if len(define.params) == 1 else 's'}, not {len(args)}", node.span)
+            else:
+                for arg, (pname, ptype) in zip(node.args, define.params):
+                    self.expect(arg, self.resolve_type(ptype), env, f"`{pname}` of `{node.func}`")
+            return self.function_type(define)
+        builtins = ["count", "min", "max", "even", "odd", "all", "any", "sum", "first", "best"]
         self.error("R0208", f"unknown function `{node.func}`", node.span,
-                   help=_nearest(node.func, ["count", "min", "max", "all", "any", "sum"]) or "functions are `count`, `min`, `max`")
+                   help=_nearest(node.func, builtins + list(self.p.defines))
+                   or "functions are `count`, `min`, `max`, `even`, `odd` and those you `define`")
         return T.ANY
+
+    def function_type(self, define: ast.Define) -> Type:
+        """The type of a `define`d function's value, inferred once (recursion is refused)."""
+        if define.name in self.function_types:
+            t = self.function_types[define.name]
+            if t is None:
+                self.error("R0209", f"`{define.name}` calls itself; functions may not recurse", define.span)
+                return T.ANY
+            return t
+        self.function_types[define.name] = None
+        env = dict(self.scope) if self.scope is not None else self.global_scope()
+        for pname, ptype in define.params:
+            env[pname] = self.resolve_type(ptype)
+        t = self.infer(define.value, env)
+        self.function_types[define.name] = t
+        return t
 
     def aggregate(self, node: ast.Aggregate, env) -> Type:
         coll = self.infer(node.collection, env)
@@ -317,6 +379,18 @@ class Checker:
         inner = {**env, node.var: element}
         if node.where is not None:
             self.expect(node.where, T.BOOL, inner, "a `where` filter")
+        if node.func == "first":
+            if node.body is not None:
+                self.expect(node.body, T.BOOL, inner, "the condition of `first`")
+            return element.maybe()
+        if node.func == "best":
+            if node.body is None:
+                self.error("R0307", "`best(x in list: score)` needs a score", node.span)
+            else:
+                t = self.infer(node.body, inner)
+                if t.name not in ("money", "count", "any"):
+                    self.error("R0301", f"`best` ranks by money or a count; this is {_a(t)}", node.body.span)
+            return element.maybe()
         if node.func in ("all", "any"):
             if node.body is None:
                 self.error("R0307", f"`{node.func}(x in list: condition)` needs a condition", node.span)
@@ -384,7 +458,7 @@ class Checker:
             return {**env, s.var: T.ROLL}
         if isinstance(s, ast.Move):
             self.expect(s.who, T.PLAYER, env, "who moves")
-            if s.how == "to":
+            if s.how in ("to", "send", "place"):
                 self.expect(s.amount, T.SQUARE, env, "where a player moves to")
             else:
                 self.expect(s.amount, T.COUNT, env, "how far a player moves")
@@ -419,7 +493,18 @@ class Checker:
             return env
         if isinstance(s, ast.Let):
             return {**env, s.name: self.infer(s.value, env)}
-        if isinstance(s, ast.Draw):
+        if isinstance(s, (ast.ExtraTurn, ast.UseCard)):
+            self.expect(s.who, T.PLAYER, env, "the player")
+            return env
+        if isinstance(s, ast.ChooseFor):
+            self.expect(s.by, T.PLAYER, env, "who chooses")
+            coll = self.infer(s.collection, env)
+            inner = {**env, s.var: self.element_of(coll, s.collection, "`choose … for`")}
+            if s.where is not None:
+                self.expect(s.where, T.BOOL, inner, "a `where` filter")
+            self.block(s.body, narrow(inner, s.where), context)
+            return env
+        if isinstance(s, (ast.Draw, ast.Discard)):
             if s.deck not in self.p.decks:
                 self.error("R0205", f"unknown deck `{s.deck}`", s.deck_span, help=_nearest(s.deck, self.p.decks))
             self.drawn_decks.add(s.deck)
@@ -475,7 +560,11 @@ class Checker:
     def run(self) -> None:
         p = self.p
         scope = self.global_scope()
+        self.scope = scope
         self.check_header(scope)
+        for define in p.defines.values():
+            self.assume(f"function `{define.name}`", define.meta, define.span)
+            self.function_type(define)
         for name, param in p.params.items():
             self.assume(f"param `{name}`", param.meta, param.span)
         if p.bank is not None:

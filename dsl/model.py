@@ -12,7 +12,7 @@ import attrs
 from . import ast
 from .diagnostics import Diagnostic, Label, Span
 
-BUILTIN_NAMES = {"player", "players", "bank", "turn", "none", "true", "false"}
+BUILTIN_NAMES = {"player", "players", "bank", "turn", "current", "squares", "none", "true", "false"}
 
 
 @attrs.define
@@ -51,6 +51,7 @@ class Program:
     trade: ast.TradeDecl | None = None
     ends: list = attrs.Factory(list)
     hints: dict = attrs.Factory(dict)
+    defines: dict = attrs.Factory(dict)
     invariants: list = attrs.Factory(list)
     scenarios: list = attrs.Factory(list)
     extends: list = attrs.Factory(list)
@@ -173,6 +174,9 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             single("trade", decl, "`trade` declaration")
         elif isinstance(decl, ast.EndDecl):
             prog.ends.append(decl)
+        elif isinstance(decl, ast.Define):
+            if declare(decl.name, "function", decl.span):
+                prog.defines[decl.name] = decl
         elif isinstance(decl, ast.Hint):
             prog.hints[decl.name] = decl
         elif isinstance(decl, ast.Invariant):

@@ -186,9 +186,10 @@ class ToAst(Transformer):
         return ast.Deck(name=str(c[0]), policy=str(c[1]), cards=tuple(c[3:]), span=span_of(meta), meta=c[2])
 
     def card_decl(self, meta, c):
-        name, title, copies, body = c
+        name, title, copies, keep, body = c
         return ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
-                        copies=copies if copies is not None else 1, body=body, span=span_of(meta))
+                        copies=copies if copies is not None else 1, keep=keep is not None, body=body,
+                        span=span_of(meta))
 
     def copies(self, meta, c):
         return int(c[0])
@@ -313,6 +314,33 @@ class ToAst(Transformer):
 
     def let_stmt(self, meta, c):
         return ast.Let(name=str(c[0]), value=c[1], span=span_of(meta))
+
+    def send_stmt(self, meta, c):
+        return ast.Move(who=c[0], how="send", amount=c[1], span=span_of(meta))
+
+    def place_stmt(self, meta, c):
+        return ast.Move(who=c[0], how="place", amount=c[1], span=span_of(meta))
+
+    def discard_stmt(self, meta, c):
+        return ast.Discard(deck=str(c[0]), deck_span=token_span(c[0]), span=span_of(meta))
+
+    def extra_turn_stmt(self, meta, c):
+        return ast.ExtraTurn(who=c[0], span=span_of(meta))
+
+    def use_card_stmt(self, meta, c):
+        return ast.UseCard(who=c[0], span=span_of(meta))
+
+    def choose_for_stmt(self, meta, c):
+        name, by, var, coll, where, body = c
+        return ast.ChooseFor(name=_unquote(name), by=by, var=str(var), collection=coll, where=where, body=body,
+                             span=span_of(meta), meta=body.meta)
+
+    def define_decl(self, meta, c):
+        params = tuple(x for x in c[1:-2] if x is not None)
+        return ast.Define(name=str(c[0]), params=params, value=c[-2], span=span_of(meta), meta=c[-1])
+
+    def define_param(self, meta, c):
+        return (str(c[0]), c[1])
 
     def draw_stmt(self, meta, c):
         return ast.Draw(deck=str(c[0]), deck_span=token_span(c[0]), span=span_of(meta))
@@ -447,5 +475,5 @@ class ToAst(Transformer):
         return ast.Literal(value=None, type="none", span=span_of(meta))
 
 
-AGGREGATES = {"all", "any", "count", "sum", "min", "max"}
+AGGREGATES = {"all", "any", "count", "sum", "min", "max", "first", "best"}
 

@@ -62,6 +62,7 @@ OUT = "an out player holds nothing"
 CRASH = "the rules run without crashing"
 BUILTIN = (MONEY, NEGATIVE, CARDS, OUT)
 
+VERBOSITY = Verbosity.quiet
 TRACE_TAIL = 25  # events of a counterexample the text report shows
 RANDOM_BITS = 16  # resolution of a drawn `random()`: i / 2**16
 DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # after this much drawn data, a game goes on from a drawn seed
@@ -410,7 +411,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         @hypothesis_seed(seed)
         @settings(max_examples=examples, database=None, deadline=None, derandomize=True,
                   suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-                  report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False)
+                  report_multiple_bugs=False, verbosity=VERBOSITY, print_blob=False)
         @given(st.data())
         def search(data):
             one_game(data, skip_now)
