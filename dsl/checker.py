@@ -166,8 +166,10 @@ class Checker:
     def global_scope(self) -> dict[str, Type]:
         scope: dict[str, Type] = {"players": T.list_of(T.PLAYER), "bank": T.ACCOUNT, "turn": T.COUNT,
                                   "current": T.PLAYER, "squares": T.list_of(T.SQUARE)}
+        self.scope = scope  # functions called from parameters see the scope as it is being built
+        earlier: dict[str, Type] = {}  # a parameter is a constant: it may use the parameters above it
         for name, param in self.p.params.items():
-            scope[name] = self.infer(param.value, {})
+            scope[name] = earlier[name] = self.infer(param.value, dict(earlier))
         for name, f in self.p.global_fields.items():
             scope[name] = self.resolve_type(f.type)
         for name in self.p.kinds:
@@ -366,7 +368,7 @@ class Checker:
                 return T.ANY
             return t
         self.function_types[define.name] = None
-        env = dict(self.scope) if self.scope is not None else self.global_scope()
+        env = dict(self.scope) if self.scope is not None else {}
         for pname, ptype in define.params:
             env[pname] = self.resolve_type(ptype)
         t = self.infer(define.value, env)
@@ -714,6 +716,9 @@ class Checker:
             self.assume(f"deck `{deck.name}`", deck.meta, deck.span)
             for card in deck.cards:
                 self.assume(f"card `{deck.name}.{card.name}`", card.body.meta, card.span)
+                if card.keep and deck.policy == "cut":
+                    self.error("R0904", f"card `{card.name}` is kept, but a `cut` deck never gives its cards away",
+                               card.span, help="kept cards come from `reshuffle` or `once` decks")
                 self.block(card.body, {**scope, "player": T.PLAYER}, "card")
 
     def check_turn(self, scope):
@@ -806,6 +811,8 @@ class Checker:
                             "a trade's condition")
         for name, hint in p.hints.items():
             env = dict(scope)
+            if name not in ("worth", "reserve"):
+                env["player"] = T.PLAYER  # a preference among options is the chooser's
             if hint.param is not None:
                 var, kind = hint.param
                 if kind not in p.kinds and kind not in p.groups:

@@ -78,7 +78,13 @@ class HeuristicAgent(Agent):
         return min(limit, max(low, low + step - 1))
 
     def choose(self, game, player, name, options):
-        return options[0]
+        """The option the rules' `hint NAME(x: …)` scores highest (NAME: the decision's name with
+        `_` for spaces), else the first."""
+        prefer = game.rules.hints.get(name.replace(" ", "_"))
+        if prefer is None or prefer[0] is None or not hasattr(options[0], "f"):
+            return options[0]
+        var, score = prefer
+        return max(options, key=lambda option: score(game, {var: option, "player": player}))
 
     def act(self, game, player, options, raising):
         if raising is not None:
@@ -184,7 +190,10 @@ class ScriptedAgent(Agent):
 
     def choose(self, game, player, name, options):
         answer = self._next(name)
-        return answer if answer is not None else options[0]
+        for option in options:
+            if option == answer or getattr(option, "name", None) == answer:
+                return option
+        return options[0]
 
     def wants_window(self, game, player, own_turn):
         return bool(self.script.get("act"))

@@ -16,7 +16,7 @@ from rulesc.dsl import ast
 
 from .errors import RuleRuntimeError
 
-PLAYER_BUILTINS = {"name", "seat", "out"}
+PLAYER_BUILTINS = {"name", "seat", "out", "owing", "hand"}
 
 # What an expression reads, beyond its arguments: field names, and these markers. The engine
 # counts changes to each, so a condition whose reads did not change need not be evaluated again.
@@ -49,7 +49,16 @@ def _extreme(fn, values, name):
     return fn(values)
 
 
-HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_Problem": _Problem}
+def _best(pairs):
+    """The item with the highest score (the first of equals), or None for no items."""
+    best, best_score = None, None
+    for score, item in pairs:
+        if best_score is None or score > best_score:
+            best, best_score = item, score
+    return best
+
+
+HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_Problem": _Problem}
 
 
 class ExpressionCodegen:
@@ -62,6 +71,7 @@ class ExpressionCodegen:
         self.squares = squares
         self.thing_index = thing_index
         self.count = 0
+        self.functions: dict = {}
 
     # ---- entry point --------------------------------------------------------------------
     def function(self, node, local: frozenset):
@@ -88,6 +98,17 @@ class ExpressionCodegen:
         function = namespace[name]
         function.reads = reads
         return function
+
+    def defined(self, define):
+        """The compiled function of a `define`, made once; it reads its parameters from `e`."""
+        if define.name not in self.functions:
+            outer_reads = self.reads
+            self.functions[define.name] = function = self.function(define.value,
+                                                                   frozenset(n for n, _ in define.params))
+            self.reads = outer_reads | function.reads
+        else:
+            self.reads |= self.functions[define.name].reads
+        return self.functions[define.name]
 
     def _failure(self, node):
         path, span = self.program.path, node.span
@@ -122,7 +143,13 @@ class ExpressionCodegen:
             if base_name == "player" and node.name in PLAYER_BUILTINS:
                 if node.name == "out":
                     self.reads.add(OUT)
+                elif node.name in ("owing", "hand"):
+                    self.reads.add(UNTRACKED)
                 return f"{obj}.{node.name}"
+            if base_name == "deck":
+                self.reads.add(UNTRACKED)
+                pile = "decks" if node.name == "left" else "discards"
+                return f"len(g.state.{pile}[{obj}])"
             if base_name == "player" and node.name == "position":
                 self.reads.add(POSITION)
                 return f"g.board[{obj}.at]"
@@ -136,6 +163,13 @@ class ExpressionCodegen:
             args = [sub(a) for a in node.args]
             if node.func == "count":
                 return f"len({self._iterable(node.args[0], args[0])})"
+            if node.func in ("even", "odd"):
+                return f"({args[0]} % 2 == {0 if node.func == 'even' else 1})"
+            define = self.program.defines.get(node.func)
+            if define is not None:
+                constants[f"fn_{node.func}"] = self.defined(define)
+                env = ", ".join(f"{pname!r}: {a}" for (pname, _), a in zip(define.params, args))
+                return f"fn_{node.func}(g, {{{env}}})"
             return f"{node.func}({', '.join(args)})"
         if isinstance(node, ast.Aggregate):
             var = f"v_{node.var}_{len(bound)}"
@@ -146,6 +180,12 @@ class ExpressionCodegen:
             body = sub(node.body, inner) if node.body is not None else None
             if node.func in ("all", "any"):
                 return f"{node.func}({body} {loop})"
+            if node.func == "first":
+                if body is not None:
+                    loop += f" if {body}" if node.where is None else f" and {body}"
+                return f"next(({var} {loop}), None)"
+            if node.func == "best":
+                return f"_best(({body}, {var}) {loop})"
             if node.func == "count":
                 cond = f" if {body}" if body is not None else ""
                 if cond and node.where is not None:
@@ -220,6 +260,13 @@ class ExpressionCodegen:
         if name in p.squares:
             constants[f"sq_{name}"] = self.squares[name]
             return f"sq_{name}"
+        if name == "current":
+            self.reads.add(UNTRACKED)
+            return "g.state.players[g.state.current]"
+        if name == "squares":
+            return "g.square_list"
+        if name in p.decks:
+            return repr(name)
         if name in p.kinds or name in p.groups:
             return f"g.kind_things[{name!r}]"
         if name == "turn":

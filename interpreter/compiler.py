@@ -132,6 +132,49 @@ class Compiler:
             g.draw(deck, e["player"], where)
         return draw, local
 
+    def _s_Discard(self, node, local, where):
+        deck = node.deck
+
+        def discard(g, e):
+            g.tick(where, node)
+            g.discard(deck, where)
+        return discard, local
+
+    def _s_ExtraTurn(self, node, local, where):
+        who = self.expr(node.who, local)
+
+        def extra_turn(g, e):
+            g.tick(where, node)
+            g.extra_turn(who(g, e), where)
+        return extra_turn, local
+
+    def _s_UseCard(self, node, local, where):
+        who = self.expr(node.who, local)
+
+        def use_card(g, e):
+            g.tick(where, node)
+            g.use_card(who(g, e), where)
+        return use_card, local
+
+    def _s_ChooseFor(self, node, local, where):
+        by, coll, var, name = self.expr(node.by, local), self.expr(node.collection, local), node.var, node.name
+        inner = local | {var}
+        test = self.expr(node.where, inner) if node.where is not None else None
+        body = self.block(node.body, inner)
+
+        def choose_for(g, e):
+            g.tick(where, node)
+            legal = []
+            for item in g.iterate(coll(g, e)):
+                e[var] = item
+                if test is None or test(g, e):
+                    legal.append(item)
+            if not legal:
+                return
+            e[var] = g.choose(by(g, e), name, legal, where)
+            body(g, e)
+        return choose_for, local
+
     def _s_Eliminate(self, node, local, where):
         who = self.expr(node.who, local)
 

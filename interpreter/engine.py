@@ -17,7 +17,7 @@ import attrs
 from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
 from .errors import GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .rules import Rules
-from .state import Bank, GameState, Player, Square, Thing
+from .state import Bank, GameState, Held, Player, Square, Thing
 
 STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
 MAX_DEPTH = 40  # moves and draws nested inside each other, well within Python's stack
@@ -92,6 +92,7 @@ class Game:
         for i, occupant in enumerate(self.board):
             if isinstance(occupant, Thing):
                 occupant.index = i
+        self.square_list = list(dict.fromkeys(self.board))  # each square once, in board order
         self.kind_things: dict = {}
         for t in self.things:
             self.kind_things.setdefault(t.kind, []).append(t)
@@ -192,7 +193,7 @@ class Game:
     def move(self, player: Player, how: str, amount, where: str) -> None:
         n = len(self.board)
         start = player.at
-        if how == "to":
+        if how in ("to", "send", "place"):
             if isinstance(amount, Thing):
                 if amount.index is None:
                     raise self.error(f"`{amount.name}` is not on the board")
@@ -212,8 +213,13 @@ class Game:
         if self.depth > MAX_DEPTH:
             raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
                              help="look for a handler whose move lands on a square that moves again", budget=True)
+        if how == "place":
+            player.at = dest
+            self._changed(POSITION)
+            self.depth -= 1
+            return
         try:
-            if steps > 0:
+            if steps > 0 and how != "send":
                 for k in range(1, steps + 1):
                     idx = (start + k) % n
                     handlers = self.pass_handlers[idx]
@@ -281,7 +287,11 @@ class Game:
         return True
 
     def raise_cash(self, debtor: Player, owed: int, where: str) -> None:
-        self.window(debtor, raising=owed)
+        debtor.owing = owed
+        try:
+            self.window(debtor, raising=owed)
+        finally:
+            debtor.owing = 0
 
     # ---- state changes --------------------------------------------------------------------------------
     def set_field(self, target, field: str, value, where: str) -> None:
@@ -296,27 +306,41 @@ class Game:
         self._changed(GLOBAL + name)
         self.emit("set", where, "global", name, _name(old), _name(value))
 
-    def draw(self, deck: str, player: Player, where: str) -> None:
+    def _take(self, deck: str) -> str | None:
+        """The next card of a deck, by its policy (or as a scenario forces it); None if none is left."""
         policy, _ = self.rules.decks[deck]
         state = self.state
+        pile = state.decks[deck]
         forced = self.forced_cards.get(deck)
         if forced:
             name = forced.pop(0)
-        elif policy == "cut":
-            pile = state.decks[deck]
-            name = pile[int(state.rng.random() * len(pile))]
-        else:
-            pile = state.decks[deck]
-            if not pile and policy == "reshuffle":
-                pile.extend(state.discards[deck])
-                state.discards[deck].clear()
-                state.rng.shuffle(pile)
-            if not pile:
-                return
-            name = pile.pop(0)
-            state.discards[deck].append(name)
+            if policy != "cut" and name in pile:
+                pile.remove(name)
+            return name
+        if policy == "cut":
+            return pile[int(state.rng.random() * len(pile))]
+        if not pile and policy == "reshuffle":
+            pile.extend(state.discards[deck])
+            state.discards[deck].clear()
+            state.rng.shuffle(pile)
+        return pile.pop(0) if pile else None
+
+    def _to_discards(self, deck: str, name: str) -> None:
+        if self.rules.decks[deck][0] != "cut":
+            self.state.discards[deck].append(name)
+
+    def draw(self, deck: str, player: Player, where: str) -> None:
+        name = self._take(deck)
+        if name is None:
+            return
         card = self.cards[deck][name]
         self.emit("draw", where, player.name, deck, name)
+        if card.keep and self.choose(player, "keep", ["keep", "use"], where) == "keep":
+            player.hand.append(Held(deck, name))
+            return
+        self._run_card(deck, card, player)
+
+    def _run_card(self, deck: str, card, player: Player) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(f"cards draw cards more than {MAX_DEPTH} deep; the rules seem to loop",
@@ -325,6 +349,26 @@ class Game:
             card.body(self, {"player": player})
         finally:
             self.depth -= 1
+            self._to_discards(deck, card.name)
+
+    def discard(self, deck: str, where: str) -> None:
+        name = self._take(deck)
+        if name is not None:
+            self._to_discards(deck, name)
+            self.emit("discard", where, deck, name)
+
+    def use_card(self, player: Player, where: str) -> None:
+        """The player uses one card he kept: its effect runs, then it is discarded."""
+        if not player.hand:
+            return
+        held = self.choose(player, "use card", list(player.hand), where)
+        player.hand.remove(held)
+        self.emit("use", where, player.name, held.deck, held.card)
+        self._run_card(held.deck, self.cards[held.deck][held.card], player)
+
+    def extra_turn(self, player: Player, where: str) -> None:
+        player.extra_turns += 1
+        self.emit("extra", where, player.name)
 
     def eliminate(self, player: Player, where: str) -> None:
         if player.out:
@@ -362,7 +406,7 @@ class Game:
         picked = self.agent(player).choose(self, player, name, options)
         if picked not in options:
             raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
-        self.emit("choose", where, player.name, name, picked)
+        self.emit("choose", where, player.name, name, _name(picked))
         return picked
 
     def auction(self, thing, minimum: int, bidders, where: str):
@@ -570,6 +614,10 @@ class Game:
 
     def _advance(self) -> None:
         state = self.state
+        player = state.players[state.current]
+        if player.extra_turns and not player.out:
+            player.extra_turns -= 1
+            return
         n = len(state.players)
         for k in range(1, n + 1):
             p = state.players[(state.current + k) % n]
@@ -590,7 +638,7 @@ class Game:
 
 
 def _name(value):
-    if isinstance(value, (Player, Thing, Square)):
+    if isinstance(value, (Player, Thing, Square, Held)):
         return value.name
     if isinstance(value, Bank):
         return "bank"

@@ -30,6 +30,9 @@ FIELDS = {
     "action": ("player", "action", "argument"),
     "trade": ("player", "partner", "gives", "takes", "cash"),
     "debt": ("player", "creditor", "owed"),
+    "discard": ("deck", "card"),
+    "use": ("player", "deck", "card"),
+    "extra": ("player",),
     "eliminate": ("player",),
     "end": ("reason", "winner"),
 }

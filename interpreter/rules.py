@@ -44,6 +44,7 @@ class ActionDef:
 class CardDef:
     name: str
     title: str
+    keep: bool
     body: object
     where: str
 
@@ -181,14 +182,15 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         cards = []
         for card in deck.cards:
             body = compiler.block(card.body, frozenset({"player"}))
-            cards.extend([CardDef(card.name, card.title or card.name, body, compiler.where(card))] * card.copies)
+            cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card))] * card.copies)
         decks[deck.name] = (deck.policy, cards)
 
     ends = [(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
     hints = {}
     for name, hint in p.hints.items():
         var = hint.param[0] if hint.param else None
-        hints[name] = (var, compiler.expr(hint.value, frozenset({var}) if var else frozenset()))
+        local = ({var} if var else set()) | ({"player"} if name not in ("worth", "reserve") else set())
+        hints[name] = (var, compiler.expr(hint.value, frozenset(local)))
     invariants = [(inv.text, compiler.expr(inv.condition), compiler.where(inv)) for inv in p.invariants]
 
     thing_cells = {}

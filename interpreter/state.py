@@ -37,6 +37,18 @@ class Thing:
         return f"Thing({self.name})"
 
 
+@attrs.frozen
+class Held:
+    """A card a player keeps for later: which deck, which card."""
+
+    deck: str
+    card: str
+
+    @property
+    def name(self) -> str:
+        return self.card
+
+
 @attrs.define(eq=False, slots=True)
 class Player:
     seat: int
@@ -44,6 +56,9 @@ class Player:
     f: dict  # declared fields, cash among them
     at: int = 0  # board index
     out: bool = False
+    owing: int = 0  # while raising cash for a debt, the amount owed
+    hand: list = attrs.Factory(list)  # cards kept for later (Held)
+    extra_turns: int = 0  # turns to play again before the next player's
 
     def __repr__(self) -> str:
         return f"Player({self.name})"
@@ -105,7 +120,8 @@ def state_to_json(state: GameState) -> dict:
         "winner": state.winner.name if state.winner else None,
         "end_reason": state.end_reason,
         "bank": {"balance": state.bank.balance, "unlimited": state.bank.unlimited},
-        "players": [{"seat": p.seat, "name": p.name, "at": p.at, "out": p.out,
+        "players": [{"seat": p.seat, "name": p.name, "at": p.at, "out": p.out, "owing": p.owing,
+                     "extra_turns": p.extra_turns, "hand": [[h.deck, h.card] for h in p.hand],
                      "fields": {k: _ref(v) for k, v in p.f.items()}} for p in state.players],
         "things": {t.name: {k: _ref(v) for k, v in t.f.items()} for t in state.things},
         "globals": {k: _ref(v) for k, v in state.globals.items()},
@@ -119,7 +135,8 @@ def state_to_json(state: GameState) -> dict:
 def state_from_json(data: dict, things: list, squares: dict) -> GameState:
     """Rebuild a state; `things` are fresh Thing objects (fixed data) to fill, `squares` by name."""
     by_thing = {t.name: t for t in things}
-    players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"]) for p in data["players"]]
+    players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"], owing=p["owing"],
+                      extra_turns=p["extra_turns"], hand=[Held(d, c) for d, c in p["hand"]]) for p in data["players"]]
     by_player = {p.name: p for p in players}
 
     def deref(value):

@@ -70,22 +70,25 @@ DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # after this much drawn data, a game goe
 
 # ---- drawing from Hypothesis -----------------------------------------------------------------
 
+class OutOfData(Exception):
+    """A game drew as much as one Hypothesis example may hold; it stops there, unbroken."""
+
+
 class _Source:
     """Draws for one game from Hypothesis's `data`, until the example's buffer is nearly full.
 
-    Hypothesis caps how much one example may draw; a long game would overrun it and be
-    thrown away. So once a game has drawn `budget` worth of choices it draws one seed and
-    goes on from a plain generator seeded with it: still a function of the drawn data
-    (deterministic, and shrinkable through that seed and everything before it).
+    Hypothesis caps how much one example may draw, and a game that overran it would be
+    thrown away. So a game that has drawn `budget` worth of choices stops (`OutOfData`)
+    and counts as checked up to there. Every die and decision of every game is then a
+    choice Hypothesis made and can shrink; none comes from a seed it cannot see into.
     """
 
-    __slots__ = ("data", "used", "budget", "fallback", "_ints", "_draw_int", "_draw_bool")
+    __slots__ = ("data", "used", "budget", "_ints", "_draw_int", "_draw_bool")
 
     def __init__(self, data, budget: int = DATA_BUDGET):
         self.data = data
         self.used = 0
         self.budget = budget
-        self.fallback: random.Random | None = None
         self._ints: dict = {}
         # Drawing straight from the example's choice sequence is five times faster than
         # `data.draw(strategy)` and shrinks the same; use it where this Hypothesis has it.
@@ -96,15 +99,11 @@ class _Source:
     def _charge(self, value) -> None:
         self.used += _choices_size([value]) if _choices_size is not None else 8
         if self.used > self.budget:
-            top = 2**32 - 1
-            seed = self._draw_int(0, top) if self._draw_int is not None else self.data.draw(st.integers(0, top))
-            self.fallback = random.Random(seed)
+            raise OutOfData()
 
     def integer(self, low: int, high: int) -> int:
         if high <= low:
             return low
-        if self.fallback is not None:
-            return self.fallback.randint(low, high)
         if self._draw_int is not None:
             value = self._draw_int(low, high)
         else:
@@ -116,8 +115,6 @@ class _Source:
         return value
 
     def boolean(self) -> bool:
-        if self.fallback is not None:
-            return self.fallback.random() < 0.5
         value = self._draw_bool() if self._draw_bool is not None else self.data.draw(st.booleans())
         self._charge(value)
         return value
@@ -376,6 +373,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     failures: list[Failure] = []
     skip: set = set()
     played = [0]
+    stopped = [0]  # games that drew a whole example's worth of data before they ended
 
     def one_game(data, skip_now: frozenset):
         source = _Source(data)
@@ -389,6 +387,8 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
             progress(played[0])
         try:
             game.play()
+        except OutOfData:
+            stopped[0] += 1
         except PropertyFailure as failure:
             failure.game = game
             raise
