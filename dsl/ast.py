@@ -340,6 +340,20 @@ class Extends:
 
 
 @node
+class Variation:
+    """A change a variant makes to the file it extends: `override param`, `replace phase`,
+    `remove card Deck.Card`... `what` names the change, `target` what it changes, `node`
+    the new declaration (or None for a removal)."""
+
+    what: str  # "override param" | "override game" | "replace phase" | "remove phase" |
+    #            "replace card" | "remove card" | "extend deck"
+    target: str
+    node: object | None
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
 class Param:
     name: str
     value: object
@@ -626,3 +640,7 @@ class RulesFile:
     source: str
     decls: tuple
     span: Span
+    sources: dict = attrs.Factory(dict)  # every file's text by path, the base files of a variant too
+
+    def text_of(self, path: str | None) -> str:
+        return self.sources.get(path, self.source) if path else self.source

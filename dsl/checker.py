@@ -121,10 +121,10 @@ class Checker:
 
     # ---- reporting ---------------------------------------------------------------------
     def error(self, code, message, span, help=None):
-        self._report(Diagnostic("error", code, message, self.p.path, span, help=help))
+        self._report(Diagnostic("error", code, message, span.file or self.p.path, span, help=help))
 
     def warn(self, code, message, span, help=None):
-        self._report(Diagnostic("warning", code, message, self.p.path, span, help=help))
+        self._report(Diagnostic("warning", code, message, span.file or self.p.path, span, help=help))
 
     def _report(self, diag: Diagnostic):
         # Some declarations are looked at more than once (a field's type, for the kind and for its
@@ -600,8 +600,8 @@ class Checker:
     def check_header(self, scope):
         p = self.p
         for ext in p.extends:
-            self.error("R0506", "variants (`extends`) are designed but not built yet", ext.span,
-                       help="copy the base file and change it, until variants land (see docs/language.md)")
+            self.error("R0506", "`extends` is resolved when a file is loaded, not by the checker", ext.span,
+                       help="load the file with `rulesc.dsl.variants.load_file`, as `rulesc` does")
         if p.game is None:
             self.error("R0502", "the file has no `game` header", Span(1, 1, 1, 2),
                        help='start the file with `game "Name":` and its settings')

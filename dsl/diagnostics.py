@@ -17,12 +17,14 @@ import attrs
 
 @attrs.frozen
 class Span:
-    """A region of a source file: 1-based line and column, end exclusive."""
+    """A region of a source file: 1-based line and column, end exclusive. `file` is the path
+    of the file it is in, which matters once a variant brings in its base's declarations."""
 
     line: int
     column: int
     end_line: int
     end_column: int
+    file: str | None = attrs.field(default=None, eq=False, repr=False)
 
     @classmethod
     def point(cls, line: int, column: int) -> "Span":

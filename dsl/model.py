@@ -31,6 +31,7 @@ class ThingDef:
 class Program:
     path: str
     source: str
+    sources: dict  # path -> text, for every file the program came from
     game: ast.Game | None = None
     settings: dict = attrs.Factory(dict)
     params: dict = attrs.Factory(dict)
@@ -56,6 +57,13 @@ class Program:
     scenarios: list = attrs.Factory(list)
     extends: list = attrs.Factory(list)
 
+    def text_at(self, span) -> str:
+        """The source text of a one-line span (in whichever file it is), or a stand-in."""
+        lines = self.sources.get(span.file, self.source).splitlines()
+        if span.line == span.end_line and 0 < span.line <= len(lines):
+            return lines[span.line - 1][span.column - 1:span.end_column - 1]
+        return "this expression"
+
     @property
     def board_kinds(self) -> set[str]:
         """Kinds with at least one thing on the board (their things are squares too)."""
@@ -65,12 +73,13 @@ class Program:
 
 
 def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
-    prog = Program(path=rules.path, source=rules.source)
+    prog = Program(path=rules.path, source=rules.source, sources=dict(rules.sources) or {rules.path: rules.source})
     diags: list[Diagnostic] = []
     seen: dict[str, tuple[str, Span]] = {}
 
     def error(code, message, span, help=None, labels=()):
-        diags.append(Diagnostic("error", code, message, rules.path, span, labels=tuple(labels), help=help))
+        diags.append(Diagnostic("error", code, message, span.file or rules.path, span, labels=tuple(labels),
+                                help=help))
 
     def declare(name: str, what: str, span: Span) -> bool:
         if name in BUILTIN_NAMES:

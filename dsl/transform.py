@@ -15,14 +15,18 @@ from . import ast
 from .diagnostics import Diagnostic, RulesError, Span
 
 
+_current_file: str | None = None  # the file being transformed; spans record it (see ToAst.transform)
+
+
 def span_of(meta) -> Span:
     if getattr(meta, "empty", True):
-        return Span(0, 0, 0, 0)
-    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+        return Span(0, 0, 0, 0, _current_file)
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column, _current_file)
 
 
 def token_span(tok: Token) -> Span:
-    return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+    return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok),
+                _current_file)
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
@@ -50,6 +54,14 @@ class ToAst(Transformer):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+
+    def transform(self, tree):
+        global _current_file
+        outer, _current_file = _current_file, self.path
+        try:
+            return super().transform(tree)
+        finally:
+            _current_file = outer
 
     # ---- file and metadata ----------------------------------------------------
     def start(self, meta, children):
@@ -95,6 +107,31 @@ class ToAst(Transformer):
 
     def setting_words(self, meta, c):
         return ("words", tuple(str(t) for t in c))
+
+    def override_param(self, meta, c):
+        return ast.Variation(what="override param", target=c[0].name, node=c[0], span=span_of(meta), meta=c[0].meta)
+
+    def override_game(self, meta, c):
+        return ast.Variation(what="override game", target="game", node=c[0], span=span_of(meta), meta=c[0].meta)
+
+    def replace_phase(self, meta, c):
+        return ast.Variation(what="replace phase", target=c[0].name, node=c[0], span=span_of(meta))
+
+    def remove_phase(self, meta, c):
+        return ast.Variation(what="remove phase", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
+
+    def replace_card(self, meta, c):
+        deck, name, title, copies, keep, body = c
+        card = ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
+                        copies=copies if copies is not None else 1, keep=keep is not None, body=body,
+                        span=span_of(meta))
+        return ast.Variation(what="replace card", target=f"{deck}.{name}", node=card, span=span_of(meta))
+
+    def remove_card(self, meta, c):
+        return ast.Variation(what="remove card", target=f"{c[0]}.{c[1]}", node=None, span=span_of(meta), meta=c[2])
+
+    def extend_deck(self, meta, c):
+        return ast.Variation(what="extend deck", target=str(c[0]), node=tuple(c[2:]), span=span_of(meta), meta=c[1])
 
     def extends_decl(self, meta, c):
         return ast.Extends(path=_unquote(c[0]), span=span_of(meta), meta=c[1])

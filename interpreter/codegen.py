@@ -111,7 +111,7 @@ class ExpressionCodegen:
         return self.functions[define.name]
 
     def _failure(self, node):
-        path, span = self.program.path, node.span
+        path, span = node.span.file or self.program.path, node.span
         text = source_text(self.program, node)
 
         def fail(exc):
@@ -280,8 +280,4 @@ class ExpressionCodegen:
 
 def source_text(program, node) -> str:
     """The source text of a one-line node, for messages."""
-    lines = program.source.splitlines()
-    span = node.span
-    if span.line == span.end_line and 0 < span.line <= len(lines):
-        return lines[span.line - 1][span.column - 1:span.end_column - 1]
-    return "this expression"
+    return program.text_at(node.span)

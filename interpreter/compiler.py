@@ -35,10 +35,12 @@ class Compiler:
         self.codegen = ExpressionCodegen(self.program, self.types, self.params, squares, thing_index)
 
     def where(self, node) -> str:
-        return f"{self.file}:{node.span.line}"
+        """`file:line` of a rule, for the events it causes (the base file's, for inherited rules)."""
+        file = os.path.basename(node.span.file) if node.span.file else self.file
+        return f"{file}:{node.span.line}"
 
     def fail(self, message: str, node, help: str | None = None):
-        raise RuleRuntimeError(message, self.program.path, node.span, help)
+        raise RuleRuntimeError(message, node.span.file or self.program.path, node.span, help)
 
     # ---- expressions ------------------------------------------------------------------------
     def expr(self, node, local: frozenset = frozenset()):

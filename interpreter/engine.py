@@ -144,13 +144,14 @@ class Game:
         if self.steps > STEP_BUDGET:
             raise StepBudgetExceeded(
                 f"the rules ran {STEP_BUDGET:,} statements in one turn without finishing it; they seem to loop",
-                self.rules.path, node.span, help="look for a handler that triggers itself (a move that lands on a move)")
+                node.span.file or self.rules.path, node.span,
+                help="look for a handler that triggers itself (a move that lands on a move)")
 
     def error(self, message: str, help: str | None = None, budget: bool = False) -> RuleRuntimeError:
         """An error at the statement running now."""
         span = self.last_node.span if self.last_node is not None else None
         cls = StepBudgetExceeded if budget else RuleRuntimeError
-        return cls(message, self.rules.path, span, help)
+        return cls(message, (span.file if span is not None else None) or self.rules.path, span, help)
 
     def agent(self, player: Player):
         return self.agents[player.seat]
@@ -341,6 +342,8 @@ class Game:
         self._run_card(deck, card, player)
 
     def _run_card(self, deck: str, card, player: Player) -> None:
+        """Run a card's effect; the card is on the discard pile from the moment it is used."""
+        self._to_discards(deck, card.name)
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(f"cards draw cards more than {MAX_DEPTH} deep; the rules seem to loop",
@@ -349,7 +352,6 @@ class Game:
             card.body(self, {"player": player})
         finally:
             self.depth -= 1
-            self._to_discards(deck, card.name)
 
     def discard(self, deck: str, where: str) -> None:
         name = self._take(deck)

@@ -12,7 +12,8 @@ import attrs
 from rulesc.dsl import ast
 from rulesc.dsl.checker import Checked, check_program
 from rulesc.dsl.diagnostics import Diagnostic, RulesError
-from rulesc.dsl.parser import parse_file, parse_text
+from rulesc.dsl.parser import parse_text
+from rulesc.dsl.variants import load_file
 from rulesc.dsl.types import Type, compatible
 
 from .compiler import Compiler, owner_prefilter
@@ -112,7 +113,7 @@ def parse_override(text: str) -> tuple[str, object]:
 
 def load_rules(path: str, overrides: list[str] | None = None) -> Rules:
     """Parse, check and compile; raise RulesError if the file has errors."""
-    rules_file = parse_file(path)
+    rules_file = load_file(path)
     return compile_rules(rules_file, overrides)
 
 

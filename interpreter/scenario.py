@@ -46,9 +46,7 @@ def _answer_value(node):
 
 def _describe(rules: Rules, node, g, env) -> str:
     """For a failed `expect a OP b`, show what each side actually was."""
-    source = rules.program.source.splitlines()
-    text = source[node.span.line - 1][node.span.column - 1:node.span.end_column - 1] \
-        if node.span.line == node.span.end_line else "the expectation"
+    text = rules.program.text_at(node.span)
     if isinstance(node, ast.Compare):
         left = rules.compiler.expr(node.left, frozenset(env))(g, env)
         right = rules.compiler.expr(node.right, frozenset(env))(g, env)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError, render_json, render_text
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.variants import load_file
 from rulesc.interpreter.engine import AgentError
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import events_to_jsonl
@@ -78,7 +78,7 @@ def cmd_check(args) -> int:
     results = []
     for path in args.files:
         try:
-            rules_file = parse_file(path)
+            rules_file = load_file(path)
         except RulesError as exc:
             if args.format == "json":
                 results.append({"path": path, "diagnostics": [d.to_json() for d in exc.diagnostics]})
@@ -93,7 +93,7 @@ def cmd_check(args) -> int:
                             "assumptions": [{"what": a.what, "note": a.note, "line": a.span.line}
                                             for a in checked.assumptions]})
         else:
-            sys.stderr.write(report.format_diagnostics(checked, rules_file.source))
+            sys.stderr.write(report.format_diagnostics(checked))
             sys.stdout.write(report.format_static(checked))
         if not checked.ok:
             worst = max(worst, 1)
@@ -115,10 +115,10 @@ def cmd_check(args) -> int:
 
 def cmd_diagram(args) -> int:
     from .diagram import DiagramError, write_diagram
-    rules_file = parse_file(args.file)
+    rules_file = load_file(args.file)
     checked = check_program(rules_file)
     if not checked.ok:
-        sys.stderr.write(report.format_diagnostics(checked, rules_file.source))
+        sys.stderr.write(report.format_diagnostics(checked))
         return 1
     output = args.output or str(Path(args.file).with_suffix(".dot").name)
     try:

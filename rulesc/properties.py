@@ -63,6 +63,8 @@ CRASH = "the rules run without crashing"
 BUILTIN = (MONEY, NEGATIVE, CARDS, OUT)
 
 VERBOSITY = Verbosity.quiet
+TURN_LABEL = 0x7275_6C65_7363_7475  # Hypothesis span label of one turn's choices
+SHRINK_LIMIT = 300  # games shrinking may play before it settles for what it has
 TRACE_TAIL = 25  # events of a counterexample the text report shows
 RANDOM_BITS = 16  # resolution of a drawn `random()`: i / 2**16
 DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # after this much drawn data, a game goes on from a drawn seed
@@ -83,20 +85,38 @@ class _Source:
     choice Hypothesis made and can shrink; none comes from a seed it cannot see into.
     """
 
-    __slots__ = ("data", "used", "budget", "_ints", "_draw_int", "_draw_bool")
+    __slots__ = ("data", "used", "budget", "_ints", "_draw_int", "_draw_bool", "_window_turn", "_window_asked",
+                 "_window_mask", "drawn", "_start_span", "_stop_span", "_in_turn")
 
     def __init__(self, data, budget: int = DATA_BUDGET):
         self.data = data
         self.used = 0
         self.budget = budget
         self._ints: dict = {}
+        self.drawn: list = []  # every value drawn, in order: the game's key while shrinking
+        self._window_turn = -1
+        self._window_asked: set = set()
+        self._window_mask = 0
         # Drawing straight from the example's choice sequence is five times faster than
         # `data.draw(strategy)` and shrinks the same; use it where this Hypothesis has it.
         conjecture = getattr(data, "conjecture_data", None)
         self._draw_int = getattr(conjecture, "draw_integer", None)
         self._draw_bool = getattr(conjecture, "draw_boolean", None)
+        # A span around each turn's choices lets the shrinker delete whole turns.
+        self._start_span = getattr(conjecture, "start_span", None)
+        self._stop_span = getattr(conjecture, "stop_span", None)
+        self._in_turn = False
+
+    def new_turn(self) -> None:
+        if self._start_span is None or self._stop_span is None:
+            return
+        if self._in_turn:
+            self._stop_span()
+        self._start_span(TURN_LABEL)
+        self._in_turn = True
 
     def _charge(self, value) -> None:
+        self.drawn.append(value)
         self.used += _choices_size([value]) if _choices_size is not None else 8
         if self.used > self.budget:
             raise OutOfData()
@@ -118,6 +138,17 @@ class _Source:
         value = self._draw_bool() if self._draw_bool is not None else self.data.draw(st.booleans())
         self._charge(value)
         return value
+
+    def speaks(self, game, player) -> bool:
+        """Whether `player` opens an action window this turn: one drawn bit mask a turn, not a
+        choice per player, so that quiet turns cost Hypothesis a single choice."""
+        turn = game.state.turn
+        if self._window_turn != turn or player.seat in self._window_asked:
+            self._window_turn = turn
+            self._window_asked = set()
+            self._window_mask = self.integer(0, 2 ** len(game.state.players) - 1)
+        self._window_asked.add(player.seat)
+        return bool(self._window_mask >> player.seat & 1)
 
 
 class DataRandom(random.Random):
@@ -162,7 +193,7 @@ class HypothesisAgent(Agent):
         return options[self.source.integer(0, len(options) - 1)]
 
     def wants_window(self, game, player, own_turn):
-        return self.source.boolean()
+        return self.source.speaks(game, player)
 
     def act(self, game, player, options, raising):
         can_trade = self.trades and bool(game.rules.trade_kinds) and len(game.active) > 1
@@ -265,8 +296,10 @@ class PropertyReport:
 class _Checker:
     """The observer for one game: built-in and declared invariants, checked after every event."""
 
-    def __init__(self, game: Game, rules: Rules, skip: set, failure_types: dict, coverage: "_Coverage"):
+    def __init__(self, game: Game, rules: Rules, skip: set, failure_types: dict, coverage: "_Coverage",
+                 source: _Source | None = None):
         self.game = game
+        self.source = source
         self.skip = skip
         self.types = failure_types
         self.coverage = coverage
@@ -287,6 +320,8 @@ class _Checker:
     def __call__(self, game, kind, where, payload) -> None:
         index = len(game.events) - 1
         self.coverage.event(kind, where, payload)
+        if kind == "turn" and self.source is not None:
+            self.source.new_turn()
         state = game.state
         skip = self.skip
         if MONEY not in skip:
@@ -358,12 +393,31 @@ class _Coverage:
 
 # ---- running the search ----------------------------------------------------------------------------
 
+def turn_caps(max_turns: int) -> list[int]:
+    """The turn caps of the successive searches: `max_turns`, and quarters of it down to about 10."""
+    caps = [max_turns]
+    while caps[0] // 4 >= 4:
+        caps.insert(0, caps[0] // 4)
+    return caps
+
+
+class _Search:
+    """One Hypothesis search: the games that failed, and how many games shrinking has played."""
+
+    def __init__(self):
+        self.failing: set = set()  # drawn-value sequences of games that failed
+        self.shrinks = 0  # games played since the first failure
+
+
 def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns: int = 200,
-                     progress: Callable[[int], None] | None = None) -> PropertyReport:
+                     progress: Callable[[int], None] | None = None,
+                     shrink_limit: int = SHRINK_LIMIT) -> PropertyReport:
     """Play `examples` Hypothesis-generated games per search and check every invariant.
 
     `progress`, if given, is called with the number of games played so far (shrinking
-    included), e.g. to drive a progress bar.
+    included), e.g. to drive a progress bar. Shrinking a failure plays at most about
+    `shrink_limit` games before it settles for the smallest failing game found so far
+    (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
     """
     declared = [text for text, _, _ in rules.invariants]
     names = list(BUILTIN) + [t for t in declared if t not in BUILTIN]
@@ -375,38 +429,55 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     played = [0]
     stopped = [0]  # games that drew a whole example's worth of data before they ended
 
-    def one_game(data, skip_now: frozenset):
+    def one_game(data, skip_now: frozenset, search: "_Search", cap: int):
         source = _Source(data)
         players = source.integer(low, high)
         rng = DataRandom(source)
         agents = {seat: HypothesisAgent(source) for seat in range(players)}
-        game = Game(rules, players, seed=seed, agents=agents, record=True, rng=rng, turn_limit=max_turns)
-        game.observer = _Checker(game, rules, set(skip_now), failure_types, coverage)
+        game = Game(rules, players, seed=seed, agents=agents, record=True, rng=rng, turn_limit=cap)
+        game.observer = _Checker(game, rules, set(skip_now), failure_types, coverage, source)
         played[0] += 1
+        if search.failing:
+            search.shrinks += 1
         if progress is not None:
             progress(played[0])
         try:
             game.play()
+            return
         except OutOfData:
             stopped[0] += 1
+            return
         except PropertyFailure as failure:
             failure.game = game
-            raise
+            found = failure
         except (RuleRuntimeError, AgentError, RecursionError) as exc:
             if CRASH in skip_now:
                 return
-            raise failure_types[CRASH](CRASH, _crash_message(exc), len(game.events) - 1 if game.events else None,
-                                       _crash_where(rules, game, exc), game, kind="crash") from None
+            found = failure_types[CRASH](CRASH, _crash_message(exc), len(game.events) - 1 if game.events else None,
+                                         _crash_where(rules, game, exc), game, kind="crash")
         except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
             if CRASH in skip_now:
                 return
-            raise failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
-                                       len(game.events) - 1 if game.events else None,
-                                       game.events[-1][2] if game.events else "", game, kind="internal",
-                                       detail=traceback.format_exc()) from None
+            found = failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
+                                         len(game.events) - 1 if game.events else None,
+                                         game.events[-1][2] if game.events else "", game, kind="internal",
+                                         detail=traceback.format_exc())
+        key = tuple(source.drawn)
+        if search.shrinks > shrink_limit and key not in search.failing:
+            return  # shrinking has had its budget: only games that already failed fail again
+        search.failing.add(key)
+        raise found
 
-    while True:
+    # Look for short failures first: the whole search at a low turn cap, then at higher
+    # ones, so a broken invariant comes back as a game about as short as any that breaks
+    # it, before the shrinker even starts. After a failure the search goes on at the same
+    # cap with that invariant set aside (at the lower caps nothing at all failed).
+    caps = turn_caps(max_turns)
+    level = 0
+    while level < len(caps):
         skip_now = frozenset(skip)
+        state = _Search()
+        cap = caps[level]
 
         @hypothesis_seed(seed)
         @settings(max_examples=examples, database=None, deadline=None, derandomize=True,
@@ -414,7 +485,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
                   report_multiple_bugs=False, verbosity=VERBOSITY, print_blob=False)
         @given(st.data())
         def search(data):
-            one_game(data, skip_now)
+            one_game(data, skip_now, state, cap)
 
         try:
             search()
@@ -424,7 +495,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
             if skip >= set(names) | {CRASH}:
                 break
             continue
-        break
+        level += 1
 
     return PropertyReport(
         title=rules.title, path=rules.path, examples=examples, seed=seed, max_turns=max_turns,

@@ -62,6 +62,8 @@ def format_static(checked: Checked) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_diagnostics(checked_or_diags, source: str | None) -> str:
-    diags = checked_or_diags.diagnostics if isinstance(checked_or_diags, Checked) else checked_or_diags
-    return "".join(render_text(d, source) + "\n" for d in diags)
+def format_diagnostics(checked: Checked) -> str:
+    """Every diagnostic rendered against the text of the file it is in (a variant's base too)."""
+    sources = checked.program.sources
+    return "".join(render_text(d, sources.get(d.path, checked.program.source)) + "\n"
+                   for d in checked.diagnostics)

@@ -316,3 +316,110 @@ scenario "current":
 ])
 def test_each_extension_checks_clean(snippet):
     assert errors(snippet) == []
+
+
+# ---- variants ---------------------------------------------------------------------------------
+
+VARIANT_BASE = BASE.split("turn:")[0] + """
+param salary = $5
+
+deck Fate once:
+    card Gift "Gift" copies 2:
+        pay $10 from bank to player
+    card Tax "Tax":
+        pay $10 from player to bank
+
+turn:
+    phase move:
+        roll 1 die as d
+        move player by d.total
+    phase draw:
+        draw from Fate
+    phase rest:
+        pay $1 from bank to player
+
+on pass Go:
+    pay salary from bank to player
+
+end when count(players) == 1 winner players[0] as "last player standing"
+"""
+
+
+def write_variant(tmp_path, text: str):
+    (tmp_path / "base.rules").write_text(VARIANT_BASE, encoding="utf-8")
+    path = tmp_path / "variant.rules"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def load_variant(tmp_path, text: str):
+    from rulesc.interpreter.rules import load_rules
+    return load_rules(str(write_variant(tmp_path, text)))
+
+
+def test_a_variant_overrides_replaces_and_removes(tmp_path):
+    rules = load_variant(tmp_path, """extends "base.rules"
+
+override game "Tiny, house rules":
+    players: 3 to 4
+
+override param salary = $7
+
+replace phase draw "Discard instead":
+    discard from Fate
+
+remove phase rest
+
+remove card Fate.Tax
+
+extend deck Fate:
+    card Windfall:
+        pay $1 from bank to player
+
+scenario "the variant's rules apply":
+    players Ann, Bob, Cid
+    as Ann:
+        move player to B1
+        move player to R1
+    expect Ann.cash == $107
+""")
+    assert rules.title == "Tiny, house rules" and rules.players_range == (3, 4)
+    assert rules.params["salary"] == 7
+    assert [p[0] for p in rules.phases] == ["move", "draw"]
+    assert sorted(c.name for c in rules.decks["Fate"][1]) == ["Gift", "Gift", "Windfall"]
+    results = run_scenarios(rules)
+    assert results and all(r.passed for r in results), [r.failures for r in results]
+
+
+def test_inherited_rules_point_into_the_base_file(tmp_path):
+    rules = load_variant(tmp_path, 'extends "base.rules"\noverride param salary = $7\n')
+    g = Game(rules, ["Ann", "Bob"], seed=3, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
+    g.play()
+    files = {where.rsplit(":", 1)[0] for _, _, where, _ in g.events if where}
+    assert files == {"base.rules"}
+
+
+def test_a_variant_naming_what_the_base_lacks_is_an_error(tmp_path):
+    from rulesc.dsl.diagnostics import RulesError
+    from rulesc.dsl.variants import load_file
+    path = write_variant(tmp_path, 'extends "base.rules"\noverride param salry = $7\nremove phase nap\n')
+    with pytest.raises(RulesError) as info:
+        load_file(path)
+    codes = [(d.code, d.span.line) for d in info.value.diagnostics]
+    assert codes == [("R0510", 2), ("R0510", 3)]
+    assert "did you mean `salary`" in info.value.diagnostics[0].help
+    missing = write_variant(tmp_path, 'extends "nowhere.rules"\n')
+    with pytest.raises(RulesError) as info:
+        load_file(missing)
+    assert info.value.diagnostics[0].code == "R0513"
+
+
+def test_base_errors_are_reported_in_the_base_file(tmp_path):
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+    (tmp_path / "base.rules").write_text(VARIANT_BASE.replace("pay salary from bank", "pay salry from bank"))
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\n')
+    diags = [d for d in check_program(load_file(path)).diagnostics if d.is_error]
+    assert [d.code for d in diags] == ["R0205"]
+    assert diags[0].path.endswith("base.rules")
