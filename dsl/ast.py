@@ -202,6 +202,28 @@ class Discard:
 
 
 @node
+class DiscardHeld:
+    """`discard card C from P`: P gives up a card he keeps, unused; `give card C from P to Q`: Q
+    keeps it instead (`to` is None for a discard)."""
+
+    card: object
+    who: object
+    to: object | None
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class PlayCard:
+    """`play Deck.Card by P`: the card's effect runs for P (no card moves): a wild card's uses."""
+
+    card: object
+    who: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
 class ExtraTurn:
     """`extra turn for P`: P plays again after this turn."""
 
@@ -346,7 +368,7 @@ class Variation:
     the new declaration (or None for a removal)."""
 
     what: str  # "override param" | "override game" | "replace phase" | "remove phase" |
-    #            "replace card" | "remove card" | "extend deck"
+    #            "replace card" | "remove card" | "extend deck" | "remove scenario"
     target: str
     node: object | None
     span: Span

@@ -20,7 +20,7 @@ from .model import Program, build_program
 from .types import Type
 
 PLAYER_BUILTINS = {"name": T.TEXT, "seat": T.COUNT, "out": T.BOOL, "position": T.SQUARE,
-                   "owing": T.MONEY, "hand": T.list_of(Type("card"))}
+                   "owing": T.MONEY, "hand": T.list_of(Type("card")), "extra_turns": T.COUNT}
 DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT}
 NARROWED_PLAYER = "$player"  # env key: account paths known to be a player (tested `!= bank`)
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
@@ -308,7 +308,10 @@ class Checker:
         elif base.name == "square":
             fields = {"name": T.TEXT}
         elif base.name == "deck":
-            fields = DECK_FIELDS
+            fields = dict(DECK_FIELDS)
+            deck = self.p.decks.get(node.obj.id) if isinstance(node.obj, ast.Name) else None
+            if deck is not None:
+                fields.update({c.name: Type("card") for c in deck.cards})
         elif base.name == "card":
             fields = {"name": T.TEXT}
         else:
@@ -338,6 +341,19 @@ class Checker:
                 if not T.comparable(args[0], t, self.board_kinds):
                     self.error("R0301", f"`{node.func}` needs arguments of one type", a.span)
             return args[0]
+        if node.func == "ahead":
+            if len(args) != 1:
+                self.error("R0307", f"`ahead` takes 1 argument, not {len(args)}", node.span)
+            else:
+                self.expect(node.args[0], T.PLAYER, env, "the argument of `ahead`")
+            return T.list_of(T.SQUARE)
+        if node.func == "holds":
+            if len(args) != 2:
+                self.error("R0307", f"`holds` takes 2 arguments (a player and a card), not {len(args)}", node.span)
+            else:
+                self.expect(node.args[0], T.PLAYER, env, "who holds")
+                self.expect(node.args[1], Type("card"), env, "the card held")
+            return T.BOOL
         if node.func in ("even", "odd"):
             if len(args) != 1:
                 self.error("R0307", f"`{node.func}` takes 1 argument, not {len(args)}", node.span)
@@ -353,7 +369,8 @@ class Checker:
                 for arg, (pname, ptype) in zip(node.args, define.params):
                     self.expect(arg, self.resolve_type(ptype), env, f"`{pname}` of `{node.func}`")
             return self.function_type(define)
-        builtins = ["count", "min", "max", "even", "odd", "all", "any", "sum", "first", "best"]
+        builtins = ["count", "min", "max", "even", "odd", "ahead", "holds", "all", "any", "sum", "first", "best",
+                    "list"]
         self.error("R0208", f"unknown function `{node.func}`", node.span,
                    help=_nearest(node.func, builtins + list(self.p.defines))
                    or "functions are `count`, `min`, `max`, `even`, `odd` and those you `define`")
@@ -381,6 +398,10 @@ class Checker:
         inner = {**env, node.var: element}
         if node.where is not None:
             self.expect(node.where, T.BOOL, inner, "a `where` filter")
+        if node.func == "list":
+            if node.body is None:
+                return T.list_of(element)
+            return T.list_of(self.infer(node.body, inner))
         if node.func == "first":
             if node.body is not None:
                 self.expect(node.body, T.BOOL, inner, "the condition of `first`")
@@ -497,6 +518,12 @@ class Checker:
             return {**env, s.name: self.infer(s.value, env)}
         if isinstance(s, (ast.ExtraTurn, ast.UseCard)):
             self.expect(s.who, T.PLAYER, env, "the player")
+            return env
+        if isinstance(s, (ast.DiscardHeld, ast.PlayCard)):
+            self.expect(s.card, Type("card"), env, "the card")
+            self.expect(s.who, T.PLAYER, env, "the player")
+            if getattr(s, "to", None) is not None:
+                self.expect(s.to, T.PLAYER, env, "who receives the card")
             return env
         if isinstance(s, ast.ChooseFor):
             self.expect(s.by, T.PLAYER, env, "who chooses")

@@ -114,6 +114,10 @@ class ToAst(Transformer):
     def override_game(self, meta, c):
         return ast.Variation(what="override game", target="game", node=c[0], span=span_of(meta), meta=c[0].meta)
 
+    def override_title(self, meta, c):
+        game = ast.Game(title=_unquote(c[0]), settings=(), span=span_of(meta), meta=c[1])
+        return ast.Variation(what="override game", target="game", node=game, span=span_of(meta), meta=c[1])
+
     def replace_phase(self, meta, c):
         return ast.Variation(what="replace phase", target=c[0].name, node=c[0], span=span_of(meta))
 
@@ -129,6 +133,9 @@ class ToAst(Transformer):
 
     def remove_card(self, meta, c):
         return ast.Variation(what="remove card", target=f"{c[0]}.{c[1]}", node=None, span=span_of(meta), meta=c[2])
+
+    def remove_scenario(self, meta, c):
+        return ast.Variation(what="remove scenario", target=_unquote(c[0]), node=None, span=span_of(meta), meta=c[1])
 
     def extend_deck(self, meta, c):
         return ast.Variation(what="extend deck", target=str(c[0]), node=tuple(c[2:]), span=span_of(meta), meta=c[1])
@@ -361,6 +368,15 @@ class ToAst(Transformer):
     def discard_stmt(self, meta, c):
         return ast.Discard(deck=str(c[0]), deck_span=token_span(c[0]), span=span_of(meta))
 
+    def discard_held_stmt(self, meta, c):
+        return ast.DiscardHeld(card=c[0], who=c[1], to=None, span=span_of(meta))
+
+    def give_held_stmt(self, meta, c):
+        return ast.DiscardHeld(card=c[0], who=c[1], to=c[2], span=span_of(meta))
+
+    def play_card_stmt(self, meta, c):
+        return ast.PlayCard(card=c[0], who=c[1], span=span_of(meta))
+
     def extra_turn_stmt(self, meta, c):
         return ast.ExtraTurn(who=c[0], span=span_of(meta))
 
@@ -512,5 +528,5 @@ class ToAst(Transformer):
         return ast.Literal(value=None, type="none", span=span_of(meta))
 
 
-AGGREGATES = {"all", "any", "count", "sum", "min", "max", "first", "best"}
+AGGREGATES = {"all", "any", "count", "sum", "min", "max", "first", "best", "list"}
 

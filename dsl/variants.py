@@ -3,7 +3,7 @@
 `load_file` reads a rules file and, if it begins with `extends "base.rules"`, loads the
 base (itself perhaps a variant), then applies the variant's changes in order:
 `override param`, `override game`, `replace phase`, `remove phase`, `replace card`,
-`remove card`, `extend deck`; any other declaration is added as in a plain file (so a
+`remove card`, `extend deck`, `remove scenario`; any other declaration is added as in a plain file (so a
 redefinition is still R0202). Declarations keep the span of the file they come from, so
 diagnostics and events point into the base where the base is meant.
 """
@@ -85,6 +85,11 @@ def _apply(decls: list, v: ast.Variation) -> Diagnostic | None:
         settings = {s.key: s for s in base.settings}
         settings.update({s.key: s for s in v.node.settings})
         decls[i] = attrs.evolve(base, title=v.node.title, settings=tuple(settings.values()))
+    elif v.what == "remove scenario":
+        i = _find(decls, ast.Scenario, lambda d: d.title == v.target)
+        if i is None:
+            return _missing(v, "scenario", [d.title for d in decls if isinstance(d, ast.Scenario)])
+        del decls[i]
     elif v.what in ("replace phase", "remove phase"):
         i = _find(decls, ast.Turn)
         phases = list(decls[i].phases) if i is not None else []

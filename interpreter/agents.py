@@ -87,14 +87,35 @@ class HeuristicAgent(Agent):
         return max(options, key=lambda option: score(game, {var: option, "player": player}))
 
     def act(self, game, player, options, raising):
+        """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
+        it); then, raising cash, sell; else buy what is affordable above the reserve."""
+        hinted, plain = [], []
+        for option in options:
+            score = self._action_score(game, player, option)
+            if score is None:
+                plain.append(option)
+            elif score > 0:
+                hinted.append((score, option))
+        if hinted:
+            return max(hinted, key=lambda pair: pair[0])[1]
         if raising is not None:
             return self._sell_for_cash(game, player, raising)
         spare = player.f["cash"] - self.reserve(game)
-        affordable = [o for o in options if self._cost(game, o) <= spare]
+        affordable = [o for o in plain if self._cost(game, o) <= spare]
         if affordable:
             return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
                                                   -(o.argument.index or 0) if o.argument is not None else 0))
         return self._buy_to_complete(game, player)
+
+    def _action_score(self, game, player, option):
+        hint = game.rules.hints.get("act_" + option.action)
+        if hint is None:
+            return None
+        var, score = hint
+        env = {"player": player}
+        if var is not None:
+            env[var] = option.argument
+        return score(game, env)
 
     def _cost(self, game, option: ActionChoice) -> int:
         thing = option.argument

@@ -15,8 +15,9 @@ from __future__ import annotations
 from rulesc.dsl import ast
 
 from .errors import RuleRuntimeError
+from .state import Held
 
-PLAYER_BUILTINS = {"name", "seat", "out", "owing", "hand"}
+PLAYER_BUILTINS = {"name", "seat", "out", "owing", "hand", "extra_turns"}
 
 # What an expression reads, beyond its arguments: field names, and these markers. The engine
 # counts changes to each, so a condition whose reads did not change need not be evaluated again.
@@ -143,13 +144,16 @@ class ExpressionCodegen:
             if base_name == "player" and node.name in PLAYER_BUILTINS:
                 if node.name == "out":
                     self.reads.add(OUT)
-                elif node.name in ("owing", "hand"):
+                elif node.name in ("owing", "hand", "extra_turns"):
                     self.reads.add(UNTRACKED)
                 return f"{obj}.{node.name}"
             if base_name == "deck":
-                self.reads.add(UNTRACKED)
-                pile = "decks" if node.name == "left" else "discards"
-                return f"len(g.state.{pile}[{obj}])"
+                if node.name in ("left", "discarded"):
+                    self.reads.add(UNTRACKED)
+                    pile = "decks" if node.name == "left" else "discards"
+                    return f"len(g.state.{pile}[{obj}])"
+                constants[f"card_{node.obj.id}_{node.name}"] = Held(node.obj.id, node.name)
+                return f"card_{node.obj.id}_{node.name}"
             if base_name == "player" and node.name == "position":
                 self.reads.add(POSITION)
                 return f"g.board[{obj}.at]"
@@ -163,6 +167,11 @@ class ExpressionCodegen:
             args = [sub(a) for a in node.args]
             if node.func == "count":
                 return f"len({self._iterable(node.args[0], args[0])})"
+            if node.func == "ahead":
+                return f"g.ahead({args[0]})"
+            if node.func == "holds":
+                self.reads.add(UNTRACKED)
+                return f"({args[1]} in {args[0]}.hand)"
             if node.func in ("even", "odd"):
                 return f"({args[0]} % 2 == {0 if node.func == 'even' else 1})"
             define = self.program.defines.get(node.func)
@@ -180,6 +189,8 @@ class ExpressionCodegen:
             body = sub(node.body, inner) if node.body is not None else None
             if node.func in ("all", "any"):
                 return f"{node.func}({body} {loop})"
+            if node.func == "list":
+                return f"[{body if body is not None else var} {loop}]"
             if node.func == "first":
                 if body is not None:
                     loop += f" if {body}" if node.where is None else f" and {body}"

@@ -142,6 +142,23 @@ class Compiler:
             g.discard(deck, where)
         return discard, local
 
+    def _s_DiscardHeld(self, node, local, where):
+        card, who = self.expr(node.card, local), self.expr(node.who, local)
+        to = self.expr(node.to, local) if node.to is not None else None
+
+        def discard_held(g, e):
+            g.tick(where, node)
+            g.discard_held(who(g, e), card(g, e), where, to(g, e) if to is not None else None)
+        return discard_held, local
+
+    def _s_PlayCard(self, node, local, where):
+        card, who = self.expr(node.card, local), self.expr(node.who, local)
+
+        def play_card(g, e):
+            g.tick(where, node)
+            g.play_card(who(g, e), card(g, e), where)
+        return play_card, local
+
     def _s_ExtraTurn(self, node, local, where):
         who = self.expr(node.who, local)
 

@@ -315,7 +315,9 @@ class Game:
         forced = self.forced_cards.get(deck)
         if forced:
             name = forced.pop(0)
-            if policy != "cut" and name in pile:
+            if policy != "cut":
+                if name not in pile:
+                    raise self.error(f"the scenario forces card `{name}`, but no copy of it is left in `{deck}`")
                 pile.remove(name)
             return name
         if policy == "cut":
@@ -367,6 +369,32 @@ class Game:
         player.hand.remove(held)
         self.emit("use", where, player.name, held.deck, held.card)
         self._run_card(held.deck, self.cards[held.deck][held.card], player)
+
+    def discard_held(self, player: Player, held: Held, where: str, to: Player | None = None) -> None:
+        """A kept card leaves its holder: to the discard pile, or (`to`) into another's hand."""
+        if held not in player.hand:
+            return
+        player.hand.remove(held)
+        if to is not None:
+            to.hand.append(held)
+            self.emit("give", where, player.name, to.name, held.deck, held.card)
+        else:
+            self._to_discards(held.deck, held.card)
+            self.emit("discard", where, held.deck, held.card)
+
+    def play_card(self, player: Player, held: Held, where: str) -> None:
+        """Another card's effect, for a wild card: the card itself stays where it is."""
+        self.emit("use", where, player.name, held.deck, held.card)
+        self.depth += 1
+        try:
+            self.cards[held.deck][held.card].body(self, {"player": player})
+        finally:
+            self.depth -= 1
+
+    def ahead(self, player: Player) -> list:
+        """The board's squares from the one after the player's, once round, in moving order."""
+        n = len(self.board)
+        return [self.board[(player.at + k) % n] for k in range(1, n + 1)]
 
     def extra_turn(self, player: Player, where: str) -> None:
         player.extra_turns += 1

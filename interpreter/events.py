@@ -32,6 +32,7 @@ FIELDS = {
     "debt": ("player", "creditor", "owed"),
     "discard": ("deck", "card"),
     "use": ("player", "deck", "card"),
+    "give": ("player", "to", "deck", "card"),
     "extra": ("player",),
     "eliminate": ("player",),
     "end": ("reason", "winner"),

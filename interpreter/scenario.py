@@ -28,6 +28,7 @@ class Failure:
 class ScenarioResult:
     title: str
     line: int
+    file: str | None
     failures: list
     events: list
 
@@ -85,7 +86,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
             flat = script["act"]
             script["act"] = [(flat[i], flat[i + 1] if i + 1 < len(flat) else None) for i in range(0, len(flat), 2)]
     agents = {seat: ScriptedAgent(scripts[name]) for seat, name in enumerate(names)}
-    result = ScenarioResult(scenario.title, scenario.span.line, [], [])
+    result = ScenarioResult(scenario.title, scenario.span.line, scenario.span.file, [], [])
     try:
         g = Game(rules, names, seed=0, agents=agents)
     except ValueError as exc:

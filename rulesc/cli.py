@@ -181,14 +181,15 @@ def cmd_test(args) -> int:
         args.file = path
         rules = _load(args)
         for result in run_scenarios(rules):
+            where = result.file or path
             if result.passed:
                 passed += 1
-                print(f"PASS  {path}:{result.line}  {result.title}")
+                print(f"PASS  {where}:{result.line}  {result.title}")
                 continue
             failed += 1
-            print(f"FAIL  {path}:{result.line}  {result.title}")
+            print(f"FAIL  {where}:{result.line}  {result.title}")
             for f in result.failures:
-                print(f"      {path}:{f.line}: {f.message}")
+                print(f"      {where}:{f.line}: {f.message}")
             if args.verbose:
                 for line in events_to_jsonl(result.events).splitlines():
                     print(f"        {line}")

@@ -40,6 +40,7 @@ import attrs
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
 
 from rulesc.dsl import ast
 from rulesc.interpreter.agents import Agent
@@ -67,7 +68,7 @@ TURN_LABEL = 0x7275_6C65_7363_7475  # Hypothesis span label of one turn's choice
 SHRINK_LIMIT = 300  # games shrinking may play before it settles for what it has
 TRACE_TAIL = 25  # events of a counterexample the text report shows
 RANDOM_BITS = 16  # resolution of a drawn `random()`: i / 2**16
-DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # after this much drawn data, a game goes on from a drawn seed
+DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # a game that has drawn this much stops, unbroken (OutOfData)
 
 
 # ---- drawing from Hypothesis -----------------------------------------------------------------
@@ -256,6 +257,7 @@ class Failure:
     turns: int
     trace: list  # every event of the minimal game, as event_to_json dicts
     detail: str | None = None  # a traceback, for internal errors
+    cap: int | None = None  # the turn cap of the search that found it
 
 
 @attrs.define
@@ -282,6 +284,8 @@ class PropertyReport:
     failures: list  # [Failure], in the order found
     coverage: list  # [CoverageItem]
     games: int  # games played in all, shrinking included
+    caps: list  # the turn caps searched, in order
+    stopped: int  # games that drew as much as one Hypothesis example may and stopped there
 
     @property
     def ok(self) -> bool:
@@ -455,6 +459,8 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
                 return
             found = failure_types[CRASH](CRASH, _crash_message(exc), len(game.events) - 1 if game.events else None,
                                          _crash_where(rules, game, exc), game, kind="crash")
+        except HypothesisException:
+            raise
         except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
             if CRASH in skip_now:
                 return
@@ -490,7 +496,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         try:
             search()
         except PropertyFailure as found:
-            failures.append(_failure(rules, found))
+            failures.append(attrs.evolve(_failure(rules, found), cap=cap))
             skip.add(found.invariant)
             if skip >= set(names) | {CRASH}:
                 break
@@ -502,6 +508,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         players_range=(low, high), invariants=names + [CRASH],
         declared_at={text: where for text, _, where in rules.invariants},
         failures=failures, coverage=_coverage_report(rules, coverage), games=played[0],
+        caps=caps[:level + 1] if level < len(caps) else caps, stopped=stopped[0],
     )
 
 
@@ -691,7 +698,8 @@ def _format_failure(f: Failure) -> list[str]:
         lines.append(f"  rule: {f.rule}" + (f"    {f.rule_text}" if f.rule_text else ""))
     else:
         lines.append("  rule: none (the engine itself, before or between rules)")
-    lines.append(f"  minimal game: {f.players} players, {f.turns} turns, {len(f.trace)} events")
+    found = f" (found by the search with a cap of {f.cap} turns)" if f.cap is not None else ""
+    lines.append(f"  minimal game: {f.players} players, {f.turns} turns, {len(f.trace)} events{found}")
     if f.trace:
         end = len(f.trace)
         start = max(0, end - TRACE_TAIL)
@@ -713,15 +721,18 @@ def _format_failure(f: Failure) -> list[str]:
 def format_report(report: PropertyReport) -> str:
     low, high = report.players_range
     players = f"{low}..{high}" if low != high else f"{low}"
-    out = [f"property check: {report.examples} games, players {players}, up to {report.max_turns} turns each "
-           f"(seed {report.seed}; {report.games} games played in all, shrinking included)",
-           f"  {report.title} ({report.path})", "", "invariants:"]
+    caps = ", ".join(str(c) for c in report.caps)
+    out = [f"property check: {report.examples} games, players {players}, up to {report.max_turns} turns each",
+           f"  {report.title} ({report.path}), seed {report.seed}",
+           f"  searched at turn caps {caps}: {report.games} games played in all, shrinking included"
+           + (f"; {report.stopped} stopped early at Hypothesis's data limit" if report.stopped else ""),
+           "", "invariants:"]
     width = max(len(n) for n in report.invariants)
     for name in report.invariants:
         failure = report.failure_of(name)
         where = f"  (declared at {report.declared_at[name]})" if name in report.declared_at else ""
         status = "FAILED" if failure is not None else "ok"
-        out.append(f"  {status:<7} {name:<{width}}{where}")
+        out.append(f"  {status:<7} {name:<{width}}{where}".rstrip())
     for failure in report.failures:
         out.append("")
         out.extend(_format_failure(failure))

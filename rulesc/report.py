@@ -32,7 +32,7 @@ def _count(n: int, word: str) -> str:
 
 
 def count_citations(checked: Checked) -> int:
-    return checked.program.source.count("§ \"") + checked.program.source.count("cite \"")
+    return sum(text.count("§ \"") + text.count("cite \"") for text in checked.program.sources.values())
 
 
 def format_static(checked: Checked) -> str:
@@ -58,7 +58,7 @@ def format_static(checked: Checked) -> str:
         lines.append(f"  assumed values ({len(checked.assumptions)}), to be corrected by an owner of the real game:")
         for a in checked.assumptions:
             note = f" ({a.note})" if a.note else ""
-            lines.append(f"    {p.path}:{a.span.line}: {a.what}{note}")
+            lines.append(f"    {a.span.file or p.path}:{a.span.line}: {a.what}{note}")
     return "\n".join(lines) + "\n"
 
 
