@@ -333,19 +333,22 @@ class Game:
             self.state.discards[deck].append(name)
 
     def draw(self, deck: str, player: Player, where: str) -> None:
+        """Draw a card: a kept card goes to the hand; any other is discarded and its effect runs.
+        The card is in its new place before the `draw` event, so cards are always accounted for."""
         name = self._take(deck)
         if name is None:
             return
         card = self.cards[deck][name]
-        self.emit("draw", where, player.name, deck, name)
         if card.keep and self.choose(player, "keep", ["keep", "use"], where) == "keep":
             player.hand.append(Held(deck, name))
+            self.emit("draw", where, player.name, deck, name)
             return
-        self._run_card(deck, card, player)
+        self._to_discards(deck, name)
+        self.emit("draw", where, player.name, deck, name)
+        self._run_card(card, player)
 
-    def _run_card(self, deck: str, card, player: Player) -> None:
-        """Run a card's effect; the card is on the discard pile from the moment it is used."""
-        self._to_discards(deck, card.name)
+    def _run_card(self, card, player: Player) -> None:
+        """Run a card's effect (the card itself is already where it goes: the discard pile)."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(f"cards draw cards more than {MAX_DEPTH} deep; the rules seem to loop",
@@ -367,8 +370,9 @@ class Game:
             return
         held = self.choose(player, "use card", list(player.hand), where)
         player.hand.remove(held)
+        self._to_discards(held.deck, held.card)
         self.emit("use", where, player.name, held.deck, held.card)
-        self._run_card(held.deck, self.cards[held.deck][held.card], player)
+        self._run_card(self.cards[held.deck][held.card], player)
 
     def discard_held(self, player: Player, held: Held, where: str, to: Player | None = None) -> None:
         """A kept card leaves its holder: to the discard pile, or (`to`) into another's hand."""
@@ -385,11 +389,7 @@ class Game:
     def play_card(self, player: Player, held: Held, where: str) -> None:
         """Another card's effect, for a wild card: the card itself stays where it is."""
         self.emit("use", where, player.name, held.deck, held.card)
-        self.depth += 1
-        try:
-            self.cards[held.deck][held.card].body(self, {"player": player})
-        finally:
-            self.depth -= 1
+        self._run_card(self.cards[held.deck][held.card], player)
 
     def ahead(self, player: Player) -> list:
         """The board's squares from the one after the player's, once round, in moving order."""
