@@ -339,12 +339,17 @@ class Game:
         if name is None:
             return
         card = self.cards[deck][name]
-        if card.keep and self.choose(player, "keep", ["keep", "use"], where) == "keep":
-            player.hand.append(Held(deck, name))
+        if card.keep:
+            held = Held(deck, name)
+            player.hand.append(held)  # in his hand while he decides
             self.emit("draw", where, player.name, deck, name)
-            return
-        self._to_discards(deck, name)
-        self.emit("draw", where, player.name, deck, name)
+            if self.choose(player, "keep", ["keep", "use"], where) == "keep":
+                return
+            player.hand.remove(held)
+            self._to_discards(deck, name)
+        else:
+            self._to_discards(deck, name)
+            self.emit("draw", where, player.name, deck, name)
         self._run_card(card, player)
 
     def _run_card(self, card, player: Player) -> None:

@@ -11,8 +11,10 @@ Checked after every event (through `game.observer`):
 
 - money is conserved: all players' cash plus the bank's balance never changes;
 - no player has negative cash;
-- cards are conserved: for every deck, its pile plus its discards keep their size;
-- an out player holds nothing: no thing's `owner` is a player who is out (checked at the
+- cards are conserved: for every deck, its pile, its discards and the copies kept in
+  players' hands add up to the same number;
+- an out player holds nothing: no thing's `owner` is a player who is out and he keeps no
+  cards in his hand (checked at the
   next `turn` or `end` event, since `on eliminate` rules clear ownership after the
   `eliminate` event);
 - every `invariant` the rules file declares;
@@ -23,16 +25,28 @@ agent's answer the engine refuses) is a failure too.
 A failure is reported as the minimal game Hypothesis found: its players, turns, the rule
 (file:line and source text) whose event broke the invariant, and the event trace ending
 there. After a failure the search runs again with that invariant set aside, so every
-invariant ends up either `ok` over a full search or with its own minimal game. The same
-rules, examples, seed and turn cap always give the same report, word for word. Coverage
+invariant ends up either `ok` over a full search or with its own minimal game. Coverage
 (rules, statement lines, squares, cards, phases that the generated games exercised) is
 reported whether or not anything failed.
+
+How the search is kept short and repeatable:
+
+- it runs first with a low turn cap, then higher ones up to `max_turns` (`turn_caps`), so
+  a failure that a short game can show is found as a short game before shrinking starts;
+- each turn's choices form one Hypothesis span, so the shrinker can delete whole turns;
+- a game that has drawn as much as one Hypothesis example may hold stops there, unbroken
+  (`OutOfData`), rather than being thrown away or going on from a seed nobody can shrink;
+- shrinking plays at most about `shrink_limit` games, then keeps the smallest failing game
+  it has (only games that already failed fail again), so a failure costs bounded time;
+- Hypothesis runs with `seed`, no database and no deadline: the same rules, examples, seed
+  and turn cap always give the same report, word for word.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import traceback
 from typing import Callable
 
@@ -49,11 +63,9 @@ from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import event_to_json
 from rulesc.interpreter.rules import Rules
 
-try:  # the size Hypothesis charges for a choice, to stay inside its per-example buffer
-    from hypothesis.internal.conjecture.choice import choices_size as _choices_size
+try:  # how much drawn data one example may hold
     from hypothesis.internal.conjecture.engine import BUFFER_SIZE as _BUFFER_SIZE
-except ImportError:  # pragma: no cover - a Hypothesis without these internals
-    _choices_size = None
+except ImportError:  # pragma: no cover - a Hypothesis without this internal
     _BUFFER_SIZE = 8 * 1024
 
 MONEY = "money is conserved"
@@ -67,7 +79,11 @@ VERBOSITY = Verbosity.quiet
 TURN_LABEL = 0x7275_6C65_7363_7475  # Hypothesis span label of one turn's choices
 SHRINK_LIMIT = 300  # games shrinking may play before it settles for what it has
 TRACE_TAIL = 25  # events of a counterexample the text report shows
-RANDOM_BITS = 16  # resolution of a drawn `random()`: i / 2**16
+MISSED_SHOWN = 20  # never-exercised rules (or statements) the text report lists
+# A drawn `random()` is i / 2**8. Hypothesis draws small ranges about uniformly but wide
+# ones mostly near 0 (at 16 bits three dice in four would show 1); 256 steps still reach
+# every face of a die and every card of a cut deck of up to 256 cards.
+RANDOM_BITS = 8
 DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # a game that has drawn this much stops, unbroken (OutOfData)
 
 
@@ -118,7 +134,9 @@ class _Source:
 
     def _charge(self, value) -> None:
         self.drawn.append(value)
-        self.used += _choices_size([value]) if _choices_size is not None else 8
+        # What Hypothesis charges a choice: a byte for a bool; a tag byte and the signed
+        # big-endian bytes for an int (its `choices_size`, without building the bytes).
+        self.used += 1 if value is True or value is False else 2 + value.bit_length() // 8
         if self.used > self.budget:
             raise OutOfData()
 
@@ -155,7 +173,7 @@ class _Source:
 class DataRandom(random.Random):
     """The game's random generator, drawing from Hypothesis: shrinking makes dice show 1.
 
-    `random()` is `i / 2**16` for a drawn `i`, so a shrunk `i` of 0 is a die's 1 and the
+    `random()` is `i / 2**8` for a drawn `i`, so a shrunk `i` of 0 is a die's 1 and the
     top card; `shuffle` draws, for each position from the end, how far back to swap, so
     shrinking tends to the unshuffled order.
     """
@@ -310,9 +328,16 @@ class _Checker:
         self.declared = [(text, f, where) for text, f, where in rules.invariants if text not in skip]
         state = game.state
         self.money = self._money()
-        self.cards = {d: len(state.decks[d]) + len(state.discards[d]) for d in state.decks}
-        self.owned_kinds = [t for t in game.things if "owner" in t.f]
+        self.cards = {d: self._cards(d) for d in state.decks}
+        self.owned_things = [t for t in game.things if "owner" in t.f]
         self.eliminated: dict = {}  # player name -> index of its `eliminate` event
+
+    def _held(self, deck: str) -> int:
+        return sum(1 for p in self.game.state.players for h in getattr(p, "hand", ()) if h.deck == deck)
+
+    def _cards(self, deck: str) -> int:
+        state = self.game.state
+        return len(state.decks[deck]) + len(state.discards[deck]) + self._held(deck)
 
     def _money(self) -> int:
         state = self.game.state
@@ -340,11 +365,11 @@ class _Checker:
                     self.fail(NEGATIVE, f"{p.name} has {cash} in cash", index, where)
         if CARDS not in skip:
             for deck, count in self.cards.items():
-                now = len(state.decks[deck]) + len(state.discards[deck])
+                now = self._cards(deck)
                 if now != count:
-                    self.fail(CARDS, f"deck `{deck}` held {count} cards after setup and holds {now} now "
-                                     f"({len(state.decks[deck])} in the pile, {len(state.discards[deck])} discarded)",
-                              index, where)
+                    self.fail(CARDS, f"deck `{deck}` had {count} cards after setup and has {now} now "
+                                     f"({len(state.decks[deck])} in the pile, {len(state.discards[deck])} discarded, "
+                                     f"{self._held(deck)} kept in players' hands)", index, where)
         if kind == "eliminate":
             self.eliminated.setdefault(payload[0], index)
         elif (kind == "turn" or kind == "end") and OUT not in skip and self.eliminated:
@@ -360,10 +385,13 @@ class _Checker:
 
     def _check_out(self) -> None:
         held: dict = {}
-        for t in self.owned_kinds:
+        for t in self.owned_things:
             owner = t.f.get("owner")
             if owner is not None and getattr(owner, "out", False):
                 held.setdefault(owner.name, []).append(t.name)
+        for p in self.game.state.players:
+            if p.out and getattr(p, "hand", None):
+                held.setdefault(p.name, []).extend(f"the kept card {h.deck}/{h.card}" for h in p.hand)
         if not held:
             return
         name = min(held, key=lambda n: self.eliminated.get(n, -1))
@@ -372,8 +400,8 @@ class _Checker:
         where = events[index][2] if index is not None and index < len(events) else ""
         things = held[name]
         shown = ", ".join(things[:6]) + (f" and {len(things) - 6} more" if len(things) > 6 else "")
-        self.fail(OUT, f"{name} is out (eliminated at event #{index}) but still owns {shown} at the end of the "
-                       f"turn; no rule cleared their `owner`", index, where)
+        self.fail(OUT, f"{name} is out (eliminated at event #{index}) but still holds {shown} at the end of the "
+                       f"turn; no rule took them from him", index, where)
 
 
 class _Coverage:
@@ -424,8 +452,10 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
     """
     declared = [text for text, _, _ in rules.invariants]
-    names = list(BUILTIN) + [t for t in declared if t not in BUILTIN]
-    failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {}) for i, name in enumerate(names + [CRASH])}
+    names = list(dict.fromkeys([*BUILTIN, *declared]))
+    # One exception class per invariant, so that Hypothesis shrinks each failure as its own.
+    failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {})
+                     for i, name in enumerate(names + [CRASH])}
     coverage = _Coverage()
     low, high = rules.players_range
     failures: list[Failure] = []
@@ -539,28 +569,31 @@ def _failure(rules: Rules, found: PropertyFailure) -> Failure:
     )
 
 
-def _line_of(rules: Rules, where: str) -> int | None:
-    """The line of `file:line` if it is in this rules file."""
-    if not where or ":" not in where:
-        return None
-    file, _, line = where.rpartition(":")
-    if file != rules.compiler.file or not line.isdigit():
-        return None
-    return int(line)
+def _source_lines(rules: Rules) -> dict:
+    """Each file the rules came from (a variant brings in its base's), by base name: its lines."""
+    program = rules.program
+    sources = getattr(program, "sources", None) or {program.path: program.source}
+    return {os.path.basename(path): text.splitlines() for path, text in sources.items()}
 
 
-def _line_text(rules: Rules, where: str) -> str:
-    line = _line_of(rules, where)
-    lines = rules.program.source.splitlines()
-    if line is None or not 1 <= line <= len(lines):
+def _split_where(where: str) -> tuple[str, int] | None:
+    """`file:line` -> (file, line), or None for an event no rule caused."""
+    file, _, line = (where or "").rpartition(":")
+    return (file, int(line)) if file and line.isdigit() else None
+
+
+def _line_text(rules: Rules, where: str, sources: dict | None = None) -> str:
+    place = _split_where(where)
+    lines = (sources if sources is not None else _source_lines(rules)).get(place[0], ()) if place else ()
+    if not place or not 1 <= place[1] <= len(lines):
         return ""
-    return lines[line - 1].strip()
+    return lines[place[1] - 1].strip()
 
 
 # ---- coverage ------------------------------------------------------------------------------------
 
-EVENT_STATEMENTS = (ast.Roll, ast.Move, ast.Pay, ast.Set, ast.Draw, ast.Eliminate, ast.EndGame, ast.Auction,
-                    ast.Choose)
+# Statements whose own line never carries an event: control flow and local names.
+QUIET_STATEMENTS = (ast.If, ast.For, ast.Let, ast.EndTurn, ast.RaiseCash)
 
 
 def _last_line(span) -> int:
@@ -571,38 +604,49 @@ def _last_line(span) -> int:
 
 
 def _statements(block, out: list) -> None:
-    """The event-producing statements of a block, nested blocks included."""
+    """The statements of a block that cause events of their own, nested blocks included."""
     if block is None:
         return
-    for s in block.statements:
-        if isinstance(s, EVENT_STATEMENTS):
-            out.append(s)
-        if isinstance(s, ast.If):
-            for _, body in s.branches:
-                _statements(body, out)
-            _statements(s.orelse, out)
-        elif isinstance(s, ast.For):
-            _statements(s.body, out)
-        elif isinstance(s, ast.Auction):
-            _statements(s.body, out)
-            _statements(s.orelse, out)
-        elif isinstance(s, ast.Choose):
-            for option in s.options:
-                _statements(option.body, out)
+    for statement in block.statements:
+        if not isinstance(statement, QUIET_STATEMENTS):
+            out.append(statement)
+        for inner in _blocks_in(statement):
+            _statements(inner, out)
+
+
+def _blocks_in(node):
+    """The blocks nested in a statement (branches, bodies, options), whatever its kind."""
+    if isinstance(node, ast.Block):
+        yield node
+    elif isinstance(node, (tuple, list)):
+        for item in node:
+            yield from _blocks_in(item)
+    elif attrs.has(type(node)):
+        for field in attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            if isinstance(value, (ast.Block, tuple, list)) or attrs.has(type(value)):
+                yield from _blocks_in(value)
 
 
 def _coverage_report(rules: Rules, cov: _Coverage) -> list[CoverageItem]:
     p = rules.program
-    file = rules.compiler.file
-    lines = p.source.splitlines()
-    hit_lines = {int(w.rpartition(":")[2]) for w in cov.wheres
-                 if w and w.rpartition(":")[0] == file and w.rpartition(":")[2].isdigit()}
+    sources = _source_lines(rules)
+    main = rules.compiler.file
+    hit_lines = {place for place in map(_split_where, cov.wheres) if place is not None}
 
-    def text(line: int) -> str:
-        return lines[line - 1].split("§")[0].strip().rstrip(":") if 1 <= line <= len(lines) else ""
+    def place(span) -> tuple[str, int]:
+        return (os.path.basename(span.file) if getattr(span, "file", None) else main, span.line)
 
-    def label(line: int) -> str:
-        return f"{file}:{line} {text(line)}"
+    def label(span) -> str:
+        file, line = place(span)
+        text = _line_text(rules, f"{file}:{line}", sources).split("§")[0]
+        text = re.split(r"\s{2,}assumed\b|\s+#", text)[0].strip().rstrip(":")
+        return f"{file}:{line} {text}".rstrip()
+
+    def ran(span) -> bool:
+        file, line = place(span)
+        last = _last_line(span)
+        return any(f == file and line <= n <= last for f, n in hit_lines)
 
     # Rules: each declaration that can cause events; exercised if one of its lines did.
     decls = []  # (label, hit)
@@ -629,23 +673,21 @@ def _coverage_report(rules: Rules, cov: _Coverage) -> list[CoverageItem]:
         decls.append((p.trade.span, None))
     for e in p.ends:
         decls.append((e.span, None))
-    decls.sort(key=lambda d: d[0].line)
+    decls.sort(key=lambda d: (place(d[0])[0] != main, place(d[0])))
     rule_total, rule_missed = [], []
     for span, card in decls:
-        if card is not None:
-            hit = card in drawn_cards
-        else:
-            hit = any(span.line <= n <= _last_line(span) for n in hit_lines)
-        rule_total.append(label(span.line))
+        hit = card in drawn_cards if card is not None else ran(span)
+        rule_total.append(label(span))
         if not hit:
-            rule_missed.append(label(span.line))
+            rule_missed.append(label(span))
 
     statements: list = []
     for block in blocks:
         _statements(block, statements)
-    statement_lines = sorted({s.span.line for s in statements})
-    stmt_total = [label(n) for n in statement_lines]
-    stmt_missed = [label(n) for n in statement_lines if n not in hit_lines]
+    statement_spans = sorted({place(s.span): s.span for s in statements}.items(),
+                             key=lambda kv: (kv[0][0] != main, kv[0]))
+    stmt_total = [label(span) for _, span in statement_spans]
+    stmt_missed = [label(span) for where, span in statement_spans if where not in hit_lines]
 
     squares = list(dict.fromkeys(rules.board))
     square_missed = [s for s in squares if s not in cov.landed]
@@ -656,9 +698,8 @@ def _coverage_report(rules: Rules, cov: _Coverage) -> list[CoverageItem]:
 
     phase_total, phase_missed = [], []
     for phase in phase_decls:
-        ran = phase.name in cov.phases or any(phase.span.line <= n <= _last_line(phase.span) for n in hit_lines)
         phase_total.append(phase.name)
-        if not ran:
+        if phase.name not in cov.phases and not ran(phase.span):
             phase_missed.append(phase.name)
 
     return [
@@ -692,14 +733,17 @@ def _show(value) -> str:
     return str(value)
 
 
-def _format_failure(f: Failure) -> list[str]:
-    lines = [f"FAILED: {f.invariant}" + (" (the rules crashed)" if f.kind == "crash" else ""), f"  {f.message}"]
+def _format_failure(f: Failure, debug: bool = False) -> list[str]:
+    why = {"crash": " (the rules crashed)", "internal": " (rulesc itself crashed: please report this bug)"}
+    lines = [f"FAILED: {f.invariant}" + why.get(f.kind, ""), f"  {f.message}"]
+    label = "rule" if f.kind != "internal" else "last rule to run"
     if f.rule:
-        lines.append(f"  rule: {f.rule}" + (f"    {f.rule_text}" if f.rule_text else ""))
+        lines.append(f"  {label}: {f.rule}" + (f"    {f.rule_text}" if f.rule_text else ""))
     else:
-        lines.append("  rule: none (the engine itself, before or between rules)")
+        lines.append(f"  {label}: none (the engine itself, before or between rules)")
     found = f" (found by the search with a cap of {f.cap} turns)" if f.cap is not None else ""
-    lines.append(f"  minimal game: {f.players} players, {f.turns} turns, {len(f.trace)} events{found}")
+    lines.append(f"  minimal game: {_count(f.players, 'player')}, {_count(f.turns, 'turn')}, "
+                 f"{_count(len(f.trace), 'event')}{found}")
     if f.trace:
         end = len(f.trace)
         start = max(0, end - TRACE_TAIL)
@@ -713,12 +757,20 @@ def _format_failure(f: Failure) -> list[str]:
             mark = ">>" if e["seq"] == f.event_index else "  "
             lines.append(f"    {mark} {_format_event(e)}")
     if f.detail:
-        lines.append("  traceback:")
-        lines.extend("    " + line for line in f.detail.rstrip().splitlines())
+        if debug:
+            lines.append("  traceback:")
+            lines.extend("    " + line for line in f.detail.rstrip().splitlines())
+        else:
+            lines.append("  (the Python traceback is shown with --debug)")
     return lines
 
 
-def format_report(report: PropertyReport) -> str:
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def format_report(report: PropertyReport, debug: bool = False) -> str:
+    """The report as text for the CLI; `debug` adds the traceback of an internal error."""
     low, high = report.players_range
     players = f"{low}..{high}" if low != high else f"{low}"
     caps = ", ".join(str(c) for c in report.caps)
@@ -735,7 +787,7 @@ def format_report(report: PropertyReport) -> str:
         out.append(f"  {status:<7} {name:<{width}}{where}".rstrip())
     for failure in report.failures:
         out.append("")
-        out.extend(_format_failure(failure))
+        out.extend(_format_failure(failure, debug))
     out += ["", "coverage:"]
     for item in report.coverage:
         total = len(item.total)
@@ -743,7 +795,9 @@ def format_report(report: PropertyReport) -> str:
         if item.missed:
             if item.what in ("rules", "statements"):
                 out.append("    never:")
-                out.extend(f"      {m}" for m in item.missed)
+                out.extend(f"      {m}" for m in item.missed[:MISSED_SHOWN])
+                if len(item.missed) > MISSED_SHOWN:
+                    out.append(f"      ... and {len(item.missed) - MISSED_SHOWN} more")
             else:
                 out.append("    never: " + ", ".join(item.missed))
     out.append("")
