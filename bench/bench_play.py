@@ -1,6 +1,6 @@
 """Benchmark: how fast rulesc plays and checks a game. Run by hand, never as a test.
 
-    python bench/bench_finance.py [games/finance.rules] [--games 300] [--players 4]
+    python bench/bench_play.py [games/finance.rules] [--games 300] [--players 4]
 
 Reports, on one core (this is a single process): whole games per second and
 player-turns per second with the heuristic agents (events recorded, as `simulate`
