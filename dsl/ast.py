@@ -573,6 +573,27 @@ class Define:
 
 
 @node
+class Procedure:
+    """`procedure NAME(x: T, ...):` a block of statements that rules run with `do NAME(...)`."""
+
+    name: str
+    params: tuple  # of (name, TypeRef)
+    body: Block
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
+class Do:
+    """`do NAME(args)`: run a procedure."""
+
+    name: str
+    args: tuple
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
 class Hint:
     name: str
     param: tuple | None

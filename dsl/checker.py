@@ -519,6 +519,19 @@ class Checker:
         if isinstance(s, (ast.ExtraTurn, ast.UseCard)):
             self.expect(s.who, T.PLAYER, env, "the player")
             return env
+        if isinstance(s, ast.Do):
+            proc = self.p.procedures.get(s.name)
+            args = [self.infer(a, env) for a in s.args]
+            if proc is None:
+                self.error("R0205", f"unknown procedure `{s.name}`", s.span,
+                           help=_nearest(s.name, self.p.procedures) or "declare it with `procedure NAME(...):`")
+            elif len(args) != len(proc.params):
+                self.error("R0307", f"`{s.name}` takes {len(proc.params)} argument"
+                           f"{'' if len(proc.params) == 1 else 's'}, not {len(args)}", s.span)
+            else:
+                for arg, (pname, ptype) in zip(s.args, proc.params):
+                    self.expect(arg, self.resolve_type(ptype), env, f"`{pname}` of `{s.name}`")
+            return env
         if isinstance(s, (ast.DiscardHeld, ast.PlayCard)):
             self.expect(s.card, Type("card"), env, "the card")
             self.expect(s.who, T.PLAYER, env, "the player")
@@ -594,6 +607,9 @@ class Checker:
         for define in p.defines.values():
             self.assume(f"function `{define.name}`", define.meta, define.span)
             self.function_type(define)
+        for proc in p.procedures.values():
+            env = {**scope, **{pname: self.resolve_type(ptype) for pname, ptype in proc.params}}
+            self.block(proc.body, env, "procedure")
         for name, param in p.params.items():
             self.assume(f"param `{name}`", param.meta, param.span)
         if p.bank is not None:

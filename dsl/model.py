@@ -53,6 +53,7 @@ class Program:
     ends: list = attrs.Factory(list)
     hints: dict = attrs.Factory(dict)
     defines: dict = attrs.Factory(dict)
+    procedures: dict = attrs.Factory(dict)
     invariants: list = attrs.Factory(list)
     scenarios: list = attrs.Factory(list)
     extends: list = attrs.Factory(list)
@@ -186,6 +187,9 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
         elif isinstance(decl, ast.Define):
             if declare(decl.name, "function", decl.span):
                 prog.defines[decl.name] = decl
+        elif isinstance(decl, ast.Procedure):
+            if declare(decl.name, "procedure", decl.span):
+                prog.procedures[decl.name] = decl
         elif isinstance(decl, ast.Hint):
             prog.hints[decl.name] = decl
         elif isinstance(decl, ast.Invariant):

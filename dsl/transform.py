@@ -392,6 +392,13 @@ class ToAst(Transformer):
         params = tuple(x for x in c[1:-2] if x is not None)
         return ast.Define(name=str(c[0]), params=params, value=c[-2], span=span_of(meta), meta=c[-1])
 
+    def procedure_decl(self, meta, c):
+        params = tuple(x for x in c[1:-1] if x is not None)
+        return ast.Procedure(name=str(c[0]), params=params, body=c[-1], span=span_of(meta), meta=c[-1].meta)
+
+    def do_stmt(self, meta, c):
+        return ast.Do(name=str(c[0]), args=tuple(a for a in c[1:] if a is not None), span=span_of(meta))
+
     def define_param(self, meta, c):
         return (str(c[0]), c[1])
 

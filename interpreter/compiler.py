@@ -32,6 +32,7 @@ class Compiler:
         self.thing_index = thing_index
         self.file = os.path.basename(self.program.path)
         self.params: dict[str, object] = {}
+        self.procedures: dict = {}  # name -> compiled body
         self.codegen = ExpressionCodegen(self.program, self.types, self.params, squares, thing_index)
 
     def where(self, node) -> str:
@@ -141,6 +142,20 @@ class Compiler:
             g.tick(where, node)
             g.discard(deck, where)
         return discard, local
+
+    def _s_Do(self, node, local, where):
+        args = [self.expr(a, local) for a in node.args]
+        proc = self.program.procedures[node.name]
+        names = [pname for pname, _ in proc.params]
+        procedures = self.procedures
+
+        def do(g, e):
+            g.tick(where, node)
+            body = procedures.get(node.name)
+            if body is None:  # compiled on first use, so procedures may call each other
+                body = procedures[node.name] = self.block(proc.body, frozenset(names))
+            g.run_procedure(body, {n: a(g, e) for n, a in zip(names, args)}, where)
+        return do, local
 
     def _s_DiscardHeld(self, node, local, where):
         card, who = self.expr(node.card, local), self.expr(node.who, local)

@@ -167,10 +167,10 @@ class Game:
     def worth(self, thing: Thing) -> int:
         """The heuristic value of a thing: the `worth` hint if the rules give one."""
         hint = self.rules.hints.get("worth")
-        if hint is not None:
-            var, fn = hint
-            return fn(self, {var: thing})
-        return 0
+        if hint is None or not isinstance(thing, Thing) or thing.kind != self.rules.hint_kinds.get("worth"):
+            return 0
+        var, fn = hint
+        return fn(self, {var: thing})
 
     def hint(self, name: str, default):
         hint = self.rules.hints.get(name)
@@ -379,6 +379,16 @@ class Game:
         self.emit("use", where, player.name, held.deck, held.card)
         self._run_card(self.cards[held.deck][held.card], player)
 
+    def run_procedure(self, body, env: dict, where: str) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"procedures call procedures more than {MAX_DEPTH} deep; the rules seem to loop",
+                             budget=True)
+        try:
+            body(self, env)
+        finally:
+            self.depth -= 1
+
     def discard_held(self, player: Player, held: Held, where: str, to: Player | None = None) -> None:
         """A kept card leaves its holder: to the discard pile, or (`to`) into another's hand."""
         if held not in player.hand:
@@ -535,8 +545,8 @@ class Game:
         rules = self.rules
         if not rules.trade_kinds or offer.partner is offer.proposer or offer.partner.out or offer.proposer.out:
             return False
-        if not (offer.gives or offer.takes):
-            return False
+        if not (offer.gives or offer.cash > 0) or not (offer.takes or offer.cash < 0):
+            return False  # a trade has two sides: nothing may be given, or lent, for nothing
         if offer.cash and not rules.trade_cash:
             return False
         payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)

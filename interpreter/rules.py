@@ -87,6 +87,7 @@ class Rules:
     decks: dict  # name -> (policy, [CardDef] expanded by copies)
     ends: list  # (condition, winner, reason, where)
     hints: dict  # name -> (var, closure)
+    hint_kinds: dict  # name -> the kind its parameter is declared with
     invariants: list  # (text, closure, where)
     compiler: Compiler
 
@@ -233,5 +234,6 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         trade_cash=bool(p.trade and p.trade.with_cash),
         trade_when=compiler.expr(p.trade.when, frozenset({"player", "partner"})) if p.trade and p.trade.when else None,
         trade_where=compiler.where(p.trade) if p.trade else "",
-        decks=decks, ends=ends, hints=hints, invariants=invariants, compiler=compiler,
+        decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param[1] for n, h in p.hints.items() if h.param},
+        invariants=invariants, compiler=compiler,
     )

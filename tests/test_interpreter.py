@@ -197,3 +197,17 @@ def test_reusing_legal_actions_changes_nothing(finance, agents):
         fresh.cache_actions = False
         fresh.play()
         assert events_to_jsonl(cached.events) == events_to_jsonl(fresh.events)
+
+
+def test_a_trade_has_two_sides(finance):
+    """Nothing may be given (or lent) for nothing: a trade must give something each way."""
+    from rulesc.interpreter.engine import TradeOffer
+    game = Game(finance, 2, seed=0, agents=make_agents("heuristic", 0, 2))
+    ann, bob = game.state.players
+    wayback, rubeville = game.by_name["Wayback"], game.by_name["Rubeville"]
+    wayback.f["owner"], rubeville.f["owner"] = ann, bob
+    assert game.trade_is_legal(TradeOffer(ann, bob, (wayback,), (), -50))
+    assert game.trade_is_legal(TradeOffer(ann, bob, (wayback,), (rubeville,), 0))
+    assert not game.trade_is_legal(TradeOffer(ann, bob, (wayback,), (), 0))
+    assert not game.trade_is_legal(TradeOffer(ann, bob, (), (), 100))
+    assert not game.trade_is_legal(TradeOffer(ann, bob, (), (wayback,), 10))  # not Bob's to give

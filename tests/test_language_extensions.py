@@ -423,3 +423,39 @@ def test_base_errors_are_reported_in_the_base_file(tmp_path):
     diags = [d for d in check_program(load_file(path)).diagnostics if d.is_error]
     assert [d.code for d in diags] == ["R0205"]
     assert diags[0].path.endswith("base.rules")
+
+
+# ---- procedures -------------------------------------------------------------------------------
+
+def test_a_procedure_runs_its_statements_with_its_arguments():
+    assert_all_pass("""
+procedure fine(p: player, amount: money):
+    pay amount from p to bank
+    set p.bonus = p.bonus + 1
+
+on land Jail:
+    do fine(player, $7)
+
+scenario "a procedure from a handler":
+    players Ann, Bob
+    as Ann:
+        send player to Jail
+    expect Ann.cash == $93
+    expect Ann.bonus == 1
+    as Bob:
+        do fine(Ann, $3)
+    expect Ann.cash == $90
+""")
+
+
+def test_procedure_calls_are_checked():
+    assert errors("procedure f(p: player):\n    pay $1 from p to bank\n\nafter turn:\n    do f($5)\n") == ["R0301"]
+    assert errors("procedure f(p: player):\n    pay $1 from p to bank\n\nafter turn:\n    do f()\n") == ["R0307"]
+    assert errors("after turn:\n    do nothing_here(player)\n") == ["R0205"]
+
+
+def test_a_procedure_that_calls_itself_is_stopped():
+    from rulesc.interpreter.errors import StepBudgetExceeded
+    g = game("procedure again(p: player):\n    do again(p)\n\non land Jail:\n    do again(player)\n")
+    with pytest.raises(StepBudgetExceeded):
+        g.move(g.state.players[0], "to", g.squares["Jail"], "x")
