@@ -104,8 +104,18 @@ def _describe_token(token: Token) -> str:
     return f"`{text}`"
 
 
+# The keywords a statement starts with: when a statement may come, say "a statement" rather
+# than list them all.
+STATEMENT_WORDS = {"roll", "move", "send", "place", "pay", "set", "let", "draw", "discard", "give", "eliminate",
+                   "end", "raise", "extra", "use", "play", "do", "if", "for", "auction", "choose"}
+
+
 def _expected_words(expected) -> str:
-    words = sorted({_describe_terminal(t) for t in expected if not t.startswith("__")})
+    words = {_describe_terminal(t) for t in expected if not t.startswith("__")}
+    starts = {f"`{w}`" for w in STATEMENT_WORDS}
+    if len(words & starts) >= 5:
+        words = (words - starts) | {"a statement"}
+    words = sorted(words)
     if len(words) > 12:
         words = words[:10] + ["..."]
     return ", ".join(words)
