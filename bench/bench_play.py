@@ -53,6 +53,7 @@ def main() -> None:
     static = best_of(lambda: check_program(parse_file(args.file)))
     compile_time = best_of(lambda: load_rules(args.file))
     rules = load_rules(args.file)
+    play(rules, 10, args.players, True)  # warm up: first games pay for caches and allocations
     print(f"{rules.title} ({args.file}), {args.players} players, heuristic agents, {args.games} games")
     print(f"  static check (parse + check):  {static * 1000:8.1f} ms")
     print(f"  load (parse + check + compile): {compile_time * 1000:7.1f} ms")

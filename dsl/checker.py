@@ -62,36 +62,32 @@ def _path(node) -> str | None:
     return None
 
 
-def _not_none_paths(cond, truth: bool = True) -> set[str]:
-    """Paths that `cond` having this truth value proves are not `none`."""
+def _proven_paths(cond, truth: bool, is_other) -> set[str]:
+    """Paths P that `cond` having this truth value proves differ from a value `is_other`
+    accepts: `P != other` when true, `P == other` when false, through `not`, `and` and `or`."""
     if isinstance(cond, ast.Not):
-        return _not_none_paths(cond.operand, not truth)
+        return _proven_paths(cond.operand, not truth, is_other)
     if isinstance(cond, ast.Compare) and cond.op == ("!=" if truth else "=="):
         for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
-            if isinstance(other, ast.Literal) and other.type == "none" and _path(side):
+            if is_other(other) and _path(side):
                 return {_path(side)}
     if isinstance(cond, ast.BoolOp) and cond.op == ("and" if truth else "or"):
-        return set().union(*(_not_none_paths(o, truth) for o in cond.operands))
+        return set().union(*(_proven_paths(o, truth, is_other) for o in cond.operands))
     return set()
 
 
-def _not_bank_paths(cond, truth: bool = True) -> set[str]:
-    """Account paths that `cond` having this truth value proves are a player, not the bank."""
-    if isinstance(cond, ast.Not):
-        return _not_bank_paths(cond.operand, not truth)
-    if isinstance(cond, ast.Compare) and cond.op == ("!=" if truth else "=="):
-        for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
-            if isinstance(other, ast.Name) and other.id == "bank" and _path(side):
-                return {_path(side)}
-    if isinstance(cond, ast.BoolOp) and cond.op == ("and" if truth else "or"):
-        return set().union(*(_not_bank_paths(o, truth) for o in cond.operands))
-    return set()
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Literal) and node.type == "none"
+
+
+def _is_bank(node) -> bool:
+    return isinstance(node, ast.Name) and node.id == "bank"
 
 
 def narrow(env: dict, cond, truth: bool = True) -> dict:
     if cond is None:
         return env
-    paths, players = _not_none_paths(cond, truth), _not_bank_paths(cond, truth)
+    paths, players = _proven_paths(cond, truth, _is_none), _proven_paths(cond, truth, _is_bank)
     if paths:
         env = {**env, NARROWED: env.get(NARROWED, frozenset()) | paths}
     if players:

@@ -175,20 +175,19 @@ class Compiler:
         return play_card, local
 
     def _s_ExtraTurn(self, node, local, where):
-        who = self.expr(node.who, local)
-
-        def extra_turn(g, e):
-            g.tick(where, node)
-            g.extra_turn(who(g, e), where)
-        return extra_turn, local
+        return self._for_player(node, local, where, "extra_turn"), local
 
     def _s_UseCard(self, node, local, where):
+        return self._for_player(node, local, where, "use_card"), local
+
+    def _for_player(self, node, local, where, method: str):
+        """A statement that calls the engine's `method(player, where)` for `node.who`."""
         who = self.expr(node.who, local)
 
-        def use_card(g, e):
+        def statement(g, e):
             g.tick(where, node)
-            g.use_card(who(g, e), where)
-        return use_card, local
+            getattr(g, method)(who(g, e), where)
+        return statement
 
     def _s_ChooseFor(self, node, local, where):
         by, coll, var, name = self.expr(node.by, local), self.expr(node.collection, local), node.var, node.name
