@@ -854,8 +854,9 @@ class Checker:
                 env["player"] = T.PLAYER  # a preference among options is the chooser's
             if hint.param is not None:
                 var, kind = hint.param
-                if kind not in p.kinds and kind not in p.groups:
-                    self.error("R0205", f"unknown kind `{kind}`", hint.span, help=_nearest(kind, p.kinds))
+                if kind not in p.kinds and kind not in p.groups and kind not in T.BUILTIN:
+                    self.error("R0205", f"unknown kind `{kind}`", hint.span,
+                               help=_nearest(kind, list(p.kinds) + sorted(T.BUILTIN)))
                     kind = "any"
                 env[var] = Type(kind)
             t = self.infer(hint.value, env)

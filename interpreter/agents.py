@@ -81,7 +81,7 @@ class HeuristicAgent(Agent):
         """The option the rules' `hint NAME(x: …)` scores highest (NAME: the decision's name with
         `_` for spaces), else the first."""
         prefer = game.rules.hints.get(name.replace(" ", "_"))
-        if prefer is None or prefer[0] is None or not hasattr(options[0], "f"):
+        if prefer is None or prefer[0] is None:
             return options[0]
         var, score = prefer
         return max(options, key=lambda option: score(game, {var: option, "player": player}))
