@@ -9,6 +9,7 @@ the same event log. A step budget per turn stops rules that loop.
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import NamedTuple
 
@@ -502,8 +503,8 @@ class Game:
                 continue
             reads = action.when.reads if action.when is not None else frozenset()
             if self.cache_actions and UNTRACKED not in reads:
-                versions = self.versions
-                key = tuple(versions.get(r, 0) for r in action.sorted_reads)
+                # Counters only grow, so their sum changes exactly when one of them does.
+                key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
                 cached = self.action_cache.get((action.name, player.seat))
                 if cached is not None and cached[0] == key:
                     options.extend(cached[1])
@@ -680,6 +681,9 @@ class Game:
         except GameEnded:
             pass
         return self.state
+
+
+_ZEROS = itertools.repeat(0)
 
 
 def _name(value):
