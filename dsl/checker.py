@@ -369,7 +369,7 @@ class Checker:
                     "list"]
         self.error("R0208", f"unknown function `{node.func}`", node.span,
                    help=_nearest(node.func, builtins + list(self.p.defines))
-                   or "functions are `count`, `min`, `max`, `even`, `odd` and those you `define`")
+                   or "functions are " + ", ".join(f"`{b}`" for b in builtins) + " and those you `define`")
         return T.ANY
 
     def function_type(self, define: ast.Define) -> Type:
@@ -503,9 +503,9 @@ class Checker:
                     if f is not None and not f.is_state:
                         self.error("R0309", f"`{s.target.name}` is fixed data of `{base.name}`, not state", s.target.span,
                                    help=f"declare it `state {f.name}: …` in kind `{base.name}` to change it during play")
-                elif base.name == "player" and s.target.name in ("name", "seat", "out", "position"):
+                elif base.name == "player" and s.target.name in PLAYER_BUILTINS:
                     self.error("R0309", f"`{s.target.name}` of a player is kept by the engine", s.target.span,
-                               help="use `move` or `eliminate`")
+                               help="the engine keeps it: `move`, `eliminate`, `draw`, `extra turn` and debts change it")
             declared = {k: v for k, v in env.items() if k != NARROWED}  # a field keeps its declared type
             target = self.infer(s.target, declared)
             self.expect(s.value, target, env, "the value set")
@@ -604,6 +604,7 @@ class Checker:
             self.assume(f"function `{define.name}`", define.meta, define.span)
             self.function_type(define)
         for proc in p.procedures.values():
+            self.assume(f"procedure `{proc.name}`", proc.body.meta, proc.span)
             env = {**scope, **{pname: self.resolve_type(ptype) for pname, ptype in proc.params}}
             self.block(proc.body, env, "procedure")
         for name, param in p.params.items():
@@ -621,6 +622,7 @@ class Checker:
             self.assume(f"kind `{kind.name}`", kind.meta, kind.span)
             self.check_fields(kind.fields, scope, kind.name)
         for group in p.groups.values():
+            self.assume(f"group `{group.name}`", group.meta, group.span)
             if group.kind not in p.kinds:
                 self.error("R0205", f"unknown kind `{group.kind}`", group.span, help=_nearest(group.kind, p.kinds))
             elif not any(self.resolve_type(f.type).name == group.name for f in p.kinds[group.kind].fields):
@@ -769,6 +771,7 @@ class Checker:
         env = {**scope, "player": T.PLAYER}
         names = set()
         for phase in p.turn.phases:
+            self.assume(f"phase `{phase.name}`", phase.body.meta, phase.span)
             if phase.name in names:
                 self.error("R0202", f"phase `{phase.name}` is defined more than once", phase.span)
             names.add(phase.name)
@@ -788,6 +791,7 @@ class Checker:
     def check_handlers(self, scope):
         p = self.p
         for h in p.handlers:
+            self.assume(f"on {h.event}{' ' + h.target if h.target else ''}", h.body.meta, h.span)
             env = {**scope, "player": T.PLAYER}
             if h.event in ("land", "pass"):
                 if h.target is None:
@@ -821,6 +825,7 @@ class Checker:
                 self.expect(h.when, T.BOOL, env, "a handler's condition")
             self.block(h.body, narrow(env, h.when), h.event)
         for hook in p.hooks:
+            self.assume(f"{hook.which} turn", hook.body.meta, hook.span)
             env = {**scope, "player": T.PLAYER}
             if hook.when is not None:
                 self.expect(hook.when, T.BOOL, env, "a hook's condition")
@@ -829,6 +834,7 @@ class Checker:
     def check_actions(self, scope):
         p = self.p
         for action in p.actions.values():
+            self.assume(f"action `{action.name}`", action.body.meta, action.span)
             env = {**scope, "player": T.PLAYER}
             if action.param is not None:
                 var, kind = action.param
@@ -875,6 +881,7 @@ class Checker:
 
     def check_scenarios(self, scope):
         for scenario in self.p.scenarios:
+            self.assume(f"scenario \"{scenario.title}\"", scenario.meta, scenario.span)
             env = dict(scope)
             env["winner"] = T.PLAYER.maybe()
             env["game_over"] = T.BOOL

@@ -614,6 +614,8 @@ class Game:
                 best = max(rolls.values())
                 contenders = [p for p in contenders if rolls[p] == best]
             state.current = contenders[0].seat
+            self.emit("first", "", state.players[state.current].name, {p.name: t for p, t in rolls.items()})
+            return
         self.emit("first", "", state.players[state.current].name, None)
 
     def play_turn(self) -> None:

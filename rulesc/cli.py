@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from rulesc.interpreter.scenario import run_scenarios
 from . import report
 from .simulate import format_summary, play_one, simulate
 
-IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012"}  # unreadable file or bad option: usage/I-O
+IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012", "R0513"}  # unreadable file or bad option: usage/I-O
 
 
 class Exit(Exception):
@@ -99,9 +100,16 @@ def cmd_check(args) -> int:
             worst = max(worst, 1)
             continue
         if not args.static:
+            from hypothesis.configuration import set_hypothesis_home_dir
+
             from .properties import check_properties, format_report
             rules = compile_rules(rules_file, args.set)
-            prop = check_properties(rules, examples=args.examples, seed=args.seed)
+            with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
+                set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
+                try:
+                    prop = check_properties(rules, examples=args.examples, seed=args.seed)
+                finally:
+                    set_hypothesis_home_dir(None)
             if args.format == "json":
                 results[-1]["properties"] = {"ok": prop.ok, "report": format_report(prop)}
             else:
@@ -168,7 +176,7 @@ def cmd_simulate(args) -> int:
     else:
         summary = simulate(rules, args.n, args.seed, players, args.agents)
     elapsed = time.perf_counter() - started
-    sys.stdout.write(format_summary(summary, rules.program.source.splitlines()))
+    sys.stdout.write(format_summary(summary, rules.program.sources))
     if not args.quiet:
         print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)

@@ -120,24 +120,27 @@ def _pays_from_player(block) -> bool:
 
 
 class _Text:
-    """Slices a node's span out of the original source, whitespace collapsed."""
+    """Slices a node's span out of the source of the file it is in (a variant's base too),
+    whitespace collapsed."""
 
-    def __init__(self, source: str):
+    def __init__(self, source: str, sources: dict | None = None):
         self.lines = source.splitlines()
+        self.by_file = {path: text.splitlines() for path, text in (sources or {}).items()}
 
     def span(self, span) -> str:
         if span is None:
             return ""
+        lines = self.by_file.get(span.file, self.lines)
         first, last = span.line - 1, span.end_line - 1
-        if first < 0 or first >= len(self.lines):
+        if first < 0 or first >= len(lines):
             return ""
         if first == last:
-            text = self.lines[first][span.column - 1:span.end_column - 1]
+            text = lines[first][span.column - 1:span.end_column - 1]
         else:
-            parts = [self.lines[first][span.column - 1:]]
-            parts.extend(self.lines[first + 1:last])
-            if last < len(self.lines):
-                parts.append(self.lines[last][:span.end_column - 1])
+            parts = [lines[first][span.column - 1:]]
+            parts.extend(lines[first + 1:last])
+            if last < len(lines):
+                parts.append(lines[last][:span.end_column - 1])
             text = "\n".join(parts)
         return " ".join(text.split())
 
@@ -238,7 +241,7 @@ def _style(kind: str, **extra) -> dict:
 class _Builder:
     def __init__(self, program: Program):
         self.p = program
-        self.text = _Text(program.source or "")
+        self.text = _Text(program.source or "", getattr(program, "sources", None))
         title = program.game.title if program.game is not None else "rules"
         self.g = graphviz.Digraph(name="turn_flow", comment=f"turn flow of {title}")
         self.g.attr(rankdir="TB", compound="true", newrank="true", nodesep="0.4", ranksep="0.45",

@@ -56,7 +56,7 @@ def format_static(checked: Checked) -> str:
     ]
     if checked.assumptions:
         lines.append(f"  assumed values ({len(checked.assumptions)}), to be corrected by an owner of the real game:")
-        for a in checked.assumptions:
+        for a in sorted(checked.assumptions, key=lambda a: (a.span.file or "", a.span.line)):
             note = f" ({a.note})" if a.note else ""
             lines.append(f"    {a.span.file or p.path}:{a.span.line}: {a.what}{note}")
     return "\n".join(lines) + "\n"

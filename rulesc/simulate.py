@@ -9,6 +9,7 @@ byte-for-byte reproducible.
 from __future__ import annotations
 
 import collections
+import os
 import statistics
 from typing import Callable
 
@@ -60,7 +61,9 @@ def simulate(rules: Rules, games: int, seed: int, players: int, agents: str = "h
     return summary
 
 
-def format_summary(s: Summary, source_lines: list[str]) -> str:
+def format_summary(s: Summary, sources: dict) -> str:
+    """The summary as text; `sources` maps each rules file's path to its text, to quote rules."""
+    by_name = {os.path.basename(path): text.splitlines() for path, text in sources.items()}
     turns = s.turns or [0]
     lines = [
         f"{s.title}: {s.games} games, {s.players} players, {s.agents} agents, seeds {s.seed}..{s.seed + s.games - 1}",
@@ -81,8 +84,9 @@ def format_summary(s: Summary, source_lines: list[str]) -> str:
     lines += ["", "where money went (all games, by rule):"]
     total = sum(s.money_by_rule.values()) or 1
     for where, amount in sorted(s.money_by_rule.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
-        line_no = int(where.rsplit(":", 1)[1])
-        text = source_lines[line_no - 1] if 0 < line_no <= len(source_lines) else ""
+        name, line = where.rsplit(":", 1)
+        lines, line_no = by_name.get(name, []), int(line)
+        text = lines[line_no - 1] if 0 < line_no <= len(lines) else ""
         text = text.split("§")[0].split(" assumed")[0].strip()
         if len(text) > 60:
             text = text[:57] + "..."
