@@ -233,6 +233,15 @@ class ExtraTurn:
 
 
 @node
+class Window:
+    """`window for P`: P may take his actions and offer trades here, not only at the turn's end."""
+
+    who: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
 class UseCard:
     """`use card by P`: P may use one of the cards he keeps."""
 
@@ -445,6 +454,7 @@ class GroupDecl:
 class SquareDecl:
     name: str
     title: str | None
+    off_board: bool  # a place off the ring (a building in the middle): reached only by `move … to`
     span: Span
     meta: Meta = NO_META
 

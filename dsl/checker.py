@@ -512,7 +512,7 @@ class Checker:
             return env
         if isinstance(s, ast.Let):
             return {**env, s.name: self.infer(s.value, env)}
-        if isinstance(s, (ast.ExtraTurn, ast.UseCard)):
+        if isinstance(s, (ast.ExtraTurn, ast.UseCard, ast.Window)):
             self.expect(s.who, T.PLAYER, env, "the player")
             return env
         if isinstance(s, ast.Do):
@@ -740,6 +740,9 @@ class Checker:
                 if sq.id in seen:
                     self.error("R0702", f"`{sq.id}` is on the board twice", sq.span)
                 seen[sq.id] = sq.span
+            elif sq.id in p.squares and p.squares[sq.id].off_board:
+                self.error("R0704", f"`{sq.id}` is declared `off board`, so it cannot be on the board", sq.span,
+                           help="remove it from `board:`; tokens reach it with `move … to`")
             elif sq.id not in p.squares:
                 self.error("R0205", f"unknown square `{sq.id}`", sq.span,
                            help=_nearest(sq.id, list(p.squares) + list(p.things)) or "declare it with `square NAME`")
@@ -748,8 +751,9 @@ class Checker:
                 self.error("R0703", f"`{name}` ({thing.kind}) is not on the board", thing.span,
                            help=f"every {thing.kind} must be on the board once")
         for name, sq in p.squares.items():
-            if not any(s.id == name for s in p.board.squares):
-                self.warn("R0404", f"square `{name}` is declared but not on the board", sq.span)
+            if not sq.off_board and not any(s.id == name for s in p.board.squares):
+                self.warn("R0404", f"square `{name}` is declared but not on the board", sq.span,
+                          help="add it to `board:`, or declare it `off board` if tokens reach it only by `move … to`")
             self.assume(f"square `{name}`", sq.meta, sq.span)
 
     def check_decks(self, scope):
@@ -806,7 +810,8 @@ class Checker:
                     if h.target not in self.board_kinds:
                         self.warn("R0403", f"no `{h.target}` is on the board, so this handler never runs", h.target_span)
                 elif h.target in p.squares:
-                    if p.board is not None and not any(s.id == h.target for s in p.board.squares):
+                    if (p.board is not None and not p.squares[h.target].off_board
+                            and not any(s.id == h.target for s in p.board.squares)):
                         self.warn("R0403", f"square `{h.target}` is not on the board, so this handler never runs",
                                   h.target_span)
                 elif h.target in p.things:

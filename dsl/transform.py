@@ -185,7 +185,10 @@ class ToAst(Transformer):
 
     def square_decl(self, meta, c):
         title = _unquote(c[1]) if c[1] is not None else None
-        return ast.SquareDecl(name=str(c[0]), title=title, span=span_of(meta), meta=c[2])
+        return ast.SquareDecl(name=str(c[0]), title=title, off_board=c[2] is not None, span=span_of(meta), meta=c[3])
+
+    def off_board(self, meta, c):
+        return True
 
     def board_decl(self, meta, c):
         squares = tuple(n for line in c[1:] for n in line)
@@ -379,6 +382,9 @@ class ToAst(Transformer):
 
     def extra_turn_stmt(self, meta, c):
         return ast.ExtraTurn(who=c[0], span=span_of(meta))
+
+    def window_stmt(self, meta, c):
+        return ast.Window(who=c[0], span=span_of(meta))
 
     def use_card_stmt(self, meta, c):
         return ast.UseCard(who=c[0], span=span_of(meta))

@@ -177,6 +177,9 @@ class Compiler:
     def _s_ExtraTurn(self, node, local, where):
         return self._for_player(node, local, where, "extra_turn"), local
 
+    def _s_Window(self, node, local, where):
+        return self._for_player(node, local, where, "open_window"), local
+
     def _s_UseCard(self, node, local, where):
         return self._for_player(node, local, where, "use_card"), local
 

@@ -90,6 +90,8 @@ class Game:
         self.things = [Thing(name, rules.thing_kinds[name], {}) for name in rules.thing_names]
         self.by_name = {t.name: t for t in self.things}
         self.board = [self.by_name.get(n) or self.squares[n] for n in rules.board]
+        self.ring = len(self.board)  # squares past the ring's end are off the board
+        self.board += [self.squares[n] for n in rules.off_board]
         for i, occupant in enumerate(self.board):
             if isinstance(occupant, Thing):
                 occupant.index = i
@@ -193,7 +195,7 @@ class Game:
         return result
 
     def move(self, player: Player, how: str, amount, where: str) -> None:
-        n = len(self.board)
+        n = self.ring
         start = player.at
         if how in ("to", "send", "place"):
             if isinstance(amount, Thing):
@@ -201,15 +203,22 @@ class Game:
                     raise self.error(f"`{amount.name}` is not on the board")
                 target = amount.index
             else:
-                target = next(((start + k) % n for k in range(1, n + 1) if self.board[(start + k) % n] is amount), None)
+                ring_start = start if start < n else -1
+                target = next(((ring_start + k) % n for k in range(1, n + 1)
+                               if self.board[(ring_start + k) % n] is amount), None)
+                if target is None and amount in self.board[n:]:
+                    target = self.board.index(amount, n)
                 if target is None:
                     raise self.error(f"`{amount.name}` is not on the board, so no one can move there")
-            steps = (target - start) % n
-        elif how == "by":
-            steps = amount
+            # Into or out of a place off the ring a token goes straight there, passing nothing.
+            steps = 0 if target >= n or start >= n else (target - start) % n
+            dest = target
         else:
-            steps = -amount
-        dest = (start + steps) % n
+            if start >= n:
+                raise self.error(f"{player.name} is at `{self.board[start].name}`, off the board; "
+                                 "a token leaves it only with `move … to`")
+            steps = amount if how == "by" else -amount
+            dest = (start + steps) % n
         self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
         self.depth += 1
         if self.depth > MAX_DEPTH:
@@ -409,8 +418,14 @@ class Game:
 
     def ahead(self, player: Player) -> list:
         """The board's squares from the one after the player's, once round, in moving order."""
-        n = len(self.board)
-        return [self.board[(player.at + k) % n] for k in range(1, n + 1)]
+        n = self.ring
+        at = player.at if player.at < n else -1
+        return [self.board[(at + k) % n] for k in range(1, n + 1)]
+
+    def open_window(self, player: Player, where: str) -> None:
+        """`window for P`: an action window in the middle of the turn, if P's agent wants one."""
+        if not player.out and self.agent(player).wants_window(self, player, player.seat == self.state.current):
+            self.window(player)
 
     def extra_turn(self, player: Player, where: str) -> None:
         player.extra_turns += 1

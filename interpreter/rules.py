@@ -59,7 +59,8 @@ class Rules:
     path: str
     params: dict
     squares: dict  # name -> Square
-    board: list  # names, in order
+    board: list  # names, in order: the ring
+    off_board: list  # squares off the ring, reached only by `move … to`
     thing_names: list  # in declaration order
     thing_kinds: dict  # name -> kind
     thing_cells: dict  # name -> {field: compiled closure}
@@ -221,7 +222,8 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
     limit = settings.get("turn limit")
     return Rules(
         checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,
-        board=[n.id for n in p.board.squares], thing_names=thing_names,
+        board=[n.id for n in p.board.squares], off_board=[n for n, d in p.squares.items() if d.off_board],
+        thing_names=thing_names,
         thing_kinds={n: t.kind for n, t in p.things.items()}, thing_cells=thing_cells,
         state_defaults=state_defaults, player_defaults=defaults(p.player_fields),
         global_defaults=defaults(p.global_fields),

@@ -459,3 +459,58 @@ def test_a_procedure_that_calls_itself_is_stopped():
     g = game("procedure again(p: player):\n    do again(p)\n\non land Jail:\n    do again(player)\n")
     with pytest.raises(StepBudgetExceeded):
         g.move(g.state.players[0], "to", g.squares["Jail"], "x")
+
+
+# ---- squares off the board --------------------------------------------------------------------
+
+OFF = """
+square Office "Office" off board
+
+on land Office:
+    pay $3 from player to bank
+"""
+
+
+def test_an_off_board_square_is_reached_only_by_move_to():
+    assert_all_pass(OFF + """
+scenario "into the office and out again, passing nothing":
+    players Ann, Bob
+    as Ann:
+        move player to B1
+        move player to Office
+    expect Ann.position == Office
+    expect Ann.cash == $97
+    as Ann:
+        move player to Go
+    expect Ann.position == Go
+    expect Ann.cash == $97
+""")
+    g = game(OFF)
+    ann = g.state.players[0]
+    assert g.squares["Office"] not in g.ahead(ann)
+    g.move(ann, "to", g.squares["Office"], "x")
+    from rulesc.interpreter.errors import RuleRuntimeError
+    with pytest.raises(RuleRuntimeError, match="off the board"):
+        g.move(ann, "by", 2, "x")
+
+
+def test_an_off_board_square_cannot_also_be_on_the_board():
+    assert errors(OFF) == []
+    source = (BASE + OFF).replace("Go, R1, R2, Jail, B1", "Go, R1, R2, Jail, B1, Office")
+    codes = [d.code for d in check_program(parse_text(source, "tiny.rules")).diagnostics if d.is_error]
+    assert codes == ["R0704"]
+
+
+def test_window_lets_a_player_act_in_the_middle_of_a_turn():
+    assert_all_pass("""
+action tip any time when player.cash >= $50:
+    pay $1 from player to bank
+
+scenario "a window mid-turn":
+    players Ann, Bob
+    answer Ann act: tip, none
+    as Ann:
+        window for player
+    expect Ann.cash == $99
+""")
+    assert errors("after turn:\n    window for $5\n") == ["R0301"]
