@@ -87,10 +87,11 @@ def render_text(diag: Diagnostic, source: str | None) -> str:
         if text is not None and len(text) <= 400:
             gutter = str(diag.span.line)
             pad = " " * len(gutter)
-            width = 1
             if diag.span.end_line == diag.span.line:
                 width = max(1, diag.span.end_column - diag.span.column)
-            width = min(width, max(1, len(text) - diag.span.column + 1))
+            else:  # a span over several lines: underline the rest of its first line, comments aside
+                width = len(text.split("#")[0].rstrip()) - diag.span.column + 1
+            width = max(1, min(width, len(text) - diag.span.column + 1))
             out.append(f"{pad} |")
             out.append(f"{gutter} | {text}")
             out.append(f"{pad} | {' ' * (diag.span.column - 1)}{'^' * width}")
