@@ -161,6 +161,20 @@ def cmd_run(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    from .play import play_at_terminal
+    rules = _load(args)
+    players = _players(rules, args.players)
+    if not 1 <= args.seat <= players:
+        print(f"rulesc: error: --seat is 1 to {players}", file=sys.stderr)
+        return 2
+    game = play_at_terminal(rules, players, args.seat - 1, args.seed)
+    state = game.state
+    print(f"game over after {state.turn} turns: {state.end_reason}; "
+          f"winner: {state.winner.name if state.winner else 'nobody'}")
+    return 0
+
+
 def cmd_simulate(args) -> int:
     rules = _load(args)
     players = _players(rules, args.players)
@@ -242,6 +256,14 @@ def build_parser() -> argparse.ArgumentParser:
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("play", help="play one game at the terminal against the heuristic agents")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--players", type=int, help="number of players (default: 4 where the game allows)")
+    with_set(p)
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games and summarise them")
     p.add_argument("file", metavar="FILE")

@@ -1,0 +1,47 @@
+"""`rulesc play`: a person answers their seat's decisions at the terminal; the game finishes."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from rulesc.play import TerminalAgent
+
+FINANCE = Path(__file__).resolve().parent.parent / "games" / "finance.rules"
+
+
+def agent(answers: str):
+    out = io.StringIO()
+    return TerminalAgent(io.StringIO(answers), out), out
+
+
+def test_a_menu_answer_picks_that_option_and_bad_answers_are_asked_again():
+    a, out = agent("9\nx\n2\n")
+    assert a.choose(None, type("P", (), {"name": "Ann"})(), "buy", ["buy", "decline"]) == "decline"
+    assert out.getvalue().count("please answer with a number from 1 to 2") == 2
+
+
+def test_a_bid_is_an_amount_in_range_or_empty_to_pass():
+    a, out = agent("5\n$120\n\n")
+    ann = type("P", (), {"name": "Ann"})()
+    assert a.bid(None, ann, None, 10, 500) == 120
+    assert a.bid(None, ann, None, 10, 500) is None
+    assert "a bid is a whole amount from 10 to 500" in out.getvalue()
+
+
+def test_the_whole_game_runs_and_the_bots_take_over_when_input_ends():
+    proc = subprocess.run([sys.executable, "-m", "rulesc", "play", str(FINANCE), "--players", "2", "--seed", "3"],
+                          input="\n\n", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "bid on" in proc.stdout
+    assert "input ended" in proc.stdout
+    assert "game over after" in proc.stdout
+    assert "[turn 1] turn: player=" in proc.stdout
+
+
+def test_a_seat_outside_the_game_is_a_usage_error():
+    proc = subprocess.run([sys.executable, "-m", "rulesc", "play", str(FINANCE), "--players", "2", "--seat", "3"],
+                          input="", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--seat" in proc.stderr
