@@ -85,8 +85,8 @@ def format_summary(s: Summary, sources: dict) -> str:
     total = sum(s.money_by_rule.values()) or 1
     for where, amount in sorted(s.money_by_rule.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
         name, line = where.rsplit(":", 1)
-        lines, line_no = by_name.get(name, []), int(line)
-        text = lines[line_no - 1] if 0 < line_no <= len(lines) else ""
+        source, line_no = by_name.get(name, []), int(line)
+        text = source[line_no - 1] if 0 < line_no <= len(source) else ""
         text = text.split("§")[0].split(" assumed")[0].strip()
         if len(text) > 60:
             text = text[:57] + "..."
