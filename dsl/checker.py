@@ -358,12 +358,7 @@ class Checker:
             return T.BOOL
         define = self.p.defines.get(node.func)
         if define is not None:
-            if len(args) != len(define.params):
-                self.error("R0307", f"`{node.func}` takes {len(define.params)} argument"
-                           f"{'' if len(define.params) == 1 else 's'}, not {len(args)}", node.span)
-            else:
-                for arg, (pname, ptype) in zip(node.args, define.params):
-                    self.expect(arg, self.resolve_type(ptype), env, f"`{pname}` of `{node.func}`")
+            self.check_arguments(node.func, define.params, node.args, node.span, env)
             return self.function_type(define)
         builtins = ["count", "min", "max", "even", "odd", "ahead", "holds", "all", "any", "sum", "first", "best",
                     "list"]
@@ -371,6 +366,17 @@ class Checker:
                    help=_nearest(node.func, builtins + list(self.p.defines))
                    or "functions are " + ", ".join(f"`{b}`" for b in builtins) + " and those you `define`")
         return T.ANY
+
+    def check_arguments(self, name: str, params, args, span, env) -> None:
+        """A call of a `define` or a `procedure`: the right number of arguments, each of its type."""
+        if len(args) != len(params):
+            for a in args:
+                self.infer(a, env)
+            self.error("R0307", f"`{name}` takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
+                       f"not {len(args)}", span)
+            return
+        for arg, (pname, ptype) in zip(args, params):
+            self.expect(arg, self.resolve_type(ptype), env, f"`{pname}` of `{name}`")
 
     def function_type(self, define: ast.Define) -> Type:
         """The type of a `define`d function's value, inferred once (recursion is refused)."""
@@ -517,16 +523,13 @@ class Checker:
             return env
         if isinstance(s, ast.Do):
             proc = self.p.procedures.get(s.name)
-            args = [self.infer(a, env) for a in s.args]
             if proc is None:
+                for a in s.args:
+                    self.infer(a, env)
                 self.error("R0205", f"unknown procedure `{s.name}`", s.span,
                            help=_nearest(s.name, self.p.procedures) or "declare it with `procedure NAME(...):`")
-            elif len(args) != len(proc.params):
-                self.error("R0307", f"`{s.name}` takes {len(proc.params)} argument"
-                           f"{'' if len(proc.params) == 1 else 's'}, not {len(args)}", s.span)
             else:
-                for arg, (pname, ptype) in zip(s.args, proc.params):
-                    self.expect(arg, self.resolve_type(ptype), env, f"`{pname}` of `{s.name}`")
+                self.check_arguments(s.name, proc.params, s.args, s.span, env)
             return env
         if isinstance(s, (ast.DiscardHeld, ast.PlayCard)):
             self.expect(s.card, Type("card"), env, "the card")
