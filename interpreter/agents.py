@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from .engine import ActionChoice, TradeOffer
+from .dealing import ActionChoice, TradeOffer
 
 
 class Agent:

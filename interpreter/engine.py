@@ -9,21 +9,18 @@ the same event log. A step budget per turn stops rules that loop.
 
 from __future__ import annotations
 
-import itertools
 import random
-from typing import NamedTuple
 
 import attrs
 
-from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
-from .errors import GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
+from .cards import Cards
+from .codegen import GLOBAL, OUT, POSITION
+from .dealing import Dealing
+from .errors import MAX_DEPTH, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .rules import Rules
-from .state import Bank, GameState, Held, Player, Square, Thing
+from .state import Bank, GameState, Player, Thing, name_of
 
-STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
-MAX_DEPTH = 40  # moves and draws nested inside each other, well within Python's stack
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
-MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
 
 
 @attrs.frozen
@@ -33,35 +30,10 @@ class Roll:
     doubles: bool
 
 
-@attrs.frozen
-class Sale:
-    winner: Player
-    price: int
+class Game(Cards, Dealing):
+    """One game of a `Rules`: its state, and every change to it (cards and decisions are in the
+    `Cards` and `Dealing` parts)."""
 
-
-class ActionChoice(NamedTuple):
-    """One legal action an agent may pick in an action window (a tuple: made by the thousand)."""
-
-    action: str
-    argument: Thing | None
-
-
-@attrs.frozen
-class TradeOffer:
-    """A proposed trade: `proposer` gives `gives` and `cash` (negative: receives) for `takes`."""
-
-    proposer: Player
-    partner: Player
-    gives: tuple
-    takes: tuple
-    cash: int
-
-
-class AgentError(Exception):
-    """An agent answered a decision with something the rules do not allow."""
-
-
-class Game:
     def __init__(self, rules: Rules, players, seed: int = 0, agents=None, record: bool = True,
                  rng: random.Random | None = None, turn_limit: int | None = None):
         self.rules = rules
@@ -305,89 +277,20 @@ class Game:
             debtor.owing = 0
 
     # ---- state changes --------------------------------------------------------------------------------
+    def _changed(self, name: str) -> None:
+        self.versions[name] = self.versions.get(name, 0) + 1
+
     def set_field(self, target, field: str, value, where: str) -> None:
         old = target.f.get(field)
         target.f[field] = value
         self._changed(field)
-        self.emit("set", where, target.name, field, _name(old), _name(value))
+        self.emit("set", where, target.name, field, name_of(old), name_of(value))
 
     def set_global(self, name: str, value, where: str) -> None:
         old = self.state.globals.get(name)
         self.state.globals[name] = value
         self._changed(GLOBAL + name)
-        self.emit("set", where, "global", name, _name(old), _name(value))
-
-    def _take(self, deck: str) -> str | None:
-        """The next card of a deck, by its policy (or as a scenario forces it); None if none is left."""
-        policy, _ = self.rules.decks[deck]
-        state = self.state
-        pile = state.decks[deck]
-        forced = self.forced_cards.get(deck)
-        if forced:
-            name = forced.pop(0)
-            if policy != "cut":
-                if name not in pile:
-                    raise self.error(f"the scenario forces card `{name}`, but no copy of it is left in `{deck}`")
-                pile.remove(name)
-            return name
-        if policy == "cut":
-            return pile[int(state.rng.random() * len(pile))]
-        if not pile and policy == "reshuffle":
-            pile.extend(state.discards[deck])
-            state.discards[deck].clear()
-            state.rng.shuffle(pile)
-        return pile.pop(0) if pile else None
-
-    def _to_discards(self, deck: str, name: str) -> None:
-        if self.rules.decks[deck][0] != "cut":
-            self.state.discards[deck].append(name)
-
-    def draw(self, deck: str, player: Player, where: str) -> None:
-        """Draw a card: a kept card goes to the hand; any other is discarded and its effect runs.
-        The card is in its new place before the `draw` event, so cards are always accounted for."""
-        name = self._take(deck)
-        if name is None:
-            return
-        card = self.cards[deck][name]
-        if card.keep:
-            held = Held(deck, name)
-            player.hand.append(held)  # in his hand while he decides
-            self.emit("draw", where, player.name, deck, name)
-            if self.choose(player, "keep", ["keep", "use"], where) == "keep":
-                return
-            player.hand.remove(held)
-            self._to_discards(deck, name)
-        else:
-            self._to_discards(deck, name)
-            self.emit("draw", where, player.name, deck, name)
-        self._run_card(card, player)
-
-    def _run_card(self, card, player: Player) -> None:
-        """Run a card's effect (the card itself is already where it goes: the discard pile)."""
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise self.error(f"cards draw cards more than {MAX_DEPTH} deep; the rules seem to loop",
-                             help="look for a card whose effect draws from its own deck again", budget=True)
-        try:
-            card.body(self, {"player": player})
-        finally:
-            self.depth -= 1
-
-    def discard(self, deck: str, where: str) -> None:
-        name = self._take(deck)
-        if name is not None:
-            self._to_discards(deck, name)
-            self.emit("discard", where, deck, name)
-
-    def use_card(self, player: Player, where: str) -> None:
-        """The player uses one card he kept: its effect runs, then it is discarded."""
-        if not player.hand:
-            return
-        held = self.choose(player, "use card", list(player.hand), where)
-        player.hand.remove(held)
-        self._to_discards(held.deck, held.card)
-        self.emit("use", where, player.name, held.deck, held.card)
-        self._run_card(self.cards[held.deck][held.card], player)
+        self.emit("set", where, "global", name, name_of(old), name_of(value))
 
     def run_procedure(self, body, env: dict, where: str) -> None:
         self.depth += 1
@@ -399,33 +302,11 @@ class Game:
         finally:
             self.depth -= 1
 
-    def discard_held(self, player: Player, held: Held, where: str, to: Player | None = None) -> None:
-        """A kept card leaves its holder: to the discard pile, or (`to`) into another's hand."""
-        if held not in player.hand:
-            return
-        player.hand.remove(held)
-        if to is not None:
-            to.hand.append(held)
-            self.emit("give", where, player.name, to.name, held.deck, held.card)
-        else:
-            self._to_discards(held.deck, held.card)
-            self.emit("discard", where, held.deck, held.card)
-
-    def play_card(self, player: Player, held: Held, where: str) -> None:
-        """Another card's effect, for a wild card: the card itself stays where it is."""
-        self.emit("use", where, player.name, held.deck, held.card)
-        self._run_card(self.cards[held.deck][held.card], player)
-
     def ahead(self, player: Player) -> list:
         """The board's squares from the one after the player's, once round, in moving order."""
         n = self.ring
         at = player.at if player.at < n else -1
         return [self.board[(at + k) % n] for k in range(1, n + 1)]
-
-    def open_window(self, player: Player, where: str) -> None:
-        """`window for P`: an action window in the middle of the turn, if P's agent wants one."""
-        if not player.out and self.agent(player).wants_window(self, player, player.seat == self.state.current):
-            self.window(player)
 
     def extra_turn(self, player: Player, where: str) -> None:
         player.extra_turns += 1
@@ -461,157 +342,6 @@ class Game:
         for condition, winner, reason, where in self.rules.ends:
             if condition(self, {}):
                 self.end_game(reason, winner(self, {}), where)
-
-    # ---- decisions ----------------------------------------------------------------------------------
-    def choose(self, player: Player, name: str, options: list, where: str):
-        picked = self.agent(player).choose(self, player, name, options)
-        if picked not in options:
-            raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
-        self.emit("choose", where, player.name, name, _name(picked))
-        return picked
-
-    def auction(self, thing, minimum: int, bidders, where: str):
-        """Open ascending auction: bidders in turn raise or drop out until one bid stands."""
-        current = self.state.players[self.state.current]
-        order = sorted((p for p in bidders if not p.out), key=lambda p: (p.seat - current.seat) % len(self.state.players))
-        self.emit("auction", where, thing.name, minimum, [p.name for p in order])
-        high, price = None, minimum - 1
-        active = [p for p in order if p.f["cash"] >= minimum]
-        while active and not (len(active) == 1 and active[0] is high):
-            for bidder in list(active):
-                if bidder is high:
-                    continue
-                low = price + 1 if high is not None else minimum
-                cash = bidder.f["cash"]
-                if cash < low:
-                    active.remove(bidder)
-                    continue
-                bid = self.agent(bidder).bid(self, bidder, thing, low, cash)
-                if bid is None:
-                    active.remove(bidder)
-                    continue
-                if not low <= bid <= cash:
-                    raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {cash}")
-                high, price = bidder, bid
-                self.emit("bid", where, bidder.name, bid)
-                if len(active) == 1:
-                    break
-        if high is None:
-            self.emit("unsold", where, thing.name)
-            return None
-        self.emit("sold", where, thing.name, high.name, price)
-        return Sale(high, price)
-
-    # ---- action windows and trades --------------------------------------------------------------------
-    def _changed(self, name: str) -> None:
-        self.versions[name] = self.versions.get(name, 0) + 1
-
-    def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
-        """Every legal (action, argument) for the player now.
-
-        An action's condition is re-evaluated only when something it reads has changed
-        since it was last evaluated for this player (the codegen lists what each condition
-        reads; the engine counts changes); otherwise the previous answer stands."""
-        options = []
-        for action in self.rules.actions:
-            if action.timing == "own turn" and not own_turn:
-                continue
-            reads = action.when.reads if action.when is not None else frozenset()
-            if self.cache_actions and UNTRACKED not in reads:
-                # Counters only grow, so their sum changes exactly when one of them does.
-                key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
-                cached = self.action_cache.get((action.name, player.seat))
-                if cached is not None and cached[0] == key:
-                    options.extend(cached[1])
-                    continue
-                found = self._legal(action, player)
-                self.action_cache[(action.name, player.seat)] = (key, found)
-                options.extend(found)
-            else:
-                options.extend(self._legal(action, player))
-        return options
-
-    def _legal(self, action, player: Player) -> list:
-        if action.var is None:
-            if action.when is None or action.when(self, {"player": player}):
-                return [ActionChoice(action.name, None)]
-            return []
-        options = []
-        env = {"player": player}
-        candidates = self.kind_things.get(action.kind, ())
-        if action.prefilter is not None:
-            field = action.prefilter
-            candidates = [t for t in candidates if t.f[field] is player]
-        for thing in candidates:
-            env[action.var] = thing
-            if action.when is None or action.when(self, env):
-                options.append(ActionChoice(action.name, thing))
-        return options
-
-    def perform(self, player: Player, choice: ActionChoice) -> None:
-        action = next(a for a in self.rules.actions if a.name == choice.action)
-        env = {"player": player}
-        if action.var is not None:
-            env[action.var] = choice.argument
-        self.emit("action", action.where, player.name, action.name,
-                  choice.argument.name if choice.argument is not None else None)
-        action.body(self, env)
-
-    def trade_is_legal(self, offer: TradeOffer) -> bool:
-        rules = self.rules
-        if not rules.trade_kinds or offer.partner is offer.proposer or offer.partner.out or offer.proposer.out:
-            return False
-        if not (offer.gives or offer.cash > 0) or not (offer.takes or offer.cash < 0):
-            return False  # a trade has two sides: nothing may be given, or lent, for nothing
-        if offer.cash and not rules.trade_cash:
-            return False
-        payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)
-        if payer.f["cash"] < amount:
-            return False
-        for thing, owner in [(t, offer.proposer) for t in offer.gives] + [(t, offer.partner) for t in offer.takes]:
-            if thing.kind not in rules.trade_kinds or thing.f.get("owner") is not owner:
-                return False
-        if rules.trade_when is not None:
-            return bool(rules.trade_when(self, {"player": offer.proposer, "partner": offer.partner}))
-        return True
-
-    def trade(self, offer: TradeOffer, where: str) -> bool:
-        if not self.trade_is_legal(offer):
-            raise AgentError(f"{offer.proposer.name}'s agent offered a trade the rules do not allow: {offer}")
-        if not self.agent(offer.partner).accept(self, offer.partner, offer):
-            return False
-        self.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
-                  [t.name for t in offer.takes], offer.cash)
-        for t in offer.gives:
-            self.set_field(t, "owner", offer.partner, where)
-        for t in offer.takes:
-            self.set_field(t, "owner", offer.proposer, where)
-        if offer.cash > 0:
-            self.pay(offer.cash, offer.proposer, offer.partner, where)
-        elif offer.cash < 0:
-            self.pay(-offer.cash, offer.partner, offer.proposer, where)
-        return True
-
-    def window(self, player: Player, raising: int | None = None) -> None:
-        """Let a player act: legal actions and trade offers, until the agent passes.
-
-        At the end of a turn every player whose agent `wants_window` gets one; a debtor
-        raising cash (`raising` = what he owes) gets one until the debt is covered."""
-        own_turn = player is self.state.players[self.state.current]
-        trade_where = self.rules.trade_where
-        for _ in range(MAX_WINDOW_ACTIONS):
-            if player.out or (raising is not None and player.f["cash"] >= raising):
-                return
-            options = self.legal_actions(player, own_turn, raising is not None)
-            choice = self.agent(player).act(self, player, options, raising)
-            if choice is None:
-                return
-            if isinstance(choice, TradeOffer):
-                self.trade(choice, trade_where)
-            elif choice in options:
-                self.perform(player, choice)
-            else:
-                raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
 
     # ---- turns ---------------------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -698,14 +428,3 @@ class Game:
         except GameEnded:
             pass
         return self.state
-
-
-_ZEROS = itertools.repeat(0)
-
-
-def _name(value):
-    if isinstance(value, (Player, Thing, Square, Held)):
-        return value.name
-    if isinstance(value, Bank):
-        return "bank"
-    return value

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from rulesc.dsl.diagnostics import Diagnostic, Span
 
+STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
+MAX_DEPTH = 40  # moves, draws and procedures nested inside each other, well within Python's stack
+
 
 class RuleRuntimeError(Exception):
     """A rule did something impossible at run time (a field of `none`, a list index out of range...)."""

@@ -13,7 +13,8 @@ import attrs
 from rulesc.dsl import ast
 
 from .agents import ScriptedAgent
-from .engine import AgentError, Game
+from .dealing import AgentError
+from .engine import Game
 from .errors import GameEnded, RuleRuntimeError, TurnEnded
 from .rules import Rules
 

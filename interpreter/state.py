@@ -95,6 +95,15 @@ class GameState:
     extra: dict = attrs.Factory(dict)
 
 
+def name_of(value):
+    """A value as events show it: things, players and squares by name."""
+    if isinstance(value, (Player, Thing, Square, Held)):
+        return value.name
+    if isinstance(value, Bank):
+        return "bank"
+    return value
+
+
 # ---- JSON ---------------------------------------------------------------------------
 
 def _ref(value):

@@ -17,7 +17,7 @@ from pathlib import Path
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError, render_json, render_text
 from rulesc.dsl.variants import load_file
-from rulesc.interpreter.engine import AgentError
+from rulesc.interpreter.dealing import AgentError
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import events_to_jsonl
 from rulesc.interpreter.rules import compile_rules, load_rules

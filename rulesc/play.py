@@ -12,7 +12,8 @@ import sys
 from typing import TextIO
 
 from rulesc.interpreter.agents import Agent, HeuristicAgent, make_agents
-from rulesc.interpreter.engine import ActionChoice, Game
+from rulesc.interpreter.dealing import ActionChoice
+from rulesc.interpreter.engine import Game
 from rulesc.interpreter.events import FIELDS
 
 ENDED = object()  # what a question returns once the input has run out

@@ -58,7 +58,8 @@ from hypothesis.errors import HypothesisException
 
 from rulesc.dsl import ast
 from rulesc.interpreter.agents import Agent
-from rulesc.interpreter.engine import AgentError, Game, TradeOffer
+from rulesc.interpreter.dealing import AgentError, TradeOffer
+from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import event_to_json
 from rulesc.interpreter.rules import Rules

@@ -119,22 +119,27 @@ def test_heuristic_games_mostly_end_by_the_rules(finance):
 
 
 def test_auction_goes_to_the_highest_bid_and_bids_never_exceed_cash(finance):
-    game = play(finance, 2, agents="random")
-    cash = {}
-    for _, kind, _, payload in game.events:
+    game = Game(finance, 4, seed=2, agents=make_agents("random", 2, 4))
+    bids = []
+
+    def watch(g, kind, where, payload):
         if kind == "bid":
-            assert payload[1] >= 1
-    sold = [e for e in game.events if e[1] == "sold"]
+            bidder = next(p for p in g.state.players if p.name == payload[0])
+            bids.append((payload[1], bidder.f["cash"]))
+
+    game.observer = watch
+    game.play()
+    assert bids and all(1 <= amount <= cash for amount, cash in bids)
+    sold = [i for i, e in enumerate(game.events) if e[1] == "sold"]
     assert sold
-    for i, event in enumerate(game.events):
-        if event[1] == "sold":
-            bids = []
-            for earlier in reversed(game.events[:i]):
-                if earlier[1] == "auction":
-                    break
-                if earlier[1] == "bid":
-                    bids.append(earlier[3][1])
-            assert event[3][2] == max(bids)
+    for i in sold:
+        since_auction = []
+        for earlier in reversed(game.events[:i]):
+            if earlier[1] == "auction":
+                break
+            if earlier[1] == "bid":
+                since_auction.append(earlier[3][1])
+        assert game.events[i][3][2] == max(since_auction)
 
 
 def test_step_budget_stops_a_loop(tmp_path):
@@ -201,7 +206,7 @@ def test_reusing_legal_actions_changes_nothing(finance, agents):
 
 def test_a_trade_has_two_sides(finance):
     """Nothing may be given (or lent) for nothing: a trade must give something each way."""
-    from rulesc.interpreter.engine import TradeOffer
+    from rulesc.interpreter.dealing import TradeOffer
     game = Game(finance, 2, seed=0, agents=make_agents("heuristic", 0, 2))
     ann, bob = game.state.players
     wayback, rubeville = game.by_name["Wayback"], game.by_name["Rubeville"]

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesc.interpreter.engine import ActionChoice, Game
+from rulesc.interpreter.dealing import ActionChoice
+from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import load_rules
 from rulesc.properties import (BUILTIN, CARDS, CRASH, MONEY, NEGATIVE, OUT, DataRandom, HypothesisAgent,
                                _Source, check_properties, format_report, turn_caps)

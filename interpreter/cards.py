@@ -1,0 +1,102 @@
+"""Decks and cards, for the running game: drawing, kept cards, discards, wild cards.
+
+`Cards` is part of `Game` (a mixin, to keep each module to one job): every card is always
+somewhere — a deck's pile, its discards or a player's hand — and is moved there before the
+event that tells of it, so the checker's "cards are conserved" holds after every event.
+"""
+
+from __future__ import annotations
+
+from .errors import MAX_DEPTH
+from .state import Held, Player
+
+
+class Cards:
+    def _take(self, deck: str) -> str | None:
+        """The next card of a deck, by its policy (or as a scenario forces it); None if none is left."""
+        policy, _ = self.rules.decks[deck]
+        state = self.state
+        pile = state.decks[deck]
+        forced = self.forced_cards.get(deck)
+        if forced:
+            name = forced.pop(0)
+            if policy != "cut":
+                if name not in pile:
+                    raise self.error(f"the scenario forces card `{name}`, but no copy of it is left in `{deck}`")
+                pile.remove(name)
+            return name
+        if policy == "cut":
+            return pile[int(state.rng.random() * len(pile))]
+        if not pile and policy == "reshuffle":
+            pile.extend(state.discards[deck])
+            state.discards[deck].clear()
+            state.rng.shuffle(pile)
+        return pile.pop(0) if pile else None
+
+    def _to_discards(self, deck: str, name: str) -> None:
+        if self.rules.decks[deck][0] != "cut":
+            self.state.discards[deck].append(name)
+
+    def draw(self, deck: str, player: Player, where: str) -> None:
+        """Draw a card: a kept card goes to the hand; any other is discarded and its effect runs.
+        The card is in its new place before the `draw` event, so cards are always accounted for."""
+        name = self._take(deck)
+        if name is None:
+            return
+        card = self.cards[deck][name]
+        if card.keep:
+            held = Held(deck, name)
+            player.hand.append(held)  # in his hand while he decides
+            self.emit("draw", where, player.name, deck, name)
+            if self.choose(player, "keep", ["keep", "use"], where) == "keep":
+                return
+            player.hand.remove(held)
+            self._to_discards(deck, name)
+        else:
+            self._to_discards(deck, name)
+            self.emit("draw", where, player.name, deck, name)
+        self._run_card(card, player)
+
+    def _run_card(self, card, player: Player) -> None:
+        """Run a card's effect (the card itself is already where it goes: the discard pile)."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"cards draw cards more than {MAX_DEPTH} deep; the rules seem to loop",
+                             help="look for a card whose effect draws from its own deck again", budget=True)
+        try:
+            card.body(self, {"player": player})
+        finally:
+            self.depth -= 1
+
+    def discard(self, deck: str, where: str) -> None:
+        name = self._take(deck)
+        if name is not None:
+            self._to_discards(deck, name)
+            self.emit("discard", where, deck, name)
+
+    def use_card(self, player: Player, where: str) -> None:
+        """The player uses one card he kept: its effect runs, then it is discarded."""
+        if not player.hand:
+            return
+        held = self.choose(player, "use card", list(player.hand), where)
+        player.hand.remove(held)
+        self._to_discards(held.deck, held.card)
+        self.emit("use", where, player.name, held.deck, held.card)
+        self._run_card(self.cards[held.deck][held.card], player)
+
+    def discard_held(self, player: Player, held: Held, where: str, to: Player | None = None) -> None:
+        """A kept card leaves its holder: to the discard pile, or (`to`) into another's hand."""
+        if held not in player.hand:
+            return
+        player.hand.remove(held)
+        if to is not None:
+            to.hand.append(held)
+            self.emit("give", where, player.name, to.name, held.deck, held.card)
+        else:
+            self._to_discards(held.deck, held.card)
+            self.emit("discard", where, held.deck, held.card)
+
+    def play_card(self, player: Player, held: Held, where: str) -> None:
+        """Another card's effect, for a wild card: the card itself stays where it is."""
+        self.emit("use", where, player.name, held.deck, held.card)
+        self._run_card(self.cards[held.deck][held.card], player)

@@ -1,0 +1,203 @@
+"""Decisions, for the running game: choices, auctions, action windows and trades.
+
+`Dealing` is part of `Game` (a mixin). Every decision is put to the deciding player's agent
+with the legal options only: the rules say what is legal (an action's `when`, a trade's
+conditions, a bid's range), agents only pick, and an answer outside the options is an
+`AgentError`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import NamedTuple
+
+import attrs
+
+from .codegen import UNTRACKED
+from .state import Player, Thing, name_of
+
+MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
+
+@attrs.frozen
+class Sale:
+    winner: Player
+    price: int
+
+
+class ActionChoice(NamedTuple):
+    """One legal action an agent may pick in an action window (a tuple: made by the thousand)."""
+
+    action: str
+    argument: Thing | None
+
+
+@attrs.frozen
+class TradeOffer:
+    """A proposed trade: `proposer` gives `gives` and `cash` (negative: receives) for `takes`."""
+
+    proposer: Player
+    partner: Player
+    gives: tuple
+    takes: tuple
+    cash: int
+
+
+class AgentError(Exception):
+    """An agent answered a decision with something the rules do not allow."""
+
+
+class Dealing:
+    # ---- choices and auctions ----------------------------------------------------------------------------------
+    def choose(self, player: Player, name: str, options: list, where: str):
+        picked = self.agent(player).choose(self, player, name, options)
+        if picked not in options:
+            raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
+        self.emit("choose", where, player.name, name, name_of(picked))
+        return picked
+
+    def auction(self, thing, minimum: int, bidders, where: str):
+        """Open ascending auction: bidders in turn raise or drop out until one bid stands."""
+        current = self.state.players[self.state.current]
+        order = sorted((p for p in bidders if not p.out), key=lambda p: (p.seat - current.seat) % len(self.state.players))
+        self.emit("auction", where, thing.name, minimum, [p.name for p in order])
+        high, price = None, minimum - 1
+        active = [p for p in order if p.f["cash"] >= minimum]
+        while active and not (len(active) == 1 and active[0] is high):
+            for bidder in list(active):
+                if bidder is high:
+                    continue
+                low = price + 1 if high is not None else minimum
+                cash = bidder.f["cash"]
+                if cash < low:
+                    active.remove(bidder)
+                    continue
+                bid = self.agent(bidder).bid(self, bidder, thing, low, cash)
+                if bid is None:
+                    active.remove(bidder)
+                    continue
+                if not low <= bid <= cash:
+                    raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {cash}")
+                high, price = bidder, bid
+                self.emit("bid", where, bidder.name, bid)
+                if len(active) == 1:
+                    break
+        if high is None:
+            self.emit("unsold", where, thing.name)
+            return None
+        self.emit("sold", where, thing.name, high.name, price)
+        return Sale(high, price)
+
+    def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
+        """Every legal (action, argument) for the player now.
+
+        An action's condition is re-evaluated only when something it reads has changed
+        since it was last evaluated for this player (the codegen lists what each condition
+        reads; the engine counts changes); otherwise the previous answer stands."""
+        options = []
+        for action in self.rules.actions:
+            if action.timing == "own turn" and not own_turn:
+                continue
+            reads = action.when.reads if action.when is not None else frozenset()
+            if self.cache_actions and UNTRACKED not in reads:
+                # Counters only grow, so their sum changes exactly when one of them does.
+                key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
+                cached = self.action_cache.get((action.name, player.seat))
+                if cached is not None and cached[0] == key:
+                    options.extend(cached[1])
+                    continue
+                found = self._legal(action, player)
+                self.action_cache[(action.name, player.seat)] = (key, found)
+                options.extend(found)
+            else:
+                options.extend(self._legal(action, player))
+        return options
+
+    def _legal(self, action, player: Player) -> list:
+        if action.var is None:
+            if action.when is None or action.when(self, {"player": player}):
+                return [ActionChoice(action.name, None)]
+            return []
+        options = []
+        env = {"player": player}
+        candidates = self.kind_things.get(action.kind, ())
+        if action.prefilter is not None:
+            field = action.prefilter
+            candidates = [t for t in candidates if t.f[field] is player]
+        for thing in candidates:
+            env[action.var] = thing
+            if action.when is None or action.when(self, env):
+                options.append(ActionChoice(action.name, thing))
+        return options
+
+    def perform(self, player: Player, choice: ActionChoice) -> None:
+        action = next(a for a in self.rules.actions if a.name == choice.action)
+        env = {"player": player}
+        if action.var is not None:
+            env[action.var] = choice.argument
+        self.emit("action", action.where, player.name, action.name,
+                  choice.argument.name if choice.argument is not None else None)
+        action.body(self, env)
+
+    def trade_is_legal(self, offer: TradeOffer) -> bool:
+        rules = self.rules
+        if not rules.trade_kinds or offer.partner is offer.proposer or offer.partner.out or offer.proposer.out:
+            return False
+        if not (offer.gives or offer.cash > 0) or not (offer.takes or offer.cash < 0):
+            return False  # a trade has two sides: nothing may be given, or lent, for nothing
+        if offer.cash and not rules.trade_cash:
+            return False
+        payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)
+        if payer.f["cash"] < amount:
+            return False
+        for thing, owner in [(t, offer.proposer) for t in offer.gives] + [(t, offer.partner) for t in offer.takes]:
+            if thing.kind not in rules.trade_kinds or thing.f.get("owner") is not owner:
+                return False
+        if rules.trade_when is not None:
+            return bool(rules.trade_when(self, {"player": offer.proposer, "partner": offer.partner}))
+        return True
+
+    def trade(self, offer: TradeOffer, where: str) -> bool:
+        if not self.trade_is_legal(offer):
+            raise AgentError(f"{offer.proposer.name}'s agent offered a trade the rules do not allow: {offer}")
+        if not self.agent(offer.partner).accept(self, offer.partner, offer):
+            return False
+        self.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
+                  [t.name for t in offer.takes], offer.cash)
+        for t in offer.gives:
+            self.set_field(t, "owner", offer.partner, where)
+        for t in offer.takes:
+            self.set_field(t, "owner", offer.proposer, where)
+        if offer.cash > 0:
+            self.pay(offer.cash, offer.proposer, offer.partner, where)
+        elif offer.cash < 0:
+            self.pay(-offer.cash, offer.partner, offer.proposer, where)
+        return True
+
+    def window(self, player: Player, raising: int | None = None) -> None:
+        """Let a player act: legal actions and trade offers, until the agent passes.
+
+        At the end of a turn every player whose agent `wants_window` gets one; a debtor
+        raising cash (`raising` = what he owes) gets one until the debt is covered."""
+        own_turn = player is self.state.players[self.state.current]
+        trade_where = self.rules.trade_where
+        for _ in range(MAX_WINDOW_ACTIONS):
+            if player.out or (raising is not None and player.f["cash"] >= raising):
+                return
+            options = self.legal_actions(player, own_turn, raising is not None)
+            choice = self.agent(player).act(self, player, options, raising)
+            if choice is None:
+                return
+            if isinstance(choice, TradeOffer):
+                self.trade(choice, trade_where)
+            elif choice in options:
+                self.perform(player, choice)
+            else:
+                raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
+
+    def open_window(self, player: Player, where: str) -> None:
+        """`window for P`: an action window in the middle of the turn, if P's agent wants one."""
+        if not player.out and self.agent(player).wants_window(self, player, player.seat == self.state.current):
+            self.window(player)
+
+
+_ZEROS = itertools.repeat(0)
