@@ -113,6 +113,25 @@ def parse_override(text: str) -> tuple[str, object]:
     return name, snippet.decls[0].value
 
 
+def _overrides(checked: Checked, texts) -> dict:
+    """`--set NAME=VALUE`s as {name: value}, each checked against the parameter it replaces."""
+    p = checked.program
+    values = {}
+    for text in texts:
+        name, value_node = parse_override(text)
+        if name not in p.params:
+            raise RulesError([Diagnostic("error", "R0011", f"`--set {name}`: the rules have no parameter `{name}`",
+                                         p.path, help="parameters are " + ", ".join(f"`{n}`" for n in p.params))])
+        expected = checked.types.get(id(p.params[name].value))
+        actual = Type(value_node.type) if isinstance(value_node, ast.Literal) else None
+        if actual is None or (expected is not None and not compatible(expected, actual)):
+            shown = text.split("=", 1)[1].strip()
+            raise RulesError([Diagnostic("error", "R0012", f"`--set {name}` needs {expected}, not `{shown}`",
+                                         p.path, p.params[name].span)])
+        values[name] = value_node.value
+    return values
+
+
 def load_rules(path: str, overrides: list[str] | None = None) -> Rules:
     """Parse, check and compile; raise RulesError if the file has errors."""
     rules_file = load_file(path)
@@ -129,19 +148,9 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
     thing_names = list(p.things)
     compiler = Compiler(checked, squares, {n: i for i, n in enumerate(thing_names)})
 
-    for name, param in p.params.items():
-        compiler.params[name] = compiler.expr(param.value)(None, {})
-    for text in overrides or ():
-        name, value_node = parse_override(text)
-        if name not in p.params:
-            raise RulesError([Diagnostic("error", "R0011", f"`--set {name}`: the rules have no parameter `{name}`",
-                                         p.path, help="parameters are " + ", ".join(f"`{n}`" for n in p.params))])
-        expected = checked.types.get(id(p.params[name].value))
-        actual = Type(value_node.type) if isinstance(value_node, ast.Literal) else None
-        if actual is None or (expected is not None and not compatible(expected, actual)):
-            raise RulesError([Diagnostic("error", "R0012", f"`--set {name}` needs {expected}, not `{text.split('=', 1)[1].strip()}`",
-                                         p.path, p.params[name].span)])
-        compiler.params[name] = value_node.value
+    overridden = _overrides(checked, overrides or ())
+    for name, param in p.params.items():  # in order: a parameter may use those above it
+        compiler.params[name] = overridden[name] if name in overridden else compiler.expr(param.value)(None, {})
 
     def handler(h) -> Handler:
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())

@@ -216,3 +216,11 @@ def test_a_trade_has_two_sides(finance):
     assert not game.trade_is_legal(TradeOffer(ann, bob, (wayback,), (), 0))
     assert not game.trade_is_legal(TradeOffer(ann, bob, (), (), 100))
     assert not game.trade_is_legal(TradeOffer(ann, bob, (), (wayback,), 10))  # not Bob's to give
+
+
+def test_set_reaches_the_parameters_computed_from_it(tmp_path):
+    text = MINIMAL.read_text().replace("param salary = $100", "param salary = $100\nparam double_salary = salary * 2")
+    text = text.replace("pay salary from bank to player", "pay double_salary from bank to player")
+    path = tmp_path / "derived.rules"
+    path.write_text(text)
+    assert load_rules(str(path), ["salary=$7"]).params["double_salary"] == 14
