@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 import attrs
 
-from .codegen import UNTRACKED
 from .state import Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
@@ -90,27 +89,39 @@ class Dealing:
     def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
         """Every legal (action, argument) for the player now.
 
-        An action's condition is re-evaluated only when something it reads has changed
-        since it was last evaluated for this player (the codegen lists what each condition
-        reads; the engine counts changes); otherwise the previous answer stands."""
+        The stable part of an action's condition is re-evaluated only when something it
+        reads has changed since it was last evaluated for this player (the codegen lists
+        what each condition reads; the engine counts changes); otherwise the previous
+        answer stands. The volatile part (cash...) is tested every time."""
         options = []
         for action in self.rules.actions:
             if action.timing == "own turn" and not own_turn:
                 continue
-            reads = action.when.reads if action.when is not None else frozenset()
-            if self.cache_actions and UNTRACKED not in reads:
+            if self.cache_actions:
                 # Counters only grow, so their sum changes exactly when one of them does.
                 key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
                 cached = self.action_cache.get((action.name, player.seat))
                 if cached is not None and cached[0] == key:
-                    options.extend(cached[1])
-                    continue
-                found = self._legal(action, player)
-                self.action_cache[(action.name, player.seat)] = (key, found)
-                options.extend(found)
+                    found = cached[1]
+                else:
+                    found = self._legal(action, player)
+                    self.action_cache[(action.name, player.seat)] = (key, found)
             else:
-                options.extend(self._legal(action, player))
+                found = self._legal(action, player)
+            if action.volatile is not None and found:
+                found = self._still_legal(action, player, found)
+            options.extend(found)
         return options
+
+    def _still_legal(self, action, player: Player, found: list) -> list:
+        env = {"player": player}
+        kept = []
+        for choice in found:
+            if action.var is not None:
+                env[action.var] = choice.argument
+            if action.volatile(self, env):
+                kept.append(choice)
+        return kept
 
     def _legal(self, action, player: Player) -> list:
         if action.var is None:

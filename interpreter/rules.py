@@ -16,6 +16,7 @@ from rulesc.dsl.parser import parse_text
 from rulesc.dsl.variants import load_file
 from rulesc.dsl.types import Type, compatible
 
+from .codegen import UNTRACKED
 from .compiler import Compiler, owner_prefilter
 from .state import Square
 
@@ -38,7 +39,8 @@ class ActionDef:
     body: object
     where: str
     prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
-    sorted_reads: tuple = ()  # what the condition reads, in a fixed order (see Game.legal_actions)
+    sorted_reads: tuple = ()  # what `when` reads, in a fixed order (see Dealing.legal_actions)
+    volatile: object = None  # the part of the condition that reads what changes all the time
 
 
 @attrs.define
@@ -113,6 +115,30 @@ def parse_override(text: str) -> tuple[str, object]:
     return name, snippet.decls[0].value
 
 
+VOLATILE = {"cash", UNTRACKED}  # read by a condition, these make its result worth no reuse
+
+
+def _split_condition(compiler: Compiler, when, local: frozenset):
+    """An action's condition as (stable, volatile) compiled parts, either may be None.
+
+    The conjuncts that read cash (or state with no change counter) change with every
+    payment; the others (ownership, buildings...) rarely do. Keeping them apart lets the
+    engine reuse the stable part's answers and re-test only the volatile part."""
+    if when is None:
+        return None, None
+    operands = when.operands if isinstance(when, ast.BoolOp) and when.op == "and" else (when,)
+    stable, volatile = [], []
+    for operand in operands:
+        (volatile if compiler.expr(operand, local).reads & VOLATILE else stable).append(operand)
+
+    def joined(parts):
+        if not parts:
+            return None
+        node = parts[0] if len(parts) == 1 else ast.BoolOp(op="and", operands=tuple(parts), span=when.span)
+        return compiler.expr(node, local)
+    return joined(stable), joined(volatile)
+
+
 def _overrides(checked: Checked, texts) -> dict:
     """`--set NAME=VALUE`s as {name: value}, each checked against the parameter it replaces."""
     p = checked.program
@@ -184,10 +210,10 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
     for a in p.actions.values():
         var, kind = a.param if a.param else (None, None)
         local = frozenset({"player"} | ({var} if var else set()))
-        when = compiler.expr(a.when, local) if a.when is not None else None
+        when, volatile = _split_condition(compiler, a.when, local)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
         actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local), compiler.where(a),
-                                 prefilter, tuple(sorted(when.reads)) if when is not None else ()))
+                                 prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile))
 
     decks = {}
     for deck in p.decks.values():

@@ -224,3 +224,18 @@ def test_set_reaches_the_parameters_computed_from_it(tmp_path):
     path = tmp_path / "derived.rules"
     path.write_text(text)
     assert load_rules(str(path), ["salary=$7"]).params["double_salary"] == 14
+
+
+def test_an_actions_cash_test_is_kept_apart_from_what_can_be_reused(finance):
+    build = next(a for a in finance.actions if a.name == "build")
+    assert build.volatile is not None and build.volatile.reads & {"cash"}
+    assert "cash" not in build.sorted_reads and "owner" in build.sorted_reads
+    game = Game(finance, 2, seed=0, agents=make_agents("heuristic", 0, 2))
+    ann = game.state.players[0]
+    for name in ("Wayback", "Rubeville"):
+        game.by_name[name].f["owner"] = ann
+    game._changed("owner")
+    assert len(game.legal_actions(ann, True)) == 2
+    ann.f["cash"] = 10  # the reused answer must still see that houses cost $50
+    game._changed("cash")
+    assert game.legal_actions(ann, True) == []
