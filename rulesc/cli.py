@@ -139,8 +139,33 @@ def cmd_diagram(args) -> int:
     return 0
 
 
+def cmd_replay(args, rules) -> int:
+    from .replay import read_log, replay
+    try:
+        log = read_log(Path(args.replay).read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"rulesc: error: cannot read `{args.replay}`: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"rulesc: error: `{args.replay}` is not an event log (JSON lines): {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = replay(rules, log)
+    except (ValueError, KeyError, StopIteration) as exc:
+        print(f"rulesc: error: `{args.replay}` cannot be replayed: {exc}", file=sys.stderr)
+        return 2
+    if result.first_difference is None:
+        print(f"replayed {result.events} events of {args.replay}: the same game, event for event")
+        return 0
+    print(f"the replay differs from {args.replay} at event {result.first_difference}:\n"
+          f"  logged:   {json.dumps(result.expected)}\n  replayed: {json.dumps(result.actual)}")
+    return 1
+
+
 def cmd_run(args) -> int:
     rules = _load(args)
+    if args.replay:
+        return cmd_replay(args, rules)
     players = _players(rules, args.players)
     game = play_one(rules, players, args.seed, args.agents)
     state = game.state
@@ -169,6 +194,8 @@ def cmd_play(args) -> int:
         print(f"rulesc: error: --seat is 1 to {players}", file=sys.stderr)
         return 2
     game = play_at_terminal(rules, players, args.seat - 1, args.seed)
+    if args.log:
+        Path(args.log).write_text(events_to_jsonl(game.events), encoding="utf-8")
     state = game.state
     print(f"game over after {state.turn} turns: {state.end_reason}; "
           f"winner: {state.winner.name if state.winner else 'nobody'}")
@@ -253,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--log", metavar="EVENTS.jsonl", help="write the event log as JSON lines ('-' for stdout)")
+    p.add_argument("--replay", metavar="EVENTS.jsonl", help="play a logged game again and check it is the same")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_run)
@@ -260,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one game at the terminal against the heuristic agents")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
+    p.add_argument("--log", metavar="EVENTS.jsonl", help="write the game's event log, to replay it later")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--players", type=int, help="number of players (default: 4 where the game allows)")
     with_set(p)
