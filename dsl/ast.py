@@ -233,6 +233,14 @@ class ExtraTurn:
 
 
 @node
+class Pass:
+    """`pass`: nothing happens (an option that does nothing, like discarding a card unused)."""
+
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
 class Window:
     """`window for P`: P may take his actions and offer trades here, not only at the turn's end."""
 

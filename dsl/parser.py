@@ -107,7 +107,7 @@ def _describe_token(token: Token) -> str:
 # The keywords a statement starts with: when a statement may come, say "a statement" rather
 # than list them all.
 STATEMENT_WORDS = {"roll", "move", "send", "place", "pay", "set", "let", "draw", "discard", "give", "eliminate",
-                   "end", "raise", "extra", "use", "play", "do", "window", "if", "for", "auction", "choose"}
+                   "end", "raise", "extra", "use", "play", "do", "window", "pass", "if", "for", "auction", "choose"}
 
 
 def _expected_words(expected) -> str:

@@ -383,6 +383,9 @@ class ToAst(Transformer):
     def extra_turn_stmt(self, meta, c):
         return ast.ExtraTurn(who=c[0], span=span_of(meta))
 
+    def pass_stmt(self, meta, c):
+        return ast.Pass(span=span_of(meta))
+
     def window_stmt(self, meta, c):
         return ast.Window(who=c[0], span=span_of(meta))
 

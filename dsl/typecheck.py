@@ -541,6 +541,8 @@ class TypeChecker:
         if isinstance(s, ast.Eliminate):
             self.expect(s.who, T.PLAYER, env, "who is eliminated")
             return env
+        if isinstance(s, ast.Pass):
+            return env
         if isinstance(s, (ast.EndTurn, ast.RaiseCash)):
             if isinstance(s, ast.RaiseCash) and context != "debt":
                 self.error("R0408", "`raise cash` is only meaningful in `on debt`", s.span,

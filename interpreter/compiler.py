@@ -154,7 +154,7 @@ class Compiler:
             body = procedures.get(node.name)
             if body is None:  # compiled on first use, so procedures may call each other
                 body = procedures[node.name] = self.block(proc.body, frozenset(names))
-            g.run_procedure(body, {n: a(g, e) for n, a in zip(names, args)}, where)
+            g.run_procedure(node.name, body, {n: a(g, e) for n, a in zip(names, args)}, where)
         return do, local
 
     def _s_DiscardHeld(self, node, local, where):
@@ -176,6 +176,11 @@ class Compiler:
 
     def _s_ExtraTurn(self, node, local, where):
         return self._for_player(node, local, where, "extra_turn"), local
+
+    def _s_Pass(self, node, local, where):
+        def nothing(g, e):
+            g.tick(where, node)
+        return nothing, local
 
     def _s_Window(self, node, local, where):
         return self._for_player(node, local, where, "open_window"), local

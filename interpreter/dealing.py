@@ -184,11 +184,12 @@ class Dealing:
             self.pay(-offer.cash, offer.partner, offer.proposer, where)
         return True
 
-    def window(self, player: Player, raising: int | None = None) -> None:
+    def window(self, player: Player, raising: int | None = None, where: str = "") -> None:
         """Let a player act: legal actions and trade offers, until the agent passes.
 
         At the end of a turn every player whose agent `wants_window` gets one; a debtor
         raising cash (`raising` = what he owes) gets one until the debt is covered."""
+        self.emit("window", where, player.name)
         own_turn = player is self.state.players[self.state.current]
         trade_where = self.rules.trade_where
         for _ in range(MAX_WINDOW_ACTIONS):
@@ -208,7 +209,7 @@ class Dealing:
     def open_window(self, player: Player, where: str) -> None:
         """`window for P`: an action window in the middle of the turn, if P's agent wants one."""
         if not player.out and self.agent(player).wants_window(self, player, player.seat == self.state.current):
-            self.window(player)
+            self.window(player, where=where)
 
 
 _ZEROS = itertools.repeat(0)

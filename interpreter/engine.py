@@ -272,7 +272,7 @@ class Game(Cards, Dealing):
     def raise_cash(self, debtor: Player, owed: int, where: str) -> None:
         debtor.owing = owed
         try:
-            self.window(debtor, raising=owed)
+            self.window(debtor, raising=owed, where=where)
         finally:
             debtor.owing = 0
 
@@ -292,7 +292,8 @@ class Game(Cards, Dealing):
         self._changed(GLOBAL + name)
         self.emit("set", where, "global", name, name_of(old), name_of(value))
 
-    def run_procedure(self, body, env: dict, where: str) -> None:
+    def run_procedure(self, name: str, body, env: dict, where: str) -> None:
+        self.emit("do", where, name, [name_of(v) for v in env.values()])
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(f"procedures call procedures more than {MAX_DEPTH} deep; the rules seem to loop",

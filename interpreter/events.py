@@ -34,6 +34,8 @@ FIELDS = {
     "use": ("player", "deck", "card"),
     "give": ("player", "to", "deck", "card"),
     "extra": ("player",),
+    "do": ("procedure", "arguments"),
+    "window": ("player",),
     "eliminate": ("player",),
     "end": ("reason", "winner"),
 }

@@ -203,9 +203,12 @@ class HypothesisAgent(Agent):
         self.trades = trades
 
     def bid(self, game, player, thing, low, high):
+        """Pass, or raise by a drawn step of at most an eighth of what the bidder could add:
+        uniform bids over all one's cash make nearly every game a quick bankruptcy, and the
+        checker would seldom reach the rules of a long game."""
         if high < low or not self.source.boolean():
             return None
-        return self.source.integer(low, high)
+        return low + self.source.integer(0, max(0, (high - low) // 8))
 
     def choose(self, game, player, name, options):
         if not options:
@@ -233,8 +236,8 @@ class HypothesisAgent(Agent):
         gives = tuple(t for t in tradable if t.f.get("owner") is player and self.source.boolean())
         takes = tuple(t for t in tradable if t.f.get("owner") is partner and self.source.boolean())
         cash = 0
-        if rules.trade_cash:
-            cash = self.source.integer(-partner.f["cash"], player.f["cash"])
+        if rules.trade_cash:  # within a quarter of either side's cash, for the same reason as bids
+            cash = self.source.integer(-(partner.f["cash"] // 4), player.f["cash"] // 4)
         offer = TradeOffer(player, partner, gives, takes, cash)
         return offer if game.trade_is_legal(offer) else None
 
@@ -594,7 +597,7 @@ def _line_text(rules: Rules, where: str, sources: dict | None = None) -> str:
 # ---- coverage ------------------------------------------------------------------------------------
 
 # Statements whose own line never carries an event: control flow and local names.
-QUIET_STATEMENTS = (ast.If, ast.For, ast.Let, ast.EndTurn, ast.RaiseCash)
+QUIET_STATEMENTS = (ast.If, ast.For, ast.Let, ast.EndTurn, ast.RaiseCash, ast.Pass)
 
 
 def _last_line(span) -> int:

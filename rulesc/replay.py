@@ -3,7 +3,8 @@
 Dice come from the seed, which the log's `setup` event records; decisions come from the
 log itself. A `ReplayAgent` answers each decision by looking at the event the game is
 about to write next: a `bid` of this player is his bid (anything else: he passed), a
-`choose` is his choice, an `action` or a `trade` is what he did in that window, and a
+`choose` is his choice, a `window` means he spoke up, an `action` or a `trade` is what he
+did in that window, and a
 `trade` right after an offer means it was accepted. Replaying a game someone played at
 the terminal (`rulesc play --log`) therefore gives back the very same game, and any
 difference — a changed rule, a different engine — shows as the first event that differs.
@@ -54,7 +55,7 @@ class ReplayAgent(Agent):
 
     def wants_window(self, game, player, own_turn):
         event = self._next(game)
-        return event.get("event") in ("action", "trade") and event.get("player") == player.name
+        return event.get("event") == "window" and event.get("player") == player.name
 
     def act(self, game, player, options, raising):
         event = self._next(game)

@@ -514,3 +514,23 @@ scenario "a window mid-turn":
     expect Ann.cash == $99
 """)
     assert errors("after turn:\n    window for $5\n") == ["R0301"]
+
+
+def test_pass_does_nothing_and_procedures_and_windows_show_in_the_log():
+    g = game("""
+procedure fine(p: player):
+    pay $2 from p to bank
+
+on land Jail:
+    choose "nothing or a fine" by player:
+        option nothing:
+            pass
+        option fine:
+            do fine(player)
+""", scripts={"Ann": {"nothing or a fine": ["nothing", "fine"]}})
+    ann = g.state.players[0]
+    g.move(ann, "to", g.squares["Jail"], "x")
+    assert ann.f["cash"] == 100
+    g.move(ann, "to", g.squares["Jail"], "x")
+    assert ann.f["cash"] == 98
+    assert [e[3] for e in g.events if e[1] == "do"] == [("fine", ["Ann"])]
