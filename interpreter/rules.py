@@ -16,7 +16,7 @@ from rulesc.dsl.parser import parse_text
 from rulesc.dsl.variants import load_file
 from rulesc.dsl.types import Type, compatible
 
-from .codegen import UNTRACKED
+from .codegen import POSITION, UNTRACKED
 from .compiler import Compiler, owner_prefilter
 from .state import Square
 
@@ -115,14 +115,14 @@ def parse_override(text: str) -> tuple[str, object]:
     return name, snippet.decls[0].value
 
 
-VOLATILE = {"cash", UNTRACKED}  # read by a condition, these make its result worth no reuse
+VOLATILE = {"cash", POSITION, UNTRACKED}  # they change every turn: a condition reading them is re-tested
 
 
 def _split_condition(compiler: Compiler, when, local: frozenset):
     """An action's condition as (stable, volatile) compiled parts, either may be None.
 
-    The conjuncts that read cash (or state with no change counter) change with every
-    payment; the others (ownership, buildings...) rarely do. Keeping them apart lets the
+    The conjuncts that read cash or positions (or state with no change counter) change
+    every turn; the others (ownership, buildings, debts...) rarely do. Keeping them apart lets the
     engine reuse the stable part's answers and re-test only the volatile part."""
     if when is None:
         return None, None
