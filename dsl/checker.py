@@ -389,6 +389,10 @@ class Checker(TypeChecker):
         for name, deck in self.p.decks.items():
             if name not in self.drawn_decks:
                 self.warn("R0404", f"deck `{name}` is never drawn from", deck.span)
+        for what, table in (("function", self.p.defines), ("procedure", self.p.procedures)):
+            for name, decl in table.items():
+                if name not in self.used:
+                    self.warn("R0404", f"{what} `{name}` is never used", decl.span)
 
 
 def check_program(rules: ast.RulesFile) -> Checked:

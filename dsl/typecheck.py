@@ -346,6 +346,8 @@ class TypeChecker:
             return T.BOOL
         define = self.p.defines.get(node.func)
         if define is not None:
+            self.used.add(node.func)
+        if define is not None:
             self.check_arguments(node.func, define.params, node.args, node.span, env)
             return self.function_type(define)
         builtins = ["count", "min", "max", "even", "odd", "ahead", "holds", "all", "any", "sum", "first", "best",
@@ -511,6 +513,7 @@ class TypeChecker:
             return env
         if isinstance(s, ast.Do):
             proc = self.p.procedures.get(s.name)
+            self.used.add(s.name)
             if proc is None:
                 for a in s.args:
                     self.infer(a, env)

@@ -534,3 +534,9 @@ on land Jail:
     g.move(ann, "to", g.squares["Jail"], "x")
     assert ann.f["cash"] == 98
     assert [e[3] for e in g.events if e[1] == "do"] == [("fine", ["Ann"])]
+
+
+def test_unused_functions_and_procedures_are_warned_about():
+    diags = checked("define spare(q: player) = q.cash\nprocedure idle(p: player):\n    pass\n").diagnostics
+    warned = sorted(d.message for d in diags if d.severity == "warning" and d.code == "R0404")
+    assert warned == ["function `spare` is never used", "procedure `idle` is never used"]
