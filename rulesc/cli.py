@@ -8,6 +8,7 @@ user unless `--debug` asks for it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
@@ -72,6 +73,24 @@ def _players(rules, requested: int | None) -> int:
     return requested
 
 
+@contextlib.contextmanager
+def progress_bar(label: str, total: int | None, quiet: bool = False):
+    """A progress bar on stderr when it is a terminal (`total` None: a count without an end);
+    yields the callback to report progress with, or None when there is no terminal to show it."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    if total:
+        columns = [BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()]
+    else:
+        columns = [TextColumn("{task.completed}"), TimeElapsedColumn()]
+    with Progress("[progress.description]{task.description}", *columns, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
 # ---- commands ------------------------------------------------------------------------------
 
 def cmd_check(args) -> int:
@@ -107,7 +126,8 @@ def cmd_check(args) -> int:
             with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
                 set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
                 try:
-                    prop = check_properties(rules, examples=args.examples, seed=args.seed)
+                    with progress_bar("property check: games played", None, quiet=args.format == "json") as progress:
+                        prop = check_properties(rules, examples=args.examples, seed=args.seed, progress=progress)
                 finally:
                     set_hypothesis_home_dir(None)
             if args.format == "json":
@@ -206,16 +226,8 @@ def cmd_simulate(args) -> int:
     rules = _load(args)
     players = _players(rules, args.players)
     started = time.perf_counter()
-    show_progress = sys.stderr.isatty() and not args.quiet
-    if show_progress:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), transient=True) as bar:
-            task = bar.add_task("simulating", total=args.n)
-            summary = simulate(rules, args.n, args.seed, players, args.agents,
-                               progress=lambda done: bar.update(task, completed=done))
-    else:
-        summary = simulate(rules, args.n, args.seed, players, args.agents)
+    with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
+        summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress)
     elapsed = time.perf_counter() - started
     sys.stdout.write(format_summary(summary, rules.program.sources))
     if not args.quiet:
