@@ -702,6 +702,3 @@ class RulesFile:
     decls: tuple
     span: Span
     sources: dict = attrs.Factory(dict)  # every file's text by path, the base files of a variant too
-
-    def text_of(self, path: str | None) -> str:
-        return self.sources.get(path, self.source) if path else self.source

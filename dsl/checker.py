@@ -371,8 +371,9 @@ class Checker(TypeChecker):
                 elif isinstance(item, ast.ScenarioAnswer):
                     self.need_player(item.player, env, item.span)
                     for v in item.values:
-                        if not isinstance(v, ast.Name):  # a bare name is an option's name
-                            self.infer(v, env)
+                        if not isinstance(v, (ast.Name, ast.Literal)):  # a bare name is an option's name
+                            self.error("R0311", "an answer is a value like `$60`, `true` or `none`, or an option's name",
+                                       v.span, help="scripted answers are written out, not computed")
                 elif isinstance(item, ast.ScenarioDice):
                     for faces in item.rolls:
                         if any(not 1 <= f <= 6 for f in faces):

@@ -79,8 +79,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
     for item in scenario.items:
         if isinstance(item, ast.ScenarioAnswer):
             values = [_answer_value(v) for v in item.values]
-            scripts[item.player].setdefault(item.decision, []).extend(
-                [None if v is None else v for v in values])
+            scripts[item.player].setdefault(item.decision, []).extend(values)
     # Bids are amounts; `act` answers are "action thing" pairs given as `answer Ann act: build, Lot1`.
     for script in scripts.values():
         if "act" in script:

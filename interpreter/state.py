@@ -92,7 +92,6 @@ class GameState:
     over: bool = False
     winner: Player | None = None
     end_reason: str | None = None
-    extra: dict = attrs.Factory(dict)
 
 
 def name_of(value):
@@ -137,7 +136,6 @@ def state_to_json(state: GameState) -> dict:
         "decks": {k: list(v) for k, v in state.decks.items()},
         "discards": {k: list(v) for k, v in state.discards.items()},
         "rng": [version, list(internal), gauss],
-        "extra": {k: _ref(v) for k, v in state.extra.items()},
     }
 
 
@@ -175,5 +173,4 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
         decks={k: list(v) for k, v in data["decks"].items()}, discards={k: list(v) for k, v in data["discards"].items()},
         rng=rng, turn=data["turn"], current=data["current"], over=data["over"],
         winner=by_player[data["winner"]] if data["winner"] else None, end_reason=data["end_reason"],
-        extra={k: deref(v) for k, v in data["extra"].items()},
     )
