@@ -25,9 +25,22 @@ class Meta:
 NO_META = Meta()
 
 
+NODE_CLASSES: list[type] = []  # every node class, in declaration order: the one walk (walk.py) knows these
+STATEMENT_CLASSES: list[type] = []  # the node classes that are statements of a rule's body
+
+
 def node(cls):
     """Declare an AST node: frozen attrs class with `span` (and `meta`) last, keyword-only."""
-    return attrs.frozen(kw_only=True)(cls)
+    made = attrs.frozen(kw_only=True)(cls)
+    NODE_CLASSES.append(made)
+    return made
+
+
+def statement(cls):
+    """Declare an AST node that is a statement (a line of a rule's body, compiled to one step)."""
+    made = node(cls)
+    STATEMENT_CLASSES.append(made)
+    return made
 
 
 # ---- expressions ---------------------------------------------------------------
@@ -141,7 +154,7 @@ class ListExpr:
 
 # ---- statements ----------------------------------------------------------------
 
-@node
+@statement
 class Roll:
     count: object
     var: str
@@ -149,7 +162,7 @@ class Roll:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Move:
     who: object
     how: str  # "by" | "to" | "back" | "send" (to, landing but not passing) | "place" (at, nothing happens)
@@ -158,7 +171,7 @@ class Move:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Pay:
     amount: object
     source: object
@@ -167,7 +180,7 @@ class Pay:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Set:
     target: object
     value: object
@@ -175,7 +188,7 @@ class Set:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Let:
     name: str
     value: object
@@ -183,7 +196,7 @@ class Let:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Draw:
     deck: str
     deck_span: Span
@@ -191,7 +204,7 @@ class Draw:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Discard:
     """`discard from Deck`: the top card goes to the discards unread (its effect does not run)."""
 
@@ -201,7 +214,7 @@ class Discard:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class DiscardHeld:
     """`discard card C from P`: P gives up a card he keeps, unused; `give card C from P to Q`: Q
     keeps it instead (`to` is None for a discard)."""
@@ -213,7 +226,7 @@ class DiscardHeld:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class PlayCard:
     """`play Deck.Card by P`: the card's effect runs for P (no card moves): a wild card's uses."""
 
@@ -223,7 +236,7 @@ class PlayCard:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class ExtraTurn:
     """`extra turn for P`: P plays again after this turn."""
 
@@ -232,7 +245,7 @@ class ExtraTurn:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Pass:
     """`pass`: nothing happens (an option that does nothing, like discarding a card unused)."""
 
@@ -240,7 +253,7 @@ class Pass:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Window:
     """`window for P`: P may take his actions and offer trades here, not only at the turn's end."""
 
@@ -249,7 +262,7 @@ class Window:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class UseCard:
     """`use card by P`: P may use one of the cards he keeps."""
 
@@ -258,20 +271,20 @@ class UseCard:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Eliminate:
     who: object
     span: Span
     meta: Meta = NO_META
 
 
-@node
+@statement
 class EndTurn:
     span: Span
     meta: Meta = NO_META
 
 
-@node
+@statement
 class EndGame:
     winner: object
     reason: str
@@ -279,7 +292,7 @@ class EndGame:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class RaiseCash:
     span: Span
     meta: Meta = NO_META
@@ -292,7 +305,7 @@ class Block:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class If:
     branches: tuple  # ((condition, Block), ...)
     orelse: Block | None
@@ -300,7 +313,7 @@ class If:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class For:
     var: str
     collection: object
@@ -309,7 +322,7 @@ class For:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Auction:
     thing: object
     minimum: object
@@ -329,7 +342,7 @@ class Option:
     span: Span
 
 
-@node
+@statement
 class ChooseFor:
     """`choose "name" by P for x in C where W:` — P picks one element; the block runs with it."""
 
@@ -343,7 +356,7 @@ class ChooseFor:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Choose:
     name: str
     by: object
@@ -601,7 +614,7 @@ class Procedure:
     meta: Meta = NO_META
 
 
-@node
+@statement
 class Do:
     """`do NAME(args)`: run a procedure."""
 

@@ -22,6 +22,7 @@ from . import ast
 from .diagnostics import Diagnostic, RulesError, Span
 from .source import read_source
 from .transform import ToAst
+from .walk import walk_depth
 
 MAX_NESTING = 64
 # The AST may be deeper than the source's nesting (`a + b + c …` and `x.f.g …` nest without brackets);
@@ -193,16 +194,10 @@ def split_declarations(text: str) -> list[tuple[int, str]]:
 
 
 def _too_deep(node, limit: int):
-    """The first AST node found deeper than `limit` (walked without recursion), or None."""
-    stack = [(node, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, (tuple, list)):
-            stack.extend((child, depth) for child in node)
-        elif attrs.has(type(node)) and not isinstance(node, (Span, ast.Meta)):
-            if depth > limit:
-                return node
-            stack.extend((getattr(node, f.name), depth + 1) for f in attrs.fields(type(node)))
+    """The first AST node found deeper than `limit`, or None."""
+    for found, depth in walk_depth(node, into=lambda _n: True):
+        if depth > limit:
+            return found
     return None
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import graphviz
 
-from rulesc.dsl import ast
+from rulesc.dsl import ast, walk
 from rulesc.dsl.model import Program, build_program
 
 __all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram"]
@@ -78,42 +78,6 @@ def _program_of(obj) -> Program:
     if isinstance(inner, Program):
         return inner
     raise TypeError(f"build_diagram needs a Program, not {type(obj).__name__}")
-
-
-def _statements(block):
-    """Every statement in a block, nested ones included, in source order."""
-    if block is None:
-        return
-    for stmt in block.statements:
-        yield stmt
-        if isinstance(stmt, ast.If):
-            for _cond, body in stmt.branches:
-                yield from _statements(body)
-            yield from _statements(stmt.orelse)
-        elif isinstance(stmt, ast.For):
-            yield from _statements(stmt.body)
-        elif isinstance(stmt, ast.Auction):
-            yield from _statements(stmt.body)
-            yield from _statements(stmt.orelse)
-        elif isinstance(stmt, ast.Choose):
-            for option in stmt.options:
-                yield from _statements(option.body)
-
-
-def _has(block, cls) -> bool:
-    return any(isinstance(s, cls) for s in _statements(block))
-
-
-def _of(block, cls) -> list:
-    return [s for s in _statements(block) if isinstance(s, cls)]
-
-
-def _pays_from_player(block) -> bool:
-    """Whether a block makes someone other than the bank pay (so it can open a debt)."""
-    for stmt in _statements(block):
-        if isinstance(stmt, ast.Pay) and not (isinstance(stmt.source, ast.Name) and stmt.source.id == "bank"):
-            return True
-    return False
 
 
 # ---- text ------------------------------------------------------------------------
@@ -260,6 +224,21 @@ class _Builder:
         self.rows_below: dict[str, int] = {}  # landing handler -> rows of the grid from it to the bottom
 
     # -- helpers
+    def statements(self, block):
+        """Every statement a block runs, nested ones and the bodies of the procedures it calls included."""
+        return walk.statements(block, procedures=self.p.procedures)
+
+    def has(self, block, cls) -> bool:
+        return any(isinstance(s, cls) for s in self.statements(block))
+
+    def of_kind(self, block, cls) -> list:
+        return [s for s in self.statements(block) if isinstance(s, cls)]
+
+    def pays_from_player(self, block) -> bool:
+        """Whether a block makes someone other than the bank pay (so it can open a debt)."""
+        return any(isinstance(s, ast.Pay) and not (isinstance(s.source, ast.Name) and s.source.id == "bank")
+                   for s in self.statements(block))
+
     def edge(self, a: str, b: str, label: str | None = None, **attrs) -> None:
         key = (a, b, label, tuple(sorted(attrs.items())))
         if key in self.edges_seen:
@@ -389,12 +368,12 @@ class _Builder:
 
     def record_body(self, nid: str, body) -> None:
         """Note what a block does that the picture shows as edges: moves, turn ends, draws."""
-        if _has(body, ast.Move):
+        if self.has(body, ast.Move):
             self.movers.append(nid)
-        if _has(body, ast.EndTurn):
+        if self.has(body, ast.EndTurn):
             self.enders.append(nid)
         self.draws(nid, body)
-        for stmt in _of(body, ast.EndGame):
+        for stmt in self.of_kind(body, ast.EndGame):
             self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
                       color=COLOURS["over"][0], style="dashed")
 
@@ -425,7 +404,7 @@ class _Builder:
         self.g.node("action_window", str(label), **_style("actions"))
         for action in p.actions.values():
             self.draws("action_window", action.body)
-            if _has(action.body, ast.Move):
+            if self.has(action.body, ast.Move):
                 self.movers.append("action_window")
         return "action_window"
 
@@ -497,7 +476,7 @@ class _Builder:
                 label.cite(handler.body.meta)
                 sub.node(nid, str(label), **_style(handler.event))
                 ids.append(nid)
-                if _pays_from_player(handler.body):
+                if self.pays_from_player(handler.body):
                     payers.append(nid)
             # Lay the handlers out as a grid, in source order, rather than one very wide row.
             # An invisible entry point fans out to the first row in order (`ordering=out` keeps
@@ -527,7 +506,7 @@ class _Builder:
     def draws(self, nid: str, body) -> None:
         below = self.rows_below.get(nid)
         extra = {"minlen": str(below)} if below and below > 1 else {}
-        for stmt in _of(body, ast.Draw):
+        for stmt in self.of_kind(body, ast.Draw):
             deck_id = self.deck_node(stmt.deck)
             self.edge(nid, deck_id, f"draw from {stmt.deck}", color=COLOURS["deck"][1], **extra)
 
@@ -547,19 +526,19 @@ class _Builder:
         label.items([f"{c.title or c.name}" + (f" ×{c.copies}" if c.copies != 1 else "") for c in deck.cards])
         label.cite(deck.meta)
         self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
-        moving = [c for c in deck.cards if _has(c.body, ast.Move)]
-        if any(_has(c.body, ast.EndTurn) for c in deck.cards):
+        moving = [c for c in deck.cards if self.has(c.body, ast.Move)]
+        if any(self.has(c.body, ast.EndTurn) for c in deck.cards):
             self.enders.append(nid)
         for card in deck.cards:
-            for stmt in _of(card.body, ast.EndGame):
+            for stmt in self.of_kind(card.body, ast.EndGame):
                 self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
                           color=COLOURS["over"][0], style="dashed")
-            for stmt in _of(card.body, ast.Draw):
+            for stmt in self.of_kind(card.body, ast.Draw):
                 if stmt.deck != name:
                     self.edge(nid, self.deck_node(stmt.deck), f"draw from {stmt.deck}", color=COLOURS["deck"][1])
         if moving:
             self.card_movers.append((nid, len(moving)))
-        if any(_pays_from_player(c.body) for c in deck.cards):
+        if any(self.pays_from_player(c.body) for c in deck.cards):
             self.deck_payers.append(nid)
         return nid
 
@@ -606,10 +585,10 @@ class _Builder:
         # Who eliminates: every block with an `eliminate` statement.
         eliminators = []
         for nid, handler in zip(debt_ids, debts):
-            if window is not None and _has(handler.body, ast.RaiseCash):
+            if window is not None and self.has(handler.body, ast.RaiseCash):
                 self.edge(nid, window, "raise cash", style="dotted", color=COLOURS["actions"][1], dir="both",
                           constraint="false")
-            if _has(handler.body, ast.Eliminate):
+            if self.has(handler.body, ast.Eliminate):
                 eliminators.append(nid)
             self.record_body(nid, handler.body)
         for nid, handler in zip(elim_ids, elims):
@@ -629,22 +608,22 @@ class _Builder:
         found = []
         phases = self.p.turn.phases if self.p.turn is not None else ()
         for i, phase in enumerate(phases, 1):
-            if _has(phase.body, ast.Eliminate):
+            if self.has(phase.body, ast.Eliminate):
                 found.append(f"phase_{i}_{phase.name}")
         for which in ("before", "after"):
             hooks = [h for h in self.p.hooks if h.which == which]
             for i, hook in enumerate(hooks, 1):
-                if _has(hook.body, ast.Eliminate):
+                if self.has(hook.body, ast.Eliminate):
                     found.append(f"hook_{which}_{i}")
         counters = {"land": 0, "pass": 0}
         for handler in sorted((h for h in self.p.handlers if h.event in ("land", "pass")),
                               key=lambda h: 0 if h.event == "pass" else 1):
             counters[handler.event] += 1
-            if _has(handler.body, ast.Eliminate):
+            if self.has(handler.body, ast.Eliminate):
                 found.append(f"{handler.event}_{counters[handler.event]}")
         for name, nid in self.deck_ids.items():
             deck = self.p.decks.get(name)
-            if deck is not None and any(_has(c.body, ast.Eliminate) for c in deck.cards):
+            if deck is not None and any(self.has(c.body, ast.Eliminate) for c in deck.cards):
                 found.append(nid)
         return found
 

@@ -56,7 +56,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from rulesc.dsl import ast
+from rulesc.dsl import ast, walk
 from rulesc.interpreter.agents import Agent
 from rulesc.interpreter.dealing import AgentError, TradeOffer
 from rulesc.interpreter.engine import Game
@@ -609,27 +609,7 @@ def _last_line(span) -> int:
 
 def _statements(block, out: list) -> None:
     """The statements of a block that cause events of their own, nested blocks included."""
-    if block is None:
-        return
-    for statement in block.statements:
-        if not isinstance(statement, QUIET_STATEMENTS):
-            out.append(statement)
-        for inner in _blocks_in(statement):
-            _statements(inner, out)
-
-
-def _blocks_in(node):
-    """The blocks nested in a statement (branches, bodies, options), whatever its kind."""
-    if isinstance(node, ast.Block):
-        yield node
-    elif isinstance(node, (tuple, list)):
-        for item in node:
-            yield from _blocks_in(item)
-    elif attrs.has(type(node)):
-        for field in attrs.fields(type(node)):
-            value = getattr(node, field.name)
-            if isinstance(value, (ast.Block, tuple, list)) or attrs.has(type(value)):
-                yield from _blocks_in(value)
+    out.extend(s for s in walk.statements(block) if not isinstance(s, QUIET_STATEMENTS))
 
 
 def _coverage_report(rules: Rules, cov: _Coverage) -> list[CoverageItem]:
