@@ -121,7 +121,7 @@ def cmd_check(args) -> int:
         if not args.static:
             from hypothesis.configuration import set_hypothesis_home_dir
 
-            from .properties import check_properties, format_report
+            from .properties import check_properties, format_report, report_json
             rules = compile_rules(rules_file, args.set)
             with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
                 set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
@@ -131,7 +131,7 @@ def cmd_check(args) -> int:
                 finally:
                     set_hypothesis_home_dir(None)
             if args.format == "json":
-                results[-1]["properties"] = {"ok": prop.ok, "report": format_report(prop)}
+                results[-1]["properties"] = report_json(prop)
             else:
                 sys.stdout.write(format_report(prop))
             if not prop.ok:

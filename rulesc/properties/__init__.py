@@ -1,0 +1,27 @@
+"""The dynamic checker: Hypothesis plays whole games and checks invariants after every event.
+
+`rulesc check` calls `check_properties` and prints `format_report`. The work is split by job:
+
+- `drawing`: every die, card cut and decision of a game drawn from one Hypothesis example,
+  so that shrinking the example shrinks the game;
+- `invariants`: the built-in invariants and the rules file's own, checked after every event;
+- `search`: running Hypothesis at rising turn caps, bounding the shrinking, one minimal game
+  per broken invariant;
+- `failures`: a broken game as a `Failure` record, with the rule to blame and its trace;
+- `coverage`: which rules, statements, squares, cards and phases the games exercised;
+- `lines`: `file:line` places and their source text, for failures and coverage;
+- `report`: the text report, and the same for `--format json`.
+"""
+
+from .coverage import CoverageItem
+from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source
+from .failures import Failure
+from .invariants import BUILTIN, CARDS, CRASH, MONEY, NEGATIVE, OUT, PropertyFailure
+from .report import format_report, report_json
+from .search import PropertyReport, check_properties, turn_caps
+
+__all__ = [
+    "BUILTIN", "CARDS", "CRASH", "MONEY", "NEGATIVE", "OUT",
+    "CoverageItem", "DataRandom", "Failure", "HypothesisAgent", "OutOfData", "PropertyFailure", "PropertyReport",
+    "_Source", "check_properties", "format_report", "report_json", "turn_caps",
+]

@@ -1,0 +1,68 @@
+"""What a failed game becomes: a `Failure` record with the rule to blame and the whole trace.
+
+The search raises a `PropertyFailure` inside Hypothesis (an invariant broke, or the rules
+crashed); once Hypothesis has shrunk it, the minimal game it carries is turned into plain
+data here, for the text report and for JSON.
+"""
+
+from __future__ import annotations
+
+import os
+
+import attrs
+
+from rulesc.interpreter.engine import Game
+from rulesc.interpreter.errors import RuleRuntimeError
+from rulesc.interpreter.events import event_to_json
+from rulesc.interpreter.rules import Rules
+
+from .invariants import PropertyFailure
+from .lines import line_text
+
+
+@attrs.define
+class Failure:
+    """The minimal game Hypothesis found for one broken invariant, as plain data."""
+
+    invariant: str
+    kind: str  # "invariant" | "crash" | "internal"
+    message: str
+    rule: str  # file:line, or "" when no rule is to blame
+    rule_text: str  # the source text of that line
+    event_index: int | None  # the event that broke it
+    players: int
+    turns: int
+    trace: list  # every event of the minimal game, as event_to_json dicts
+    detail: str | None = None  # a traceback, for internal errors
+    cap: int | None = None  # the turn cap of the search that found it
+
+
+def crash_message(exc: BaseException) -> str:
+    """What a crash of the rules (or an agent's refused answer) says to the user."""
+    if isinstance(exc, RecursionError):
+        return "the rules nest handlers too deeply (Python's recursion limit); they seem to loop"
+    message = getattr(exc, "message", None) or str(exc)
+    help_text = getattr(exc, "help", None)
+    label = "the rules crashed" if isinstance(exc, RuleRuntimeError) else "an agent's answer was refused"
+    return f"{label}: {message}" + (f" (help: {help_text})" if help_text else "")
+
+
+def crash_where(rules: Rules, game: Game, exc: BaseException) -> str:
+    """The `file:line` to blame for a crash: the failing expression's, else the last rule to run."""
+    span = getattr(exc, "span", None)
+    if span is not None:
+        return f"{os.path.basename(getattr(exc, 'path', rules.path) or rules.path)}:{span.line}"
+    return next((e[2] for e in reversed(game.events) if e[2]), "")
+
+
+def failure_record(rules: Rules, found: PropertyFailure) -> Failure:
+    """The record of the game a shrunk `PropertyFailure` carries."""
+    game = found.game
+    trace = [event_to_json(i, e) for i, e in enumerate(game.events)] if game is not None else []
+    return Failure(
+        invariant=found.invariant, kind=found.kind, message=found.message, rule=found.where,
+        rule_text=line_text(rules, found.where), event_index=found.event_index,
+        players=len(game.state.players) if game is not None else 0,
+        turns=game.state.turn if game is not None else 0, trace=trace, detail=found.detail,
+    )
+

@@ -1,0 +1,109 @@
+"""The property check's report as the CLI shows it: text for people, and the same inside JSON for tools.
+
+Kept apart from the search so that the wording and layout of the report can change without
+touching how games are generated, and the other way round.
+"""
+
+from __future__ import annotations
+
+from .failures import Failure
+from .search import PropertyReport
+
+TRACE_TAIL = 25  # events of a counterexample the text report shows
+MISSED_SHOWN = 20  # never-exercised rules (or statements) the text report lists
+COVERAGE_VERBS = {"rules": "declarations produced events", "statements": "statement lines produced events",
+                  "squares": "squares landed on", "cards": "cards drawn", "phases": "phases ran"}
+
+
+def _format_event(e: dict) -> str:
+    fields = " ".join(f"{k}={_show(v)}" for k, v in e.items() if k not in ("seq", "turn", "event", "rule"))
+    text = f"#{e['seq']:<5} turn {e['turn']:<4} {e['event']:<9} {fields}"
+    if e.get("rule"):
+        text = f"{text:<72} {e['rule']}"
+    return text.rstrip()
+
+
+def _show(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _format_failure(f: Failure, debug: bool = False) -> list[str]:
+    why = {"crash": " (the rules crashed)", "internal": " (rulesc itself crashed: please report this bug)"}
+    lines = [f"FAILED: {f.invariant}" + why.get(f.kind, ""), f"  {f.message}"]
+    label = "rule" if f.kind != "internal" else "last rule to run"
+    if f.rule:
+        lines.append(f"  {label}: {f.rule}" + (f"    {f.rule_text}" if f.rule_text else ""))
+    else:
+        lines.append(f"  {label}: none (the engine itself, before or between rules)")
+    found = f" (found by the search with a cap of {f.cap} turns)" if f.cap is not None else ""
+    lines.append(f"  minimal game: {_count(f.players, 'player')}, {_count(f.turns, 'turn')}, "
+                 f"{_count(len(f.trace), 'event')}{found}")
+    if f.trace:
+        end = len(f.trace)
+        start = max(0, end - TRACE_TAIL)
+        if f.event_index is not None and f.event_index < start:
+            start = max(0, f.event_index - 3)
+        shown = f.trace[start:end]
+        lines.append(f"  trace (events {start}..{end - 1} of {end}; >> marks the event that broke it):")
+        if start > 0:
+            lines.append("       ...")
+        for e in shown:
+            mark = ">>" if e["seq"] == f.event_index else "  "
+            lines.append(f"    {mark} {_format_event(e)}")
+    if f.detail:
+        if debug:
+            lines.append("  traceback:")
+            lines.extend("    " + line for line in f.detail.rstrip().splitlines())
+        else:
+            lines.append("  (the Python traceback is shown with --debug)")
+    return lines
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def format_report(report: PropertyReport, debug: bool = False) -> str:
+    """The report as text for the CLI; `debug` adds the traceback of an internal error."""
+    low, high = report.players_range
+    players = f"{low}..{high}" if low != high else f"{low}"
+    caps = ", ".join(str(c) for c in report.caps)
+    out = [f"property check: {report.examples} games, players {players}, up to {report.max_turns} turns each",
+           f"  {report.title} ({report.path}), seed {report.seed}",
+           f"  searched at turn caps {caps}: {report.games} games played in all, shrinking included"
+           + (f"; {report.stopped} stopped early at Hypothesis's data limit" if report.stopped else ""),
+           "", "invariants:"]
+    width = max(len(n) for n in report.invariants)
+    for name in report.invariants:
+        failure = report.failure_of(name)
+        where = f"  (declared at {report.declared_at[name]})" if name in report.declared_at else ""
+        status = "FAILED" if failure is not None else "ok"
+        out.append(f"  {status:<7} {name:<{width}}{where}".rstrip())
+    for failure in report.failures:
+        out.append("")
+        out.extend(_format_failure(failure, debug))
+    out += ["", "coverage:"]
+    for item in report.coverage:
+        total = len(item.total)
+        out.append(f"  {item.what:<11} exercised {item.exercised} of {total} ({COVERAGE_VERBS[item.what]})")
+        if item.missed:
+            if item.what in ("rules", "statements"):
+                out.append("    never:")
+                out.extend(f"      {m}" for m in item.missed[:MISSED_SHOWN])
+                if len(item.missed) > MISSED_SHOWN:
+                    out.append(f"      ... and {len(item.missed) - MISSED_SHOWN} more")
+            else:
+                out.append("    never: " + ", ".join(item.missed))
+    out.append("")
+    out.append("result: " + ("all invariants hold" if report.ok else
+                             f"{len(report.failures)} invariant{'s' if len(report.failures) != 1 else ''} broken"))
+    return "\n".join(out) + "\n"
+
+
+def report_json(report: PropertyReport) -> dict:
+    """The report for `--format json`: whether every invariant held, and the text report."""
+    return {"ok": report.ok, "report": format_report(report)}
