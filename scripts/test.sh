@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Set up a virtual environment with rulesc and its test dependencies, install Graphviz's
 # `dot` (Debian's graphviz) for the diagram tests when apt-get is available, and run the tests.
+# Arguments go to pytest: `-m "not network"` without a package registry, `--bless` to accept new
+# expected output (tests/snapshots/, tests/golden/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v dot >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then

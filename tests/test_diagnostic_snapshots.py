@@ -3,15 +3,11 @@
 Each `snapshot_cases/NAME.rules` has its diagnostics (the parser's if it does not parse,
 else the checker's) rendered with the relative path `tests/snapshot_cases/NAME.rules`
 and compared with `snapshots/NAME.txt`. To accept a deliberate change in wording or
-layout, regenerate them and review the diff:
-
-    RULESC_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_diagnostic_snapshots.py
+layout, regenerate them with `scripts/test.sh --bless` and review the diff.
 """
 
 from __future__ import annotations
 
-import difflib
-import os
 from pathlib import Path
 
 import pytest
@@ -23,7 +19,6 @@ from rulesc.dsl.parser import parse_text
 TESTS = Path(__file__).resolve().parent
 CASES = sorted((TESTS / "snapshot_cases").glob("*.rules"))
 SNAPSHOTS = TESTS / "snapshots"
-UPDATE = os.environ.get("RULESC_UPDATE_SNAPSHOTS", "") not in ("", "0")
 
 
 def render_file(case: Path) -> str:
@@ -41,26 +36,13 @@ def test_there_are_snapshot_cases():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
-def test_snapshot(case: Path):
-    actual = render_file(case)
-    snapshot = SNAPSHOTS / f"{case.stem}.txt"
-    if UPDATE:
-        SNAPSHOTS.mkdir(exist_ok=True)
-        snapshot.write_text(actual, encoding="utf-8")
-        return
-    assert snapshot.exists(), f"no snapshot {snapshot.name}; run with RULESC_UPDATE_SNAPSHOTS=1 to create it"
-    expected = snapshot.read_text(encoding="utf-8")
-    if actual != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-                                            f"snapshots/{snapshot.name}", "rendered now"))
-        pytest.fail(f"rendered diagnostics differ from the snapshot "
-                    f"(RULESC_UPDATE_SNAPSHOTS=1 to accept):\n{diff}", pytrace=False)
+def test_snapshot(case: Path, expect_file):
+    expect_file(SNAPSHOTS / f"{case.stem}.txt", render_file(case))
 
 
-def test_no_stale_snapshots():
+def test_no_stale_snapshots(expect_no_stale):
     names = {c.stem for c in CASES}
-    stale = [s.name for s in SNAPSHOTS.glob("*.txt") if s.stem not in names]
-    assert not stale, f"snapshots without a case: {stale}"
+    expect_no_stale(s for s in SNAPSHOTS.glob("*.txt") if s.stem not in names)
 
 
 def test_snapshots_hold_no_absolute_paths():

@@ -1,16 +1,14 @@
-"""The turn-flow diagram: a golden DOT file for FINANCE, the parts of a small game, rendering.
+"""The turn-flow diagram: a golden DOT file for every shipped game, the parts of a small game, rendering.
 
-The golden file `golden/finance.dot` is the exact DOT that `build_diagram` gives for
-games/finance.rules. After an intended change to the diagram (or to the game), look at
-the new picture and regenerate it with
-
-    RULESC_UPDATE_GOLDEN=1 python -m pytest tests/test_diagram.py
+Each `golden/GAME.dot` is the exact DOT that `build_diagram` gives for games/GAME.rules,
+and the picture in the docs, docs/games/GAME.dot, must be that same DOT. After an
+intended change to the diagram (or to a game), accept the new golden files with
+`scripts/test.sh --bless`, look at the pictures, and redraw the docs' ones with
+`rulesc diagram games/GAME.rules -o docs/games/GAME.svg` (it writes the .dot beside the .svg).
 """
 
 from __future__ import annotations
 
-import difflib
-import os
 import re
 import shutil
 from pathlib import Path
@@ -24,11 +22,13 @@ from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError, render_text
 from rulesc.dsl.model import build_program
 from rulesc.dsl.parser import parse_file
+from rulesc.dsl.variants import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 FINANCE = ROOT / "games" / "finance.rules"
-GOLDEN = Path(__file__).parent / "golden" / "finance.dot"
-UPDATE = os.environ.get("RULESC_UPDATE_GOLDEN") == "1"
+GAMES = sorted((ROOT / "games").glob("*.rules"))
+GOLDEN = Path(__file__).parent / "golden"
+DOCS = ROOT / "docs" / "games"
 
 MINI = '''\
 game "Mini":
@@ -129,21 +129,37 @@ def node_line(dot: str, nid: str) -> str:
     return found[0]
 
 
-# ---- FINANCE: the golden file ---------------------------------------------------
+# ---- the shipped games: golden files, and the docs' pictures ------------------------
 
 
-def test_finance_matches_golden_dot(finance):
-    source = build_diagram(finance).source
-    if UPDATE:
-        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
-        GOLDEN.write_text(source, encoding="utf-8")
-    assert GOLDEN.exists(), f"no golden file; create it with RULESC_UPDATE_GOLDEN=1 ({GOLDEN})"
-    expected = GOLDEN.read_text(encoding="utf-8")
-    if source != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), source.splitlines(True),
-                                            "golden/finance.dot", "build_diagram(finance)", n=1))
-        pytest.fail("the FINANCE diagram differs from tests/golden/finance.dot; if the change is intended, "
-                    "look at the picture and regenerate with RULESC_UPDATE_GOLDEN=1\n" + diff[:6000])
+def game_dot(path: Path) -> str:
+    """The DOT `rulesc diagram` draws for a shipped game (a variant with its base)."""
+    rules = load_file(path)
+    checked = check_program(rules)
+    errors = [render_text(d, rules.source) for d in checked.diagnostics if d.is_error]
+    assert not errors, "\n".join(errors)
+    return build_diagram(checked.program).source
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.stem for g in GAMES])
+def test_game_matches_golden_dot(game, expect_file):
+    expect_file(GOLDEN / f"{game.stem}.dot", game_dot(game))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.stem for g in GAMES])
+def test_docs_picture_is_the_golden_one(game):
+    golden, docs = GOLDEN / f"{game.stem}.dot", DOCS / f"{game.stem}.dot"
+    assert golden.exists(), f"no tests/golden/{golden.name}; run `scripts/test.sh --bless` to create it"
+    assert docs.exists(), f"docs/games/{docs.name} is missing; draw it with " \
+                          f"`rulesc diagram games/{game.name} -o docs/games/{game.stem}.svg`"
+    assert docs.read_text(encoding="utf-8") == golden.read_text(encoding="utf-8"), (
+        f"docs/games/{docs.name} is not tests/golden/{golden.name}: the picture in the docs is stale; redraw it with "
+        f"`rulesc diagram games/{game.name} -o docs/games/{game.stem}.svg`")
+
+
+def test_every_golden_file_has_its_game(expect_no_stale):
+    assert {g.stem for g in GAMES} >= {"finance", "wheeler", "wheeler-level1"}
+    expect_no_stale(p for p in GOLDEN.glob("*.dot") if not (ROOT / "games" / f"{p.stem}.rules").exists())
 
 
 def test_diagram_is_deterministic(finance):
