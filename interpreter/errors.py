@@ -30,6 +30,12 @@ class StepBudgetExceeded(RuleRuntimeError):
     code = "R1002"
 
 
+class InternalError(Exception):
+    """A bug in rulesc, not in the rules: e.g. the compiler met an expression the checker never typed.
+
+    Raised instead of guessing, so that such a gap shows up at once rather than as a wrong answer."""
+
+
 class TurnEnded(Exception):
     """Control flow: `end turn`, or the current player left the game."""
 

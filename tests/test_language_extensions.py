@@ -540,3 +540,34 @@ def test_unused_functions_and_procedures_are_warned_about():
     diags = checked("define spare(q: player) = q.cash\nprocedure idle(p: player):\n    pass\n").diagnostics
     warned = sorted(d.message for d in diags if d.severity == "warning" and d.code == "R0404")
     assert warned == ["function `spare` is never used", "procedure `idle` is never used"]
+
+
+# ---- equality ---------------------------------------------------------------------------------
+
+def test_lists_and_cards_are_equal_by_value():
+    assert_all_pass(DECK + """
+scenario "equal lists are equal":
+    players Ann, Bob
+    expect [$2, $10] == [$2, $10]
+    expect not ([$2, $10] != [$2, $10])
+    expect [$2] != [$3]
+    expect list(l in Lot where l.block == Red) == [R1, R2]
+
+scenario "a kept card equals its deck's card":
+    players Ann, Bob
+    cards Fate: Again
+    answer Ann keep: keep
+    as Ann:
+        draw from Fate
+    expect count(h in Ann.hand where h == Fate.Again) == 1
+    expect all(h in Ann.hand: h != Fate.Gift)
+""")
+
+
+def test_an_expression_the_checker_did_not_type_is_an_internal_error():
+    from rulesc.interpreter.errors import InternalError
+    rules = compile_rules(parse_text(BASE + "define rich(q: player) = q.cash == $100\n", "tiny.rules"))
+    value = rules.program.defines["rich"].value
+    del rules.checked.types[id(value.left)]  # as if the checker had skipped it
+    with pytest.raises(InternalError, match=r"no type for `q\.cash` \(Attr\) at tiny\.rules:\d+:26"):
+        rules.compiler.expr(value, frozenset({"q"}))
