@@ -400,5 +400,6 @@ def check_program(rules: ast.RulesFile) -> Checked:
     program, diags = build_program(rules)
     checker = Checker(program, diags)
     checker.run()
-    diags.sort(key=lambda d: (d.span.line if d.span else 0, d.span.column if d.span else 0))
+    # A variant's diagnostics come from several files: group them by file, then in reading order.
+    diags.sort(key=lambda d: (d.path, d.span.line if d.span else 0, d.span.column if d.span else 0))
     return Checked(program, diags, checker.types, checker.assumptions)

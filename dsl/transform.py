@@ -463,7 +463,7 @@ class ToAst(Transformer):
             right = c[i + 1]
             span = span_of(meta)
             if i + 2 < len(c) and result.span.line and right.span.line:  # an inner link: `a + b` of `a + b + c`
-                span = Span(result.span.line, result.span.column, right.span.end_line, right.span.end_column)
+                span = attrs.evolve(result.span, end_line=right.span.end_line, end_column=right.span.end_column)
             result = make(str(c[i]), result, right, span)
         return result
 

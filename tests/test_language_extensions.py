@@ -425,6 +425,24 @@ def test_base_errors_are_reported_in_the_base_file(tmp_path):
     assert diags[0].path.endswith("base.rules")
 
 
+def test_an_error_inside_a_chain_of_the_base_is_reported_in_the_base(tmp_path):
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+    from rulesc.report import format_diagnostics
+    base = VARIANT_BASE.replace("pay salary from bank", "pay salary + 5 + salary from bank")
+    (tmp_path / "base.rules").write_text(base)
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\nparam bonus = $1 + 1\n')
+    checked = check_program(load_file(path))
+    errors = [d for d in checked.diagnostics if d.is_error]
+    line = next(i for i, text in enumerate(base.splitlines(), 1) if "salary + 5" in text)
+    # sorted by file, then line: the base's error first, though its line is further down
+    assert [(d.code, d.path, d.span.line) for d in errors] == [
+        ("R0305", str(tmp_path / "base.rules"), line), ("R0305", str(path), 2)]
+    shown = format_diagnostics(checked)
+    assert f"base.rules:{line}:" in shown and "pay salary + 5 + salary from bank" in shown
+
+
 # ---- procedures -------------------------------------------------------------------------------
 
 def test_a_procedure_runs_its_statements_with_its_arguments():
