@@ -182,8 +182,9 @@ class Game(Cards, Dealing):
                     target = self.board.index(amount, n)
                 if target is None:
                     raise self.error(f"`{amount.name}` is not on the board, so no one can move there")
+            # Forward to the next such square: a token already on it goes all the way round (n steps).
             # Into or out of a place off the ring a token goes straight there, passing nothing.
-            steps = 0 if target >= n or start >= n else (target - start) % n
+            steps = 0 if target >= n or start >= n else (target - start - 1) % n + 1
             dest = target
         else:
             if start >= n:

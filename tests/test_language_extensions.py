@@ -194,6 +194,27 @@ scenario "place does nothing but put the token there":
 """)
 
 
+def test_move_to_the_square_a_token_is_on_goes_all_the_way_round():
+    assert_all_pass("""
+on pass Jail:
+    pay $1 from player to bank
+
+scenario "a token already on the square goes round and passes everything":
+    players Ann, Bob
+    as Ann:
+        move player to R2
+        move player to R2
+    expect Ann.position == R2
+    expect Ann.cash == $100 + $5 - $1
+""")
+    g = game("")
+    ann = g.state.players[0]
+    g.move(ann, "to", g.squares["Go"], "x")
+    moves = [payload for _, kind, _, payload in g.events if kind == "move"]
+    passes = [payload[1] for _, kind, _, payload in g.events if kind == "pass"]
+    assert moves == [("Ann", "Go", "Go", 5)] and passes == ["Go"]  # 5 steps: the whole ring
+
+
 # ---- decks: discard, left, kept cards, use card ------------------------------------------------
 
 DECK = """
