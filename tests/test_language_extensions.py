@@ -570,6 +570,7 @@ on land Jail:
     ann = g.state.players[0]
     g.move(ann, "to", g.squares["Jail"], "x")
     assert ann.f["cash"] == 100
+    g.move(ann, "place", g.squares["Go"], "x")  # from Go, not round the board past it
     g.move(ann, "to", g.squares["Jail"], "x")
     assert ann.f["cash"] == 98
     assert [e[3] for e in g.events if e[1] == "do"] == [("fine", ["Ann"])]
