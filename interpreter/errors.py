@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulesc.dsl.diagnostics import Diagnostic, Span
 
 STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
-MAX_DEPTH = 40  # moves, draws and procedures nested inside each other, well within Python's stack
+MAX_DEPTH = 40  # moves, cards, procedures, debts and windows nested in each other, well within Python's stack
 
 
 class RuleRuntimeError(Exception):

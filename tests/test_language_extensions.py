@@ -611,3 +611,39 @@ def test_an_expression_the_checker_did_not_type_is_an_internal_error():
     del rules.checked.types[id(value.left)]  # as if the checker had skipped it
     with pytest.raises(InternalError, match=r"no type for `q\.cash` \(Attr\) at tiny\.rules:\d+:26"):
         rules.compiler.expr(value, frozenset({"q"}))
+
+
+# ---- what the checker accepts, the engine handles (issue #7) ------------------------------------
+
+def test_lists_of_things_in_events_are_written_by_name():
+    from rulesc.interpreter.events import events_to_jsonl
+    g = game("""
+global:
+    picked: [Lot] = []
+
+procedure note(ls: [Lot]):
+    set picked = ls
+
+action pick any time:
+    choose "pair" by player for pair in [[R1, R2], [B1]]:
+        do note(pair)
+""")
+    ann = g.state.players[0]
+    g.perform(ann, g.legal_actions(ann, True)[0])
+    log = events_to_jsonl(g.events)  # a Thing in an event was not JSON
+    assert '"option":["R1","R2"]' in log and '"arguments":[["R1","R2"]]' in log and '"new":["R1","R2"]' in log
+
+
+@pytest.mark.parametrize("extra, message", [
+    ("hint act_nudge = 1\naction nudge any time:\n    window for player\n", "windows open windows"),
+    ("on land R1:\n    pay $1,000 from player to bank\n\non debt:\n    pay owed from debtor to bank\n",
+     "debts raise debts"),
+])
+def test_windows_and_debts_that_loop_stop_the_game(extra, message):
+    from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.errors import StepBudgetExceeded
+    rules = compile_rules(parse_text(BASE + extra, "tiny.rules"))
+    g = Game(rules, 2, seed=1, agents=make_agents("random", 1, 2))
+    with pytest.raises(StepBudgetExceeded, match=message):  # not Python's RecursionError
+        g.play()
+
