@@ -449,6 +449,8 @@ class TypeChecker:
         help = None
         if "money" in pair and "count" in pair and node.op in "+-":
             help = "write amounts of money with `$`, e.g. `$10`"
+        elif "percent" in pair and node.op in "*/":
+            help = "`of … rounded` is read left to right with `*` and `/`: write `n * (P of X rounded down)`"
         self.error("R0305", f"cannot compute {a_type(left)} {node.op} {a_type(right)}", node.span, help=help)
         return T.ANY
 

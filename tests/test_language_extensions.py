@@ -647,3 +647,15 @@ def test_windows_and_debts_that_loop_stop_the_game(extra, message):
     with pytest.raises(StepBudgetExceeded, match=message):  # not Python's RecursionError
         g.play()
 
+
+def test_a_percentage_times_a_count():
+    assert_all_pass("""
+scenario "P of X rounded R is on the level of `*`":
+    players Ann, Bob
+    as Ann:
+        pay 50% of $15 rounded down * 2 from player to bank
+    expect Ann.cash == $100 - $14
+    expect 50% of $15 rounded up * 3 / 2 == $12
+""")
+    assert errors("param x = 2 * 50% of $10 rounded down\n") == ["R0305"]  # (2 * 50%) of …: write the brackets
+
