@@ -24,8 +24,8 @@ class Cards:
                     raise self.error(f"the scenario forces card `{name}`, but no copy of it is left in `{deck}`")
                 pile.remove(name)
             return name
-        if policy == "cut":
-            return pile[int(state.rng.random() * len(pile))]
+        if policy == "cut":  # a variant may have removed every card
+            return pile[int(state.rng.random() * len(pile))] if pile else None
         if not pile and policy == "reshuffle":
             pile.extend(state.discards[deck])
             state.discards[deck].clear()

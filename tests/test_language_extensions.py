@@ -464,6 +464,17 @@ def test_an_error_inside_a_chain_of_the_base_is_reported_in_the_base(tmp_path):
     assert f"base.rules:{line}:" in shown and "pay salary + 5 + salary from bank" in shown
 
 
+def test_a_variant_may_remove_every_card_of_a_cut_deck(tmp_path):
+    base = VARIANT_BASE.replace("deck Fate once:", "deck Fate cut:")
+    (tmp_path / "base.rules").write_text(base)
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\nremove card Fate.Gift\nremove card Fate.Tax\n')
+    from rulesc.interpreter.rules import load_rules
+    g = Game(load_rules(str(path)), ["Ann", "Bob"], seed=1, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
+    g.draw("Fate", g.state.players[0], "x")  # draws nothing, as from an empty `once` deck
+    assert not [e for e in g.events if e[1] == "draw"]
+
+
 # ---- procedures -------------------------------------------------------------------------------
 
 def test_a_procedure_runs_its_statements_with_its_arguments():
