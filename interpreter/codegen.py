@@ -7,8 +7,8 @@ q.owner == player)` runs as `L_p.f['owner'] is L_player and all(v_q.f['owner'] i
 L_player for v_q in g.members.get(L_p.f['group'], ()))`. The checker's inferred types
 choose the translation (identity for players, things and squares, value equality for
 numbers, text, lists and cards); an expression the checker did not type is an internal
-error, never a guess. Any failure inside (a field of `none`, an index out of range, a division by zero)
-is reported as a rule error at the expression's source position.
+error, never a guess. Any failure inside (a field of `none`, an index out of range, a
+division by zero) is reported as a rule error at the expression's source position.
 """
 
 from __future__ import annotations
@@ -118,8 +118,9 @@ class ExpressionCodegen:
         t = self.types.get(id(node))
         if t is None:
             span = node.span
+            where = f"{span.file or self.program.path}:{span.line}:{span.column}"
             raise InternalError(f"the checker has no type for `{source_text(self.program, node)}` "
-                                f"({type(node).__name__}) at {span.file or self.program.path}:{span.line}:{span.column}")
+                                f"({type(node).__name__}) at {where}")
         return t
 
     def _by_identity(self, t) -> bool:
