@@ -129,10 +129,19 @@ class Checker(TypeChecker):
                            help="remove this line; the engine keeps it" + (
                                " (the start square is the header's `start:`)" if f.name == "position" else ""))
             t = self.resolve_type(f.type)
-            if f.default is not None:
+            declared = f"state {f.name}" if f.is_state else f.name
+            if "account" in (t.name, t.element.name if t.is_list else None):
+                # The engine has no account but the bank and players' cash: a field could hold neither.
+                self.error("R0210", "`account` fields are not supported yet", f.type.span,
+                           help="accounts as fields (a pot that holds money) are designed but not built; keep the "
+                                f"amount in a `money` field instead (`{declared}: money = $0`)")
+            elif f.default is not None:
                 self.expect(f.default, t, scope, f"the default of `{f.name}`")
-            elif f.is_state and not t.optional and owner not in ("player", "global"):
-                self.error("R0507", f"state `{f.name}` needs a default value", f.span, help=f"e.g. `state {f.name}: {t} = …`")
+            elif not t.optional and (f.is_state or owner in ("player", "global")):
+                # Every field a game reads must hold a value from the start; only `T?` starts as `none`.
+                what = {"player": "player field", "global": "global"}.get(owner, "state")
+                self.error("R0507", f"{what} `{f.name}` needs a default value", f.span,
+                           help=f"e.g. `{declared}: {t} = …`, or `{declared}: {t}?` to start as `none`")
 
     def check_tables(self, scope):
         p = self.p
@@ -400,5 +409,6 @@ def check_program(rules: ast.RulesFile) -> Checked:
     program, diags = build_program(rules)
     checker = Checker(program, diags)
     checker.run()
-    diags.sort(key=lambda d: (d.span.line if d.span else 0, d.span.column if d.span else 0))
+    # A variant's diagnostics come from several files: group them by file, then in reading order.
+    diags.sort(key=lambda d: (d.path, d.span.line if d.span else 0, d.span.column if d.span else 0))
     return Checked(program, diags, checker.types, checker.assumptions)

@@ -240,7 +240,7 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
     if diags:
         raise RulesError(diags)
     end = text.count("\n") + 1
-    return ast.RulesFile(path=path, source=text, decls=tuple(decls), span=Span(1, 1, end, 1))
+    return ast.RulesFile(path=path, source=text, decls=tuple(decls), span=Span(1, 1, end, 1, path))
 
 
 def parse_file(path) -> ast.RulesFile:

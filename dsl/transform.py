@@ -463,7 +463,7 @@ class ToAst(Transformer):
             right = c[i + 1]
             span = span_of(meta)
             if i + 2 < len(c) and result.span.line and right.span.line:  # an inner link: `a + b` of `a + b + c`
-                span = Span(result.span.line, result.span.column, right.span.end_line, right.span.end_column)
+                span = attrs.evolve(result.span, end_line=right.span.end_line, end_column=right.span.end_column)
             result = make(str(c[i]), result, right, span)
         return result
 
@@ -483,10 +483,24 @@ class ToAst(Transformer):
         return self._binary_chain(meta, c, lambda op, l, r, s: ast.BinOp(op=op, left=l, right=r, span=s))
 
     def product(self, meta, c):
-        return self._binary_chain(meta, c, lambda op, l, r, s: ast.BinOp(op=op, left=l, right=r, span=s))
+        """`*`, `/` and `P of X rounded R` are one level, read left to right: `50% of x rounded down * n`
+        is `(50% of x rounded down) * n`. Each link spans from the chain's start to its own end."""
+        result = c[0]
+        for make, end in c[1:]:
+            span = span_of(meta)
+            if result.span.line:
+                span = attrs.evolve(result.span, end_line=end.end_line, end_column=end.end_column)
+            result = make(result, span)
+        return result
 
-    def percent_of(self, meta, c):
-        return ast.PercentOf(percent=c[0], base=c[1], rounding=str(c[2]), span=span_of(meta))
+    def mul_link(self, meta, c):
+        op, right = str(c[0]), c[1]
+        return (lambda left, span: ast.BinOp(op=op, left=left, right=right, span=span)), span_of(meta)
+
+    def of_link(self, meta, c):
+        base, rounding = c
+        return (lambda percent, span: ast.PercentOf(percent=percent, base=base, rounding=rounding, span=span),
+                span_of(meta))
 
     def neg(self, meta, c):
         return ast.Neg(operand=c[0], span=span_of(meta))

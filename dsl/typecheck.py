@@ -25,6 +25,7 @@ DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT}
 NARROWED_PLAYER = "$player"  # env key: account paths known to be a player (tested `!= bank`)
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
 SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}
+ENGINE_VALUES = {"roll", "sale", "deck", "card", "square"}  # values whose fields the engine keeps: never `set`
 KNOWN_SETTINGS = {"players", "start", "first player", "turn limit", "currency"}
 FIRST_PLAYER_RULES = ("highest roll", "seat order")
 
@@ -448,6 +449,8 @@ class TypeChecker:
         help = None
         if "money" in pair and "count" in pair and node.op in "+-":
             help = "write amounts of money with `$`, e.g. `$10`"
+        elif "percent" in pair and node.op in "*/":
+            help = "`of … rounded` is read left to right with `*` and `/`: write `n * (P of X rounded down)`"
         self.error("R0305", f"cannot compute {a_type(left)} {node.op} {a_type(right)}", node.span, help=help)
         return T.ANY
 
@@ -499,9 +502,15 @@ class TypeChecker:
                     if f is not None and not f.is_state:
                         self.error("R0309", f"`{s.target.name}` is fixed data of `{base.name}`, not state", s.target.span,
                                    help=f"declare it `state {f.name}: …` in kind `{base.name}` to change it during play")
+                    elif s.target.name == "name":  # the one field every thing has, its table row's name
+                        self.error("R0309", f"`name` of `{base.name}` is fixed", s.target.span,
+                                   help="a thing's name is its row's in the table; keep what changes in a `state` field")
                 elif base.name == "player" and s.target.name in PLAYER_BUILTINS:
                     self.error("R0309", f"`{s.target.name}` of a player is kept by the engine", s.target.span,
                                help="the engine keeps it: `move`, `eliminate`, `draw`, `extra turn` and debts change it")
+                elif base.name in ENGINE_VALUES or base.name in self.p.groups:
+                    self.error("R0309", f"`{s.target.name}` of {a_type(base)} cannot be set", s.target.span,
+                               help="only a thing's `state` fields, a player's declared fields and globals can be set")
             declared = {k: v for k, v in env.items() if k != NARROWED}  # a field keeps its declared type
             target = self.infer(s.target, declared)
             self.expect(s.value, target, env, "the value set")
@@ -539,6 +548,9 @@ class TypeChecker:
         if isinstance(s, (ast.Draw, ast.Discard)):
             if s.deck not in self.p.decks:
                 self.error("R0205", f"unknown deck `{s.deck}`", s.deck_span, help=nearest_hint(s.deck, self.p.decks))
+            if isinstance(s, ast.Draw) and "player" not in env:
+                self.error("R0205", "`draw` draws for `player`, and there is no `player` here", s.span,
+                           help="a procedure sees only its parameters: draw in the turn, a handler, a card or an action")
             self.drawn_decks.add(s.deck)
             return env
         if isinstance(s, ast.Eliminate):
@@ -569,7 +581,7 @@ class TypeChecker:
             self.block(s.body, {**env, s.var: element}, context)
             return env
         if isinstance(s, ast.Auction):
-            self.infer(s.thing, env)
+            self.sold(s.thing, env)
             self.expect(s.minimum, T.MONEY, env, "the opening bid")
             if s.among is not None:
                 self.expect(s.among, T.list_of(T.PLAYER), env, "the bidders")
@@ -589,6 +601,21 @@ class TypeChecker:
                 self.block(opt.body, narrow(env, opt.when), context)
             return env
         raise TypeError(f"unknown statement {s!r}")
+
+    def sold(self, node, env) -> None:
+        """What an auction sells is a value with a name (the events name it): a thing, a card, a square
+        or a player, and not `none`."""
+        t = self.infer(node, env)
+        named = t.name in ("player", "square", "card", "any") or t.name in self.p.kinds or t.name in self.p.groups
+        if not named:
+            self.error("R0301", f"an auction sells a thing, a card or another value with a name; this is {a_type(t)}",
+                       node.span, help="auction a thing of a kind (`auction p from …`) or a card (`Deck.Card`)")
+        elif t.optional:
+            path = _path(node)
+            self.error("R0305", f"what is auctioned may be `none` here ({a_type(t)})", node.span,
+                       help=f"check it first: `if {path} != none:`" if path
+                       else "name it with `let` and check it first: `if x != none:`")
+
 
 def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -7,7 +7,6 @@ event that tells of it, so the checker's "cards are conserved" holds after every
 
 from __future__ import annotations
 
-from .errors import MAX_DEPTH
 from .state import Held, Player
 
 
@@ -25,8 +24,8 @@ class Cards:
                     raise self.error(f"the scenario forces card `{name}`, but no copy of it is left in `{deck}`")
                 pile.remove(name)
             return name
-        if policy == "cut":
-            return pile[int(state.rng.random() * len(pile))]
+        if policy == "cut":  # a variant may have removed every card
+            return pile[int(state.rng.random() * len(pile))] if pile else None
         if not pile and policy == "reshuffle":
             pile.extend(state.discards[deck])
             state.discards[deck].clear()
@@ -59,10 +58,7 @@ class Cards:
 
     def _run_card(self, card, player: Player) -> None:
         """Run a card's effect (the card itself is already where it goes: the discard pile)."""
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise self.error(f"cards draw cards more than {MAX_DEPTH} deep; the rules seem to loop",
-                             help="look for a card whose effect draws from its own deck again", budget=True)
+        self.descend("cards draw cards", help="look for a card whose effect draws from its own deck again")
         try:
             card.body(self, {"player": player})
         finally:

@@ -5,16 +5,17 @@ evaluated over many things), so each expression becomes one generated function
 `f(g, e)` instead of a tree of closures: `p.owner == player and all(q in p.group:
 q.owner == player)` runs as `L_p.f['owner'] is L_player and all(v_q.f['owner'] is
 L_player for v_q in g.members.get(L_p.f['group'], ()))`. The checker's inferred types
-choose the translation (identity for things and players, value equality for numbers),
-and any failure inside (a field of `none`, an index out of range, a division by zero)
-is reported as a rule error at the expression's source position.
+choose the translation (identity for players, things and squares, value equality for
+numbers, text, lists and cards); an expression the checker did not type is an internal
+error, never a guess. Any failure inside (a field of `none`, an index out of range, a
+division by zero) is reported as a rule error at the expression's source position.
 """
 
 from __future__ import annotations
 
 from rulesc.dsl import ast
 
-from .errors import RuleRuntimeError
+from .errors import InternalError, RuleRuntimeError
 from .state import Held
 
 PLAYER_BUILTINS = {"name", "seat", "out", "owing", "hand", "extra_turns"}
@@ -25,7 +26,7 @@ OUT = "@out"  # who is still in the game
 POSITION = "@position"
 GLOBAL = "@global:"
 UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
-SCALARS = {"money", "count", "percent", "bool", "text", "any"}
+IDENTITY = {"player", "square", "account"}  # and kinds and groups: compared with `is`, the rest with `==`
 
 
 class _Problem(Exception):
@@ -111,6 +112,22 @@ class ExpressionCodegen:
             self.reads |= self.functions[define.name].reads
         return self.functions[define.name]
 
+    def type_of(self, node):
+        """The checker's type of `node`. The translation depends on it, so a node the checker did not
+        type is a bug in rulesc (an expression the checker skipped), raised here rather than guessed."""
+        t = self.types.get(id(node))
+        if t is None:
+            span = node.span
+            where = f"{span.file or self.program.path}:{span.line}:{span.column}"
+            raise InternalError(f"the checker has no type for `{source_text(self.program, node)}` "
+                                f"({type(node).__name__}) at {where}")
+        return t
+
+    def _by_identity(self, t) -> bool:
+        """Players, things and squares are compared by identity (fast, and what they mean); everything
+        else (numbers, text, lists, cards) by value."""
+        return not t.is_list and (t.name in IDENTITY or t.name in self.program.kinds or t.name in self.program.groups)
+
     def _failure(self, node):
         path, span = node.span.file or self.program.path, node.span
         text = source_text(self.program, node)
@@ -139,8 +156,7 @@ class ExpressionCodegen:
             return self._name(node, local, bound, constants, used)
         if isinstance(node, ast.Attr):
             obj = sub(node.obj)
-            base = self.types.get(id(node.obj))
-            base_name = base.name if base is not None else "any"
+            base_name = self.type_of(node.obj).name
             if base_name == "player" and node.name in PLAYER_BUILTINS:
                 if node.name == "out":
                     self.reads.add(OUT)
@@ -212,11 +228,9 @@ class ExpressionCodegen:
             return f"({left} {node.op} {right})"
         if isinstance(node, ast.Compare):
             left, right = sub(node.left), sub(node.right)
-            t = self.types.get(id(node.left))
-            scalar = t is not None and t.name in SCALARS
             none_side = any(isinstance(n, ast.Literal) and n.type == "none" for n in (node.left, node.right))
             op = node.op
-            if op in ("==", "!=") and (none_side or not scalar):
+            if op in ("==", "!=") and (none_side or self._by_identity(self.type_of(node.left))):
                 op = "is" if op == "==" else "is not"
             return f"({left} {op} {right})"
         if isinstance(node, ast.BoolOp):
@@ -240,10 +254,10 @@ class ExpressionCodegen:
 
     def _iterable(self, node, source: str) -> str:
         """What to loop over: a list as it is, a group's members, or nothing for `none`."""
-        t = self.types.get(id(node))
-        if t is not None and t.is_list and not t.optional:
+        t = self.type_of(node)
+        if t.is_list and not t.optional:
             return source
-        if t is not None and t.name in self.program.groups:
+        if t.name in self.program.groups:
             return f"g.members.get({source}, ())"
         return f"g.iterate({source})"
 

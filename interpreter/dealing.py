@@ -209,7 +209,11 @@ class Dealing:
     def open_window(self, player: Player, where: str) -> None:
         """`window for P`: an action window in the middle of the turn, if P's agent wants one."""
         if not player.out and self.agent(player).wants_window(self, player, player.seat == self.state.current):
-            self.window(player, where=where)
+            self.descend("windows open windows", help="look for an action whose body opens a `window` again")
+            try:
+                self.window(player, where=where)
+            finally:
+                self.depth -= 1
 
 
 _ZEROS = itertools.repeat(0)

@@ -128,6 +128,14 @@ class Game(Cards, Dealing):
         cls = StepBudgetExceeded if budget else RuleRuntimeError
         return cls(message, (span.file if span is not None else None) or self.rules.path, span, help)
 
+    def descend(self, what: str, help: str | None = None) -> None:
+        """One level deeper in rules that set off rules (a move's handlers, a card, a procedure, a debt,
+        a window); the caller comes back up with `depth -= 1`. Too deep means the rules loop, and is
+        reported as such before Python's own stack runs out."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"{what} more than {MAX_DEPTH} deep; the rules seem to loop", help=help, budget=True)
+
     def agent(self, player: Player):
         return self.agents[player.seat]
 
@@ -182,8 +190,9 @@ class Game(Cards, Dealing):
                     target = self.board.index(amount, n)
                 if target is None:
                     raise self.error(f"`{amount.name}` is not on the board, so no one can move there")
+            # Forward to the next such square: a token already on it goes all the way round (n steps).
             # Into or out of a place off the ring a token goes straight there, passing nothing.
-            steps = 0 if target >= n or start >= n else (target - start) % n
+            steps = 0 if target >= n or start >= n else (target - start - 1) % n + 1
             dest = target
         else:
             if start >= n:
@@ -192,10 +201,7 @@ class Game(Cards, Dealing):
             steps = amount if how == "by" else -amount
             dest = (start + steps) % n
         self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
-                             help="look for a handler whose move lands on a square that moves again", budget=True)
+        self.descend("moves trigger moves", help="look for a handler whose move lands on a square that moves again")
         if how == "place":
             player.at = dest
             self._changed(POSITION)
@@ -259,11 +265,15 @@ class Game(Cards, Dealing):
             raise self.error(f"{debtor.name} owes {owed} but has {debtor.f['cash']}, and the rules have no `on debt`",
                              help="add `on debt:` saying what happens")
         env = {"player": debtor, "debtor": debtor, "creditor": creditor, "owed": owed}
-        for h in self.rules.debt:
-            if h.when is None or h.when(self, env):
-                h.body(self, env)
-            if debtor.out:
-                return False
+        self.descend("debts raise debts", help="look for an `on debt` that asks the debtor for more than his cash")
+        try:
+            for h in self.rules.debt:
+                if h.when is None or h.when(self, env):
+                    h.body(self, env)
+                if debtor.out:
+                    return False
+        finally:
+            self.depth -= 1
         if debtor.f["cash"] < owed:
             raise self.error(f"`on debt` left {debtor.name} owing {owed} with {debtor.f['cash']} in cash",
                              help="end `on debt` by eliminating a debtor who is still short")
@@ -294,10 +304,7 @@ class Game(Cards, Dealing):
 
     def run_procedure(self, name: str, body, env: dict, where: str) -> None:
         self.emit("do", where, name, [name_of(v) for v in env.values()])
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise self.error(f"procedures call procedures more than {MAX_DEPTH} deep; the rules seem to loop",
-                             budget=True)
+        self.descend("procedures call procedures")
         try:
             body(self, env)
         finally:

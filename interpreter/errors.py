@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulesc.dsl.diagnostics import Diagnostic, Span
 
 STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
-MAX_DEPTH = 40  # moves, draws and procedures nested inside each other, well within Python's stack
+MAX_DEPTH = 40  # moves, cards, procedures, debts and windows nested in each other, well within Python's stack
 
 
 class RuleRuntimeError(Exception):
@@ -28,6 +28,12 @@ class StepBudgetExceeded(RuleRuntimeError):
     """The rules ran more statements in one turn than the step budget allows: they loop."""
 
     code = "R1002"
+
+
+class InternalError(Exception):
+    """A bug in rulesc, not in the rules: e.g. the compiler met an expression the checker never typed.
+
+    Raised instead of guessing, so that such a gap shows up at once rather than as a wrong answer."""
 
 
 class TurnEnded(Exception):

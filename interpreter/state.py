@@ -95,11 +95,14 @@ class GameState:
 
 
 def name_of(value):
-    """A value as events show it: things, players and squares by name."""
+    """A value as events show it: things, players and squares by name, in lists too (a list of
+    things may be set, chosen or passed to a procedure, and the log is JSON)."""
     if isinstance(value, (Player, Thing, Square, Held)):
         return value.name
     if isinstance(value, Bank):
         return "bank"
+    if isinstance(value, list):
+        return [name_of(v) for v in value]
     return value
 
 

@@ -194,6 +194,27 @@ scenario "place does nothing but put the token there":
 """)
 
 
+def test_move_to_the_square_a_token_is_on_goes_all_the_way_round():
+    assert_all_pass("""
+on pass Jail:
+    pay $1 from player to bank
+
+scenario "a token already on the square goes round and passes everything":
+    players Ann, Bob
+    as Ann:
+        move player to R2
+        move player to R2
+    expect Ann.position == R2
+    expect Ann.cash == $100 + $5 - $1
+""")
+    g = game("")
+    ann = g.state.players[0]
+    g.move(ann, "to", g.squares["Go"], "x")
+    moves = [payload for _, kind, _, payload in g.events if kind == "move"]
+    passes = [payload[1] for _, kind, _, payload in g.events if kind == "pass"]
+    assert moves == [("Ann", "Go", "Go", 5)] and passes == ["Go"]  # 5 steps: the whole ring
+
+
 # ---- decks: discard, left, kept cards, use card ------------------------------------------------
 
 DECK = """
@@ -425,6 +446,35 @@ def test_base_errors_are_reported_in_the_base_file(tmp_path):
     assert diags[0].path.endswith("base.rules")
 
 
+def test_an_error_inside_a_chain_of_the_base_is_reported_in_the_base(tmp_path):
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+    from rulesc.report import format_diagnostics
+    base = VARIANT_BASE.replace("pay salary from bank", "pay salary + 5 + salary from bank")
+    (tmp_path / "base.rules").write_text(base)
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\nparam bonus = $1 + 1\n')
+    checked = check_program(load_file(path))
+    errors = [d for d in checked.diagnostics if d.is_error]
+    line = next(i for i, text in enumerate(base.splitlines(), 1) if "salary + 5" in text)
+    # sorted by file, then line: the base's error first, though its line is further down
+    assert [(d.code, d.path, d.span.line) for d in errors] == [
+        ("R0305", str(tmp_path / "base.rules"), line), ("R0305", str(path), 2)]
+    shown = format_diagnostics(checked)
+    assert f"base.rules:{line}:" in shown and "pay salary + 5 + salary from bank" in shown
+
+
+def test_a_variant_may_remove_every_card_of_a_cut_deck(tmp_path):
+    base = VARIANT_BASE.replace("deck Fate once:", "deck Fate cut:")
+    (tmp_path / "base.rules").write_text(base)
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\nremove card Fate.Gift\nremove card Fate.Tax\n')
+    from rulesc.interpreter.rules import load_rules
+    g = Game(load_rules(str(path)), ["Ann", "Bob"], seed=1, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
+    g.draw("Fate", g.state.players[0], "x")  # draws nothing, as from an empty `once` deck
+    assert not [e for e in g.events if e[1] == "draw"]
+
+
 # ---- procedures -------------------------------------------------------------------------------
 
 def test_a_procedure_runs_its_statements_with_its_arguments():
@@ -531,6 +581,7 @@ on land Jail:
     ann = g.state.players[0]
     g.move(ann, "to", g.squares["Jail"], "x")
     assert ann.f["cash"] == 100
+    g.move(ann, "place", g.squares["Go"], "x")  # from Go, not round the board past it
     g.move(ann, "to", g.squares["Jail"], "x")
     assert ann.f["cash"] == 98
     assert [e[3] for e in g.events if e[1] == "do"] == [("fine", ["Ann"])]
@@ -540,3 +591,82 @@ def test_unused_functions_and_procedures_are_warned_about():
     diags = checked("define spare(q: player) = q.cash\nprocedure idle(p: player):\n    pass\n").diagnostics
     warned = sorted(d.message for d in diags if d.severity == "warning" and d.code == "R0404")
     assert warned == ["function `spare` is never used", "procedure `idle` is never used"]
+
+
+# ---- equality ---------------------------------------------------------------------------------
+
+def test_lists_and_cards_are_equal_by_value():
+    assert_all_pass(DECK + """
+scenario "equal lists are equal":
+    players Ann, Bob
+    expect [$2, $10] == [$2, $10]
+    expect not ([$2, $10] != [$2, $10])
+    expect [$2] != [$3]
+    expect list(l in Lot where l.block == Red) == [R1, R2]
+
+scenario "a kept card equals its deck's card":
+    players Ann, Bob
+    cards Fate: Again
+    answer Ann keep: keep
+    as Ann:
+        draw from Fate
+    expect count(h in Ann.hand where h == Fate.Again) == 1
+    expect all(h in Ann.hand: h != Fate.Gift)
+""")
+
+
+def test_an_expression_the_checker_did_not_type_is_an_internal_error():
+    from rulesc.interpreter.errors import InternalError
+    rules = compile_rules(parse_text(BASE + "define rich(q: player) = q.cash == $100\n", "tiny.rules"))
+    value = rules.program.defines["rich"].value
+    del rules.checked.types[id(value.left)]  # as if the checker had skipped it
+    with pytest.raises(InternalError, match=r"no type for `q\.cash` \(Attr\) at tiny\.rules:\d+:26"):
+        rules.compiler.expr(value, frozenset({"q"}))
+
+
+# ---- what the checker accepts, the engine handles (issue #7) ------------------------------------
+
+def test_lists_of_things_in_events_are_written_by_name():
+    from rulesc.interpreter.events import events_to_jsonl
+    g = game("""
+global:
+    picked: [Lot] = []
+
+procedure note(ls: [Lot]):
+    set picked = ls
+
+action pick any time:
+    choose "pair" by player for pair in [[R1, R2], [B1]]:
+        do note(pair)
+""")
+    ann = g.state.players[0]
+    g.perform(ann, g.legal_actions(ann, True)[0])
+    log = events_to_jsonl(g.events)  # a Thing in an event was not JSON
+    assert '"option":["R1","R2"]' in log and '"arguments":[["R1","R2"]]' in log and '"new":["R1","R2"]' in log
+
+
+@pytest.mark.parametrize("extra, message", [
+    ("hint act_nudge = 1\naction nudge any time:\n    window for player\n", "windows open windows"),
+    ("on land R1:\n    pay $1,000 from player to bank\n\non debt:\n    pay owed from debtor to bank\n",
+     "debts raise debts"),
+])
+def test_windows_and_debts_that_loop_stop_the_game(extra, message):
+    from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.errors import StepBudgetExceeded
+    rules = compile_rules(parse_text(BASE + extra, "tiny.rules"))
+    g = Game(rules, 2, seed=1, agents=make_agents("random", 1, 2))
+    with pytest.raises(StepBudgetExceeded, match=message):  # not Python's RecursionError
+        g.play()
+
+
+def test_a_percentage_times_a_count():
+    assert_all_pass("""
+scenario "P of X rounded R is on the level of `*`":
+    players Ann, Bob
+    as Ann:
+        pay 50% of $15 rounded down * 2 from player to bank
+    expect Ann.cash == $100 - $14
+    expect 50% of $15 rounded up * 3 / 2 == $12
+""")
+    assert errors("param x = 2 * 50% of $10 rounded down\n") == ["R0305"]  # (2 * 50%) of …: write the brackets
+

@@ -75,6 +75,21 @@ def test_inner_link_of_a_chain_has_its_own_span():
     assert (outer.span.column, outer.span.end_column) == (11, 22)           # `$1 + 5 + $2`
 
 
+def test_percent_of_is_on_the_level_of_times_read_left_to_right():
+    # Regression (issue #7): `P of X rounded R * n` was a syntax error, though the reference puts
+    # `P of X rounded R` on the level of `*` and `/`.
+    rules = parse_text("param x = 50% of $10 rounded down * 3 / 2\n", "t.rules")
+    divided = rules.decls[0].value
+    assert isinstance(divided, ast.BinOp) and divided.op == "/"
+    times = divided.left
+    assert isinstance(times, ast.BinOp) and times.op == "*" and isinstance(times.left, ast.PercentOf)
+    assert (times.left.span.column, times.left.span.end_column) == (11, 34)  # `50% of $10 rounded down`
+    assert (times.span.column, times.span.end_column) == (11, 38)            # `… * 3`
+    assert (divided.span.column, divided.span.end_column) == (11, 42)
+    after = parse_text("param x = 3 * 50% of $10 rounded down\n", "t.rules").decls[0].value
+    assert isinstance(after, ast.PercentOf) and isinstance(after.percent, ast.BinOp)  # (3 * 50%) of $10
+
+
 @pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n", "   \n\t\n"])
 def test_empty_text_parses_to_no_declarations(text):
     assert parse_text(text, "t.rules").decls == ()
