@@ -57,7 +57,9 @@ class Dealing:
     def auction(self, thing, minimum: int, bidders, where: str):
         """Open ascending auction: bidders in turn raise or drop out until one bid stands."""
         current = self.state.players[self.state.current]
-        order = sorted((p for p in bidders if not p.out), key=lambda p: (p.seat - current.seat) % len(self.state.players))
+        # A player named twice in `among` bids once (a list like `[players[0], current]` may repeat one).
+        unique = {p.seat: p for p in bidders if not p.out}.values()
+        order = sorted(unique, key=lambda p: (p.seat - current.seat) % len(self.state.players))
         self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         high, price = None, minimum - 1
         active = [p for p in order if p.f["cash"] >= minimum]

@@ -670,3 +670,18 @@ scenario "P of X rounded R is on the level of `*`":
 """)
     assert errors("param x = 2 * 50% of $10 rounded down\n") == ["R0305"]  # (2 * 50%) of …: write the brackets
 
+
+
+def test_a_bidder_named_twice_in_among_bids_once():
+    """`among [players[0], current]` names one player twice when he is the current player: the
+    auction used to wait forever for the second copy of him to be outbid."""
+    assert_all_pass("""
+scenario "one bidder, named twice":
+    players Ann, Bob
+    answer Ann bid: $12
+    as Ann:
+        auction R1 from $10 among [players[0], current] as sale:
+            pay sale.price from sale.winner to bank
+            set R1.owner = sale.winner
+    expect R1.owner == Ann and Ann.cash == $88
+""")
