@@ -215,6 +215,7 @@ class _Builder:
         self.game_over: dict[str, str] = {}  # reason -> node id
         self.edges_seen: set = set()
         self.deck_ids: dict[str, str] = {}  # deck name -> node id
+        self.deck_effects: set[str] = set()  # decks whose cards' effects are drawn (someone draws from them)
         self.movers: list[str] = []  # nodes whose rules move the man
         self.enders: list[str] = []  # nodes whose rules end the turn early
         self.card_movers: list[tuple[str, int]] = []  # (deck node, how many of its cards move the man)
@@ -506,26 +507,36 @@ class _Builder:
     def draws(self, nid: str, body) -> None:
         below = self.rows_below.get(nid)
         extra = {"minlen": str(below)} if below and below > 1 else {}
-        for stmt in self.of_kind(body, ast.Draw):
-            deck_id = self.deck_node(stmt.deck)
-            self.edge(nid, deck_id, f"draw from {stmt.deck}", color=COLOURS["deck"][1], **extra)
+        for stmt in self.statements(body):
+            if isinstance(stmt, (ast.Draw, ast.Discard)):
+                verb = "draw" if isinstance(stmt, ast.Draw) else "discard"
+                deck_id = self.deck_node(stmt.deck, effects=verb == "draw")
+                self.edge(nid, deck_id, f"{verb} from {stmt.deck}", color=COLOURS["deck"][1], **extra)
 
-    def deck_node(self, name: str) -> str:
-        if name in self.deck_ids:
-            return self.deck_ids[name]
+    def deck_node(self, name: str, effects: bool = True) -> str:
+        """The deck's node; with `effects`, its cards' effects too (what they move, pay, end), which a
+        deck that is only discarded from (`discard from`) never runs."""
         nid = f"deck_{name}"
-        self.deck_ids[name] = nid
-        deck = self.p.decks.get(name)
-        label = _Label(left=True).title(f"deck {name}")
-        if deck is None:
-            label.line("(not declared)", size=9)
+        if name not in self.deck_ids:
+            self.deck_ids[name] = nid
+            deck = self.p.decks.get(name)
+            label = _Label(left=True).title(f"deck {name}")
+            if deck is None:
+                label.line("(not declared)", size=9)
+            else:
+                total = sum(c.copies for c in deck.cards)
+                label.line(f"{total} cards, {deck.policy}" + ("" if effects else ", discarded unread"), size=9)
+                if effects:
+                    label.items([f"{c.title or c.name}" + (f" ×{c.copies}" if c.copies != 1 else "")
+                                 for c in deck.cards])
+                label.cite(deck.meta)
             self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
-            return nid
-        total = sum(c.copies for c in deck.cards)
-        label.line(f"{total} cards, {deck.policy}", size=9)
-        label.items([f"{c.title or c.name}" + (f" ×{c.copies}" if c.copies != 1 else "") for c in deck.cards])
-        label.cite(deck.meta)
-        self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
+        if effects and name not in self.deck_effects and name in self.p.decks:
+            self.deck_effects.add(name)
+            self.card_effects(nid, self.p.decks[name])
+        return nid
+
+    def card_effects(self, nid: str, deck) -> None:
         moving = [c for c in deck.cards if self.has(c.body, ast.Move)]
         if any(self.has(c.body, ast.EndTurn) for c in deck.cards):
             self.enders.append(nid)
@@ -534,13 +545,12 @@ class _Builder:
                 self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
                           color=COLOURS["over"][0], style="dashed")
             for stmt in self.of_kind(card.body, ast.Draw):
-                if stmt.deck != name:
+                if stmt.deck != deck.name:
                     self.edge(nid, self.deck_node(stmt.deck), f"draw from {stmt.deck}", color=COLOURS["deck"][1])
         if moving:
             self.card_movers.append((nid, len(moving)))
         if any(self.pays_from_player(c.body) for c in deck.cards):
             self.deck_payers.append(nid)
-        return nid
 
     def debt_and_elimination(self, first_check: str, window: str | None) -> None:
         p = self.p

@@ -104,6 +104,9 @@ def coverage_report(rules: Rules, cov: Coverage) -> list[CoverageItem]:
     for a in p.actions.values():
         decls.append((a.span, None))
         blocks.append(a.body)
+    for procedure in p.procedures.values():
+        decls.append((procedure.span, None))
+        blocks.append(procedure.body)
     drawn_cards = {(deck, card) for deck, card in cov.drawn}
     for deck in p.decks.values():
         for card in deck.cards:
