@@ -15,7 +15,8 @@ from . import ast
 from . import types as T
 from .diagnostics import Span
 from .model import Program, build_program
-from .typecheck import (FIRST_PLAYER_RULES, KNOWN_SETTINGS, PLAYER_BUILTINS, Assumption, TypeChecker, a_type, plural,
+from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, PLAYER_FIELDS, SETTINGS
+from .typecheck import (Assumption, TypeChecker, a_type, plural,
                         nearest_hint, narrow)
 from .types import Type
 
@@ -94,9 +95,9 @@ class Checker(TypeChecker):
         self.assume("game header", p.game.meta, p.game.span)
         for key, setting in p.settings.items():
             self.assume(f"setting `{key}`", setting.meta, setting.span)
-            if key not in KNOWN_SETTINGS:
+            if key not in SETTINGS:
                 self.error("R0503", f"unknown setting `{key}`", setting.span,
-                           help=nearest_hint(key, KNOWN_SETTINGS) or f"settings are {', '.join(sorted(KNOWN_SETTINGS))}")
+                           help=nearest_hint(key, SETTINGS) or f"settings are {', '.join(sorted(SETTINGS))}")
             elif key == "players":
                 if isinstance(setting.value, tuple) or setting.upper is None:
                     self.error("R0504", "`players` is a range like `2 to 6`", setting.span)
@@ -124,7 +125,7 @@ class Checker(TypeChecker):
     def check_fields(self, fields, scope, owner: str):
         for f in fields:
             self.assume(f"{owner}.{f.name}", f.meta, f.span)
-            if owner == "player" and f.name in PLAYER_BUILTINS:
+            if owner == "player" and f.name in PLAYER_FIELDS:
                 self.error("R0203", f"`{f.name}` is a built-in field of every player and cannot be declared", f.span,
                            help="remove this line; the engine keeps it" + (
                                " (the start square is the header's `start:`)" if f.name == "position" else ""))
@@ -314,17 +315,17 @@ class Checker(TypeChecker):
                             "a trade's condition")
         for name, hint in p.hints.items():
             env = dict(scope)
-            if name not in ("worth", "reserve"):
+            if name not in GLOBAL_HINTS:
                 env["player"] = T.PLAYER  # a preference among options is the chooser's
             if hint.param is not None:
                 var, kind = hint.param
-                if kind not in p.kinds and kind not in p.groups and kind not in T.BUILTIN:
+                if kind not in p.kinds and kind not in p.groups and kind not in BUILTIN_TYPES:
                     self.error("R0205", f"unknown kind `{kind}`", hint.span,
-                               help=nearest_hint(kind, list(p.kinds) + sorted(T.BUILTIN)))
+                               help=nearest_hint(kind, list(p.kinds) + sorted(BUILTIN_TYPES)))
                     kind = "any"
                 env[var] = Type(kind)
             t = self.infer(hint.value, env)
-            if name in ("worth", "reserve") and t.name not in ("money", "any"):
+            if name in GLOBAL_HINTS and t.name not in ("money", "any"):
                 self.error("R0301", f"hint `{name}` must be money; this is {a_type(t)}", hint.value.span)
         for inv in p.invariants:
             self.expect(inv.condition, T.BOOL, scope, "an invariant")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import attrs
 
 from . import ast
+from .builtins import RESERVED_NAMES
 from .diagnostics import Diagnostic, Label, Span
 
-BUILTIN_NAMES = {"player", "players", "bank", "turn", "current", "squares", "none", "true", "false"}
 
 
 @attrs.define
@@ -83,7 +83,7 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                                 help=help))
 
     def declare(name: str, what: str, span: Span) -> bool:
-        if name in BUILTIN_NAMES:
+        if name in RESERVED_NAMES:
             error("R0203", f"`{name}` is a built-in name and cannot be declared", span,
                   help="choose another name")
             return False

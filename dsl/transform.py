@@ -12,6 +12,7 @@ import attrs
 from lark import Token, Transformer, v_args
 
 from . import ast
+from .builtins import AGGREGATES
 from .diagnostics import Diagnostic, RulesError, Span
 
 
@@ -558,5 +559,4 @@ class ToAst(Transformer):
         return ast.Literal(value=None, type="none", span=span_of(meta))
 
 
-AGGREGATES = {"all", "any", "count", "sum", "min", "max", "first", "best", "list"}
 

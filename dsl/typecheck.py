@@ -15,19 +15,13 @@ import attrs
 
 from . import ast
 from . import types as T
+from .builtins import (BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
+                       GLOBAL_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS)
 from .diagnostics import Diagnostic, Span
 from .model import Program
 from .types import Type
 
-PLAYER_BUILTINS = {"name": T.TEXT, "seat": T.COUNT, "out": T.BOOL, "position": T.SQUARE,
-                   "owing": T.MONEY, "hand": T.list_of(Type("card")), "extra_turns": T.COUNT}
-DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT}
 NARROWED_PLAYER = "$player"  # env key: account paths known to be a player (tested `!= bank`)
-ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
-SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}
-ENGINE_VALUES = {"roll", "sale", "deck", "card", "square"}  # values whose fields the engine keeps: never `set`
-KNOWN_SETTINGS = {"players", "start", "first player", "turn limit", "currency"}
-FIRST_PLAYER_RULES = ("highest roll", "seat order")
 
 
 @attrs.define
@@ -126,31 +120,30 @@ class TypeChecker:
     def resolve_type(self, ref: ast.TypeRef) -> Type:
         if ref.is_list:
             return Type("list", ref.optional, self.resolve_type(ref.element))
-        if ref.name in T.BUILTIN or ref.name in self.p.kinds or ref.name in self.p.groups:
+        if ref.name in BUILTIN_TYPES or ref.name in self.p.kinds or ref.name in self.p.groups:
             return Type(ref.name, ref.optional)
-        candidates = sorted(T.BUILTIN | set(self.p.kinds) | set(self.p.groups))
+        candidates = sorted(BUILTIN_TYPES | set(self.p.kinds) | set(self.p.groups))
         self.error("R0201", f"unknown type `{ref.name}`", ref.span,
                    help=nearest_hint(ref.name, candidates) or f"types are {', '.join(candidates)}")
         return T.ANY
 
     def kind_fields(self, kind: str) -> dict[str, Type]:
         decl = self.p.kinds.get(kind)
-        fields = {"name": T.TEXT}
+        fields = dict(NAME_FIELDS)
         if decl is not None:
             for f in decl.fields:
                 fields[f.name] = self.resolve_type(f.type)
         return fields
 
     def player_fields(self) -> dict[str, Type]:
-        fields = dict(PLAYER_BUILTINS)
+        fields = dict(PLAYER_FIELDS)
         for f in self.p.player_fields.values():
             fields[f.name] = self.resolve_type(f.type)
         return fields
 
     # ---- the global scope ------------------------------------------------------------------
     def global_scope(self) -> dict[str, Type]:
-        scope: dict[str, Type] = {"players": T.list_of(T.PLAYER), "bank": T.ACCOUNT, "turn": T.COUNT,
-                                  "current": T.PLAYER, "squares": T.list_of(T.SQUARE)}
+        scope: dict[str, Type] = dict(GLOBAL_NAMES)
         self.scope = scope  # functions called from parameters see the scope as it is being built
         earlier: dict[str, Type] = {}  # a parameter is a constant: it may use the parameters above it
         for name, param in self.p.params.items():
@@ -273,7 +266,7 @@ class TypeChecker:
             self.used.add(node.id)
             return env[node.id]
         help = nearest_hint(node.id, env.keys())
-        if node.id in ("player", "debtor", "creditor", "owed", "partner"):
+        if node.id in CONTEXT_NAMES:
             help = f"`{node.id}` is only defined where the rules have one (a turn, a handler, a card, an action)"
         self.error("R0205", f"unknown name `{node.id}`", node.span, help=help)
         return T.ANY
@@ -291,14 +284,14 @@ class TypeChecker:
         elif base.name in self.p.kinds or base.name in self.p.groups:
             fields = self.kind_fields(base.name)
         elif base.name == "square":
-            fields = {"name": T.TEXT}
+            fields = dict(NAME_FIELDS)
         elif base.name == "deck":
             fields = dict(DECK_FIELDS)
             deck = self.p.decks.get(node.obj.id) if isinstance(node.obj, ast.Name) else None
             if deck is not None:
                 fields.update({c.name: Type("card") for c in deck.cards})
         elif base.name == "card":
-            fields = {"name": T.TEXT}
+            fields = dict(NAME_FIELDS)
         else:
             self.error("R0306", f"{a_type(base)} has no fields", node.span)
             return T.ANY
@@ -351,8 +344,7 @@ class TypeChecker:
         if define is not None:
             self.check_arguments(node.func, define.params, node.args, node.span, env)
             return self.function_type(define)
-        builtins = ["count", "min", "max", "even", "odd", "ahead", "holds", "all", "any", "sum", "first", "best",
-                    "list"]
+        builtins = list(dict.fromkeys([*FUNCTIONS, *sorted(AGGREGATES)]))
         self.error("R0208", f"unknown function `{node.func}`", node.span,
                    help=nearest_hint(node.func, builtins + list(self.p.defines))
                    or "functions are " + ", ".join(f"`{b}`" for b in builtins) + " and those you `define`")
@@ -505,7 +497,7 @@ class TypeChecker:
                     elif s.target.name == "name":  # the one field every thing has, its table row's name
                         self.error("R0309", f"`name` of `{base.name}` is fixed", s.target.span,
                                    help="a thing's name is its row's in the table; keep what changes in a `state` field")
-                elif base.name == "player" and s.target.name in PLAYER_BUILTINS:
+                elif base.name == "player" and s.target.name in PLAYER_FIELDS:
                     self.error("R0309", f"`{s.target.name}` of a player is kept by the engine", s.target.span,
                                help="the engine keeps it: `move`, `eliminate`, `draw`, `extra turn` and debts change it")
                 elif base.name in ENGINE_VALUES or base.name in self.p.groups:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import attrs
 
-SCALARS = {"money", "count", "percent", "bool", "text"}
-BUILTIN = SCALARS | {"player", "square", "account"}
 
 
 @attrs.frozen

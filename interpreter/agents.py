@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 
+from rulesc.dsl.builtins import HINT_RESERVE, action_hint, decision_hint
+
 from .dealing import ActionChoice, TradeOffer
 
 
@@ -68,7 +70,7 @@ class HeuristicAgent(Agent):
         self.seat = seat
 
     def reserve(self, game) -> int:
-        return game.hint("reserve", 0)
+        return game.hint(HINT_RESERVE, 0)
 
     def bid(self, game, player, thing, low, high):
         limit = min(game.worth(thing) if thing is not None else 0, high - self.reserve(game))
@@ -80,7 +82,7 @@ class HeuristicAgent(Agent):
     def choose(self, game, player, name, options):
         """The option the rules' `hint NAME(x: …)` scores highest (NAME: the decision's name with
         `_` for spaces), else the first."""
-        prefer = game.rules.hints.get(name.replace(" ", "_"))
+        prefer = game.rules.hints.get(decision_hint(name))
         if prefer is None or prefer[0] is None:
             return options[0]
         var, score = prefer
@@ -108,7 +110,7 @@ class HeuristicAgent(Agent):
         return self._buy_to_complete(game, player)
 
     def _action_score(self, game, player, option):
-        hint = game.rules.hints.get("act_" + option.action)
+        hint = game.rules.hints.get(action_hint(option.action))
         if hint is None:
             return None
         var, score = hint

@@ -14,11 +14,12 @@ division by zero) is reported as a rule error at the expression's source positio
 from __future__ import annotations
 
 from rulesc.dsl import ast
+from rulesc.dsl.builtins import PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
 
 from .errors import InternalError, RuleRuntimeError
 from .state import Held
 
-PLAYER_BUILTINS = {"name", "seat", "out", "owing", "hand", "extra_turns"}
+PLAYER_ATTRIBUTES = set(PLAYER_FIELDS) - {PLAYER_POSITION}  # kept as attributes of the engine's Player
 
 # What an expression reads, beyond its arguments: field names, and these markers. The engine
 # counts changes to each, so a condition whose reads did not change need not be evaluated again.
@@ -157,10 +158,10 @@ class ExpressionCodegen:
         if isinstance(node, ast.Attr):
             obj = sub(node.obj)
             base_name = self.type_of(node.obj).name
-            if base_name == "player" and node.name in PLAYER_BUILTINS:
-                if node.name == "out":
+            if base_name == "player" and node.name in PLAYER_ATTRIBUTES:
+                if node.name == PLAYER_OUT:
                     self.reads.add(OUT)
-                elif node.name in ("owing", "hand", "extra_turns"):
+                elif node.name in PLAYER_UNTRACKED:
                     self.reads.add(UNTRACKED)
                 return f"{obj}.{node.name}"
             if base_name == "deck":
@@ -170,7 +171,7 @@ class ExpressionCodegen:
                     return f"len(g.state.{pile}[{obj}])"
                 constants[f"card_{node.obj.id}_{node.name}"] = Held(node.obj.id, node.name)
                 return f"card_{node.obj.id}_{node.name}"
-            if base_name == "player" and node.name == "position":
+            if base_name == "player" and node.name == PLAYER_POSITION:
                 self.reads.add(POSITION)
                 return f"g.board[{obj}.at]"
             if base_name in ("roll", "sale") or node.name == "name":

@@ -13,6 +13,8 @@ import random
 
 import attrs
 
+from rulesc.dsl.builtins import HINT_WORTH
+
 from .cards import Cards
 from .codegen import GLOBAL, OUT, POSITION
 from .dealing import Dealing
@@ -149,8 +151,8 @@ class Game(Cards, Dealing):
 
     def worth(self, thing: Thing) -> int:
         """The heuristic value of a thing: the `worth` hint if the rules give one."""
-        hint = self.rules.hints.get("worth")
-        if hint is None or not isinstance(thing, Thing) or thing.kind != self.rules.hint_kinds.get("worth"):
+        hint = self.rules.hints.get(HINT_WORTH)
+        if hint is None or not isinstance(thing, Thing) or thing.kind != self.rules.hint_kinds.get(HINT_WORTH):
             return 0
         var, fn = hint
         return fn(self, {var: thing})

@@ -18,7 +18,7 @@ import pytest
 from rulesc.dsl import ast, walk
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_file
-from rulesc.dsl.transform import AGGREGATES
+from rulesc.dsl.builtins import AGGREGATES, FUNCTIONS
 from rulesc.dsl.variants import load_file
 from rulesc.interpreter import events
 from rulesc.interpreter.agents import make_agents
@@ -66,7 +66,7 @@ FORMS = {
     (ast.Literal, "type"): {"count", "money", "percent", "text", "bool", "none"},
     (ast.Move, "how"): {"by", "to", "back", "send", "place"},
     (ast.Aggregate, "func"): set(AGGREGATES),
-    (ast.Call, "func"): {"count", "min", "max", "even", "odd", "ahead", "holds"},
+    (ast.Call, "func"): set(FUNCTIONS),
     (ast.BinOp, "op"): {"+", "-", "*", "/"},
     (ast.Compare, "op"): {"==", "!=", "<", "<=", ">", ">="},
     (ast.BoolOp, "op"): {"and", "or"},
