@@ -26,7 +26,7 @@ from pathlib import Path
 import graphviz
 
 from rulesc.dsl import ast, walk
-from rulesc.dsl.model import Program, build_program
+from rulesc.dsl.model import Program
 
 __all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram"]
 
@@ -69,15 +69,15 @@ class DiagramError(Exception):
 
 
 def _program_of(obj) -> Program:
-    """Accept a `Program`, a checker result (`.program`) or a parsed `RulesFile`."""
+    """Accept a `Program` or the checker's result (`.program`): what was checked, never a file to
+    build again."""
     if isinstance(obj, Program):
         return obj
-    if isinstance(obj, ast.RulesFile):
-        return build_program(obj)[0]
     inner = getattr(obj, "program", None)
     if isinstance(inner, Program):
         return inner
-    raise TypeError(f"build_diagram needs a Program, not {type(obj).__name__}")
+    raise TypeError(f"build_diagram needs the checked Program (`check_program(...).program`), "
+                    f"not {type(obj).__name__}")
 
 
 # ---- text ------------------------------------------------------------------------

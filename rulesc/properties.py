@@ -44,7 +44,6 @@ How the search is kept short and repeatable:
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import traceback
@@ -61,8 +60,10 @@ from rulesc.interpreter.agents import Agent
 from rulesc.interpreter.dealing import AgentError, TradeOffer
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
-from rulesc.interpreter.events import event_to_json
+from rulesc.interpreter.events import NO_RULE, RuleRef, event_to_json, field_index
 from rulesc.interpreter.rules import Rules
+
+from .sources import RuleSources
 
 try:  # how much drawn data one example may hold
     from hypothesis.internal.conjecture.engine import BUFFER_SIZE as _BUFFER_SIZE
@@ -251,11 +252,11 @@ class PropertyFailure(Exception):
     """An invariant broke, or the rules crashed, in a generated game.
 
     Carries the invariant's name, a message with the values, the index of the event that
-    broke it (None before the first event) and that event's rule `file:line`. The
+    broke it (None before the first event) and that event's rule (a `RuleRef`). The
     checker makes one subclass per invariant so that Hypothesis tells them apart.
     """
 
-    def __init__(self, invariant: str, message: str, event_index: int | None, where: str, game=None,
+    def __init__(self, invariant: str, message: str, event_index: int | None, where: RuleRef, game=None,
                  kind: str = "invariant", detail: str | None = None):
         super().__init__(f"{invariant}: {message}")
         self.invariant = invariant
@@ -272,7 +273,7 @@ class Failure:
     invariant: str
     kind: str  # "invariant" | "crash" | "internal"
     message: str
-    rule: str  # file:line, or "" when no rule is to blame
+    rule: RuleRef  # NO_RULE when no rule is to blame
     rule_text: str  # the source text of that line
     event_index: int | None  # the event that broke it
     players: int
@@ -302,7 +303,7 @@ class PropertyReport:
     max_turns: int
     players_range: tuple
     invariants: list  # names, built-in first, then declared
-    declared_at: dict  # declared invariant name -> file:line
+    declared_at: dict  # declared invariant name -> RuleRef
     failures: list  # [Failure], in the order found
     coverage: list  # [CoverageItem]
     games: int  # games played in all, shrinking included
@@ -329,7 +330,7 @@ class _Checker:
         self.skip = skip
         self.types = failure_types
         self.coverage = coverage
-        self.declared = [(text, f, where) for text, f, where in rules.invariants if text not in skip]
+        self.declared = [inv for inv in rules.invariants if inv.text not in skip]
         state = game.state
         self.money = self._money()
         self.cards = {d: self._cards(d) for d in state.decks}
@@ -347,7 +348,7 @@ class _Checker:
         state = self.game.state
         return sum(p.f.get("cash", 0) for p in state.players) + state.bank.balance
 
-    def fail(self, invariant: str, message: str, index: int | None, where: str):
+    def fail(self, invariant: str, message: str, index: int | None, where: RuleRef):
         raise self.types[invariant](invariant, message, index, where, self.game)
 
     def __call__(self, game, kind, where, payload) -> None:
@@ -378,14 +379,14 @@ class _Checker:
             self.eliminated.setdefault(payload[0], index)
         elif (kind == "turn" or kind == "end") and OUT not in skip and self.eliminated:
             self._check_out()
-        for text, condition, declared in self.declared:
+        for inv in self.declared:
             try:
-                holds = condition(game, {})
+                holds = inv.condition(game, {})
             except RuleRuntimeError as exc:
-                self.fail(text, f"the invariant could not be evaluated: {exc.message}", index, where or declared)
+                self.fail(inv.text, f"the invariant could not be evaluated: {exc.message}", index, where or inv.where)
             if not holds:
-                self.fail(text, f"`{text}` (declared at {declared}) is false after this event", index,
-                          where or declared)
+                self.fail(inv.text, f"`{inv.text}` (declared at {inv.where}) is false after this event", index,
+                          where or inv.where)
 
     def _check_out(self) -> None:
         held: dict = {}
@@ -401,15 +402,19 @@ class _Checker:
         name = min(held, key=lambda n: self.eliminated.get(n, -1))
         index = self.eliminated.get(name)
         events = self.game.events
-        where = events[index][2] if index is not None and index < len(events) else ""
+        where = events[index].rule if index is not None and index < len(events) else NO_RULE
         things = held[name]
         shown = ", ".join(things[:6]) + (f" and {len(things) - 6} more" if len(things) > 6 else "")
         self.fail(OUT, f"{name} is out (eliminated at event #{index}) but still holds {shown} at the end of the "
                        f"turn; no rule took them from him", index, where)
 
 
+LAND_SQUARE, DRAW_DECK, DRAW_CARD, PHASE_NAME = (field_index("land", "square"), field_index("draw", "deck"),
+                                                field_index("draw", "card"), field_index("phase", "phase"))
+
+
 class _Coverage:
-    """What the generated games exercised, summed over every game played."""
+    """What the generated games exercised, summed over every game played (`wheres`: RuleRefs)."""
 
     def __init__(self):
         self.wheres: set = set()
@@ -420,11 +425,11 @@ class _Coverage:
     def event(self, kind, where, payload) -> None:
         self.wheres.add(where)
         if kind == "land":
-            self.landed.add(payload[1])
+            self.landed.add(payload[LAND_SQUARE])
         elif kind == "draw":
-            self.drawn.add((payload[1], payload[2]))
+            self.drawn.add((payload[DRAW_DECK], payload[DRAW_CARD]))
         elif kind == "phase":
-            self.phases.add(payload[0])
+            self.phases.add(payload[PHASE_NAME])
 
 
 # ---- running the search ----------------------------------------------------------------------------
@@ -455,7 +460,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     `shrink_limit` games before it settles for the smallest failing game found so far
     (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
     """
-    declared = [text for text, _, _ in rules.invariants]
+    declared = [inv.text for inv in rules.invariants]
     names = list(dict.fromkeys([*BUILTIN, *declared]))
     # One exception class per invariant, so that Hypothesis shrinks each failure as its own.
     failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {})
@@ -500,7 +505,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
                 return
             found = failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
                                          len(game.events) - 1 if game.events else None,
-                                         game.events[-1][2] if game.events else "", game, kind="internal",
+                                         game.events[-1].rule if game.events else NO_RULE, game, kind="internal",
                                          detail=traceback.format_exc())
         key = tuple(source.drawn)
         if search.shrinks > shrink_limit and key not in search.failing:
@@ -540,7 +545,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     return PropertyReport(
         title=rules.title, path=rules.path, examples=examples, seed=seed, max_turns=max_turns,
         players_range=(low, high), invariants=names + [CRASH],
-        declared_at={text: where for text, _, where in rules.invariants},
+        declared_at={inv.text: inv.where for inv in rules.invariants},
         failures=failures, coverage=_coverage_report(rules, coverage), games=played[0],
         caps=caps[:level + 1] if level < len(caps) else caps, stopped=stopped[0],
     )
@@ -555,11 +560,11 @@ def _crash_message(exc: BaseException) -> str:
     return f"{label}: {message}" + (f" (help: {help_text})" if help_text else "")
 
 
-def _crash_where(rules: Rules, game: Game, exc: BaseException) -> str:
+def _crash_where(rules: Rules, game: Game, exc: BaseException) -> RuleRef:
     span = getattr(exc, "span", None)
     if span is not None:
-        return f"{os.path.basename(getattr(exc, 'path', rules.path) or rules.path)}:{span.line}"
-    return next((e[2] for e in reversed(game.events) if e[2]), "")
+        return RuleRef(getattr(exc, "path", rules.path) or rules.path, span.line)
+    return next((e.rule for e in reversed(game.events) if e.rule), NO_RULE)
 
 
 def _failure(rules: Rules, found: PropertyFailure) -> Failure:
@@ -567,31 +572,10 @@ def _failure(rules: Rules, found: PropertyFailure) -> Failure:
     trace = [event_to_json(i, e) for i, e in enumerate(game.events)] if game is not None else []
     return Failure(
         invariant=found.invariant, kind=found.kind, message=found.message, rule=found.where,
-        rule_text=_line_text(rules, found.where), event_index=found.event_index,
+        rule_text=RuleSources.of(rules.program).text(found.where), event_index=found.event_index,
         players=len(game.state.players) if game is not None else 0,
         turns=game.state.turn if game is not None else 0, trace=trace, detail=found.detail,
     )
-
-
-def _source_lines(rules: Rules) -> dict:
-    """Each file the rules came from (a variant brings in its base's), by base name: its lines."""
-    program = rules.program
-    sources = getattr(program, "sources", None) or {program.path: program.source}
-    return {os.path.basename(path): text.splitlines() for path, text in sources.items()}
-
-
-def _split_where(where: str) -> tuple[str, int] | None:
-    """`file:line` -> (file, line), or None for an event no rule caused."""
-    file, _, line = (where or "").rpartition(":")
-    return (file, int(line)) if file and line.isdigit() else None
-
-
-def _line_text(rules: Rules, where: str, sources: dict | None = None) -> str:
-    place = _split_where(where)
-    lines = (sources if sources is not None else _source_lines(rules)).get(place[0], ()) if place else ()
-    if not place or not 1 <= place[1] <= len(lines):
-        return ""
-    return lines[place[1] - 1].strip()
 
 
 # ---- coverage ------------------------------------------------------------------------------------
@@ -614,18 +598,22 @@ def _statements(block, out: list) -> None:
 
 def _coverage_report(rules: Rules, cov: _Coverage) -> list[CoverageItem]:
     p = rules.program
-    sources = _source_lines(rules)
-    main = rules.compiler.file
-    hit_lines = {place for place in map(_split_where, cov.wheres) if place is not None}
+    sources = RuleSources.of(p)
+    main = p.path
+    hit_lines = {(rule.file, rule.line) for rule in cov.wheres if rule}
 
     def place(span) -> tuple[str, int]:
-        return (os.path.basename(span.file) if getattr(span, "file", None) else main, span.line)
+        """(the path of the file, the line): as a `RuleRef` names it."""
+        return (getattr(span, "file", None) or main, span.line)
+
+    def order(where: tuple[str, int]):  # the loaded file's first, then by file name and line
+        return (where[0] != main, sources.name(where[0]), where)
 
     def label(span) -> str:
         file, line = place(span)
-        text = _line_text(rules, f"{file}:{line}", sources).split("§")[0]
+        text = sources.line(file, line).split("§")[0]
         text = re.split(r"\s{2,}assumed\b|\s+#", text)[0].strip().rstrip(":")
-        return f"{file}:{line} {text}".rstrip()
+        return f"{sources.label(file, line)} {text}".rstrip()
 
     def ran(span) -> bool:
         file, line = place(span)
@@ -657,7 +645,7 @@ def _coverage_report(rules: Rules, cov: _Coverage) -> list[CoverageItem]:
         decls.append((p.trade.span, None))
     for e in p.ends:
         decls.append((e.span, None))
-    decls.sort(key=lambda d: (place(d[0])[0] != main, place(d[0])))
+    decls.sort(key=lambda d: order(place(d[0])))
     rule_total, rule_missed = [], []
     for span, card in decls:
         hit = card in drawn_cards if card is not None else ran(span)
@@ -668,8 +656,7 @@ def _coverage_report(rules: Rules, cov: _Coverage) -> list[CoverageItem]:
     statements: list = []
     for block in blocks:
         _statements(block, statements)
-    statement_spans = sorted({place(s.span): s.span for s in statements}.items(),
-                             key=lambda kv: (kv[0][0] != main, kv[0]))
+    statement_spans = sorted({place(s.span): s.span for s in statements}.items(), key=lambda kv: order(kv[0]))
     stmt_total = [label(span) for _, span in statement_spans]
     stmt_missed = [label(span) for where, span in statement_spans if where not in hit_lines]
 
@@ -722,7 +709,7 @@ def _format_failure(f: Failure, debug: bool = False) -> list[str]:
     lines = [f"FAILED: {f.invariant}" + why.get(f.kind, ""), f"  {f.message}"]
     label = "rule" if f.kind != "internal" else "last rule to run"
     if f.rule:
-        lines.append(f"  {label}: {f.rule}" + (f"    {f.rule_text}" if f.rule_text else ""))
+        lines.append(f"  {label}: {f.rule.text}" + (f"    {f.rule_text}" if f.rule_text else ""))
     else:
         lines.append(f"  {label}: none (the engine itself, before or between rules)")
     found = f" (found by the search with a cap of {f.cap} turns)" if f.cap is not None else ""
@@ -766,7 +753,7 @@ def format_report(report: PropertyReport, debug: bool = False) -> str:
     width = max(len(n) for n in report.invariants)
     for name in report.invariants:
         failure = report.failure_of(name)
-        where = f"  (declared at {report.declared_at[name]})" if name in report.declared_at else ""
+        where = f"  (declared at {report.declared_at[name].text})" if name in report.declared_at else ""
         status = "FAILED" if failure is not None else "ok"
         out.append(f"  {status:<7} {name:<{width}}{where}".rstrip())
     for failure in report.failures:

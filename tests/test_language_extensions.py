@@ -66,14 +66,14 @@ def errors(extra: str) -> list[str]:
 
 
 def game(extra: str, players=("Ann", "Bob"), scripts=None):
-    rules = compile_rules(parse_text(BASE + extra, "tiny.rules"))
+    rules = compile_rules(checked(extra))
     scripts = scripts or {}
     agents = {i: ScriptedAgent(scripts.get(name, {})) for i, name in enumerate(players)}
     return Game(rules, list(players), seed=1, agents=agents)
 
 
 def scenarios(extra: str) -> dict:
-    rules = compile_rules(parse_text(BASE + extra, "tiny.rules"))
+    rules = compile_rules(checked(extra))
     return {r.title: r for r in run_scenarios(rules)}
 
 
@@ -385,8 +385,8 @@ scenario "the variant's rules apply":
 """)
     assert rules.title == "Tiny, house rules" and rules.players_range == (3, 4)
     assert rules.params["salary"] == 7
-    assert [p[0] for p in rules.phases] == ["move", "draw"]
-    assert sorted(c.name for c in rules.decks["Fate"][1]) == ["Gift", "Gift", "Windfall"]
+    assert [p.name for p in rules.phases] == ["move", "draw"]
+    assert sorted(c.name for c in rules.decks["Fate"].cards) == ["Gift", "Gift", "Windfall"]
     results = run_scenarios(rules)
     assert results and all(r.passed for r in results), [r.failures for r in results]
 
@@ -395,8 +395,8 @@ def test_inherited_rules_point_into_the_base_file(tmp_path):
     rules = load_variant(tmp_path, 'extends "base.rules"\noverride param salary = $7\n')
     g = Game(rules, ["Ann", "Bob"], seed=3, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
     g.play()
-    files = {where.rsplit(":", 1)[0] for _, _, where, _ in g.events if where}
-    assert files == {"base.rules"}
+    assert {e.rule.file for e in g.events if e.rule} == {str(tmp_path / "base.rules")}
+    assert {e.rule.text.rsplit(":", 1)[0] for e in g.events if e.rule} == {"base.rules"}  # as the log shows it
 
 
 def test_a_variant_naming_what_the_base_lacks_is_an_error(tmp_path):
@@ -533,7 +533,7 @@ on land Jail:
     assert ann.f["cash"] == 100
     g.move(ann, "to", g.squares["Jail"], "x")
     assert ann.f["cash"] == 98
-    assert [e[3] for e in g.events if e[1] == "do"] == [("fine", ["Ann"])]
+    assert [e.payload for e in g.events if e.kind == "do"] == [("fine", ["Ann"])]
 
 
 def test_unused_functions_and_procedures_are_warned_about():
