@@ -276,7 +276,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
 
     actions = []
     for a in p.actions.values():
-        var, kind = a.param if a.param else (None, None)
+        var, kind = (a.param.name, a.param.kind) if a.param else (None, None)
         local = frozenset({"player"} | ({var} if var else set()))
         when, volatile = _split_condition(compiler, a.when, local)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
@@ -294,7 +294,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     ends = [EndDef(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
     hints = {}
     for name, hint in p.hints.items():
-        var = hint.param[0] if hint.param else None
+        var = hint.param.name if hint.param else None
         local = ({var} if var else set()) | ({"player"} if name not in ("worth", "reserve") else set())
         hints[name] = HintDef(var, compiler.expr(hint.value, frozenset(local)))
     invariants = [InvariantDef(inv.text, compiler.expr(inv.condition), compiler.where(inv)) for inv in p.invariants]
@@ -337,6 +337,6 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         trade_cash=bool(p.trade and p.trade.with_cash),
         trade_when=compiler.expr(p.trade.when, frozenset({"player", "partner"})) if p.trade and p.trade.when else None,
         trade_where=compiler.where(p.trade) if p.trade else NO_RULE,
-        decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param[1] for n, h in p.hints.items() if h.param},
+        decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
     )

@@ -389,7 +389,7 @@ class _Builder:
         label.line("each player in turn may act", size=9)
         for name in p.actions:  # declaration order
             action = p.actions[name]
-            head = name + (f"({action.param[0]}: {action.param[1]})" if action.param else "")
+            head = name + (f"({action.param.name}: {action.param.kind})" if action.param else "")
             label.line(f"• {head}, {action.timing}")
             if action.when is not None:
                 label.code(self.cond(action.when), "  when ")

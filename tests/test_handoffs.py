@@ -217,3 +217,17 @@ def test_the_diagram_quotes_each_condition_from_its_own_file(twins):
 def test_the_diagram_takes_what_was_checked_not_a_file():
     with pytest.raises(TypeError, match="check_program"):
         build_diagram(parse_text(BASE, "twins.rules"))
+
+
+def test_an_action_or_hint_parameter_is_a_record():
+    source = BASE.replace("square Go", "kind Lot:\n    price: money\n\ntable Lot:\n    name  price\n    L1    $5\n\n"
+                          "square Go").replace("Go, Fee, Gift", "Go, Fee, Gift, L1")
+    source += ('action buy(lot: Lot) any time when lot.price < player.cash:\n    pay lot.price from player to bank\n'
+               'hint act_buy(lot: Lot) = 1\n')
+    checked = check_program(parse_text(source, "twins.rules"))
+    assert checked.ok, [d.message for d in checked.diagnostics if d.is_error]
+    action, hint = checked.program.actions["buy"], checked.program.hints["act_buy"]
+    assert (action.param.name, action.param.kind) == (hint.param.name, hint.param.kind) == ("lot", "Lot")
+    rules = compile_rules(checked)
+    assert (rules.actions[0].var, rules.actions[0].kind) == ("lot", "Lot")
+    assert rules.hints["act_buy"].var == "lot" and rules.hint_kinds["act_buy"] == "Lot"
