@@ -376,7 +376,7 @@ class _Checker:
                                      f"({len(state.decks[deck])} in the pile, {len(state.discards[deck])} discarded, "
                                      f"{self._held(deck)} kept in players' hands)", index, where)
         if kind == "eliminate":
-            self.eliminated.setdefault(payload[0], index)
+            self.eliminated.setdefault(payload[ELIMINATED_PLAYER], index)
         elif (kind == "turn" or kind == "end") and OUT not in skip and self.eliminated:
             self._check_out()
         for inv in self.declared:
@@ -409,8 +409,10 @@ class _Checker:
                        f"turn; no rule took them from him", index, where)
 
 
+# Payload fields the checks read, by name (see interpreter/events.py FIELDS).
 LAND_SQUARE, DRAW_DECK, DRAW_CARD, PHASE_NAME = (field_index("land", "square"), field_index("draw", "deck"),
                                                 field_index("draw", "card"), field_index("phase", "phase"))
+ELIMINATED_PLAYER = field_index("eliminate", "player")
 
 
 class _Coverage:
