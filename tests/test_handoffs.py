@@ -12,13 +12,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import attrs
 import pytest
 
 import rulesc.interpreter.rules as rules_module
-from rulesc import cli
 from rulesc.diagram import build_diagram
 from rulesc.dsl.checker import Checked, check_program
 from rulesc.dsl.parser import parse_text
@@ -108,18 +109,29 @@ def test_compile_rules_refuses_a_file_that_was_not_checked(twins):
         compile_rules(load_file(path))
 
 
-def test_rulesc_check_checks_each_file_once(twins, monkeypatch, capsys):
-    path, _ = twins
-    calls = []
+COUNT_CHECKS = """
+import sys
+import rulesc.cli as cli
+import rulesc.interpreter.rules as rules_module
+from rulesc.dsl.checker import check_program
+calls = []
+def counting(rules_file):
+    calls.append(rules_file.path)
+    return check_program(rules_file)
+cli.check_program = rules_module.check_program = counting
+status = cli.main(["check", sys.argv[1], "--examples", "2"])
+print("checks:", calls, "status:", status)
+"""
 
-    def counting(rules_file):
-        calls.append(rules_file.path)
-        return check_program(rules_file)
-    monkeypatch.setattr(cli, "check_program", counting)
-    monkeypatch.setattr(rules_module, "check_program", counting)
-    assert cli.main(["check", str(path), "--examples", "2"]) == 0
-    assert calls == [str(path)]
-    assert "property check" in capsys.readouterr().out
+
+def test_rulesc_check_checks_each_file_once(twins):
+    # In a process of its own: the property check is not to share a process with other tests' state.
+    path, _ = twins
+    proc = subprocess.run([sys.executable, "-c", COUNT_CHECKS, str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "property check" in proc.stdout
+    assert proc.stdout.splitlines()[-1] == f"checks: {[str(path)]} status: 0"
 
 
 # ---- records, not tuples ----------------------------------------------------------------------------
