@@ -565,9 +565,18 @@ class Hook:
 
 
 @node
+class ParamDecl:
+    """`(x: Kind)` of an action or a hint: the local name and the kind (or group) it ranges over."""
+
+    name: str
+    kind: str
+    span: Span
+
+
+@node
 class ActionDecl:
     name: str
-    param: tuple | None  # (var, kind)
+    param: ParamDecl | None
     timing: str  # "any time" | "own turn"
     when: object | None
     body: Block
@@ -627,7 +636,7 @@ class Do:
 @node
 class Hint:
     name: str
-    param: tuple | None
+    param: ParamDecl | None
     value: object
     span: Span
     meta: Meta = NO_META

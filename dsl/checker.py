@@ -296,7 +296,7 @@ class Checker(TypeChecker):
             self.assume(f"action `{action.name}`", action.body.meta, action.span)
             env = {**scope, "player": T.PLAYER}
             if action.param is not None:
-                var, kind = action.param
+                var, kind = action.param.name, action.param.kind
                 if kind not in p.kinds and kind not in p.groups:
                     self.error("R0205", f"unknown kind `{kind}`", action.span, help=nearest_hint(kind, p.kinds))
                 env[var] = Type(kind)
@@ -318,7 +318,7 @@ class Checker(TypeChecker):
             if name not in GLOBAL_HINTS:
                 env["player"] = T.PLAYER  # a preference among options is the chooser's
             if hint.param is not None:
-                var, kind = hint.param
+                var, kind = hint.param.name, hint.param.kind
                 if kind not in p.kinds and kind not in p.groups and kind not in BUILTIN_TYPES:
                     self.error("R0205", f"unknown kind `{kind}`", hint.span,
                                help=nearest_hint(kind, list(p.kinds) + sorted(BUILTIN_TYPES)))
@@ -377,7 +377,7 @@ class Checker(TypeChecker):
                         self.error("R0307", f"action `{item.action}` takes {'one argument' if action.param else 'no argument'}",
                                    item.span)
                     elif item.argument is not None:
-                        self.expect(item.argument, Type(action.param[1]), env, "the action's argument")
+                        self.expect(item.argument, Type(action.param.kind), env, "the action's argument")
                 elif isinstance(item, ast.ScenarioAnswer):
                     self.need_player(item.player, env, item.span)
                     for v in item.values:

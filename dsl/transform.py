@@ -274,7 +274,7 @@ class ToAst(Transformer):
         return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, span=span_of(meta))
 
     def action_param(self, meta, c):
-        return (str(c[0]), str(c[1]))
+        return ast.ParamDecl(name=str(c[0]), kind=str(c[1]), span=span_of(meta))
 
     def timing_any(self, meta, c):
         return "any time"

@@ -13,6 +13,7 @@ agent returns one of them:
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, action_hint, decision_hint
 
@@ -83,9 +84,9 @@ class HeuristicAgent(Agent):
         """The option the rules' `hint NAME(x: …)` scores highest (NAME: the decision's name with
         `_` for spaces), else the first."""
         prefer = game.rules.hints.get(decision_hint(name))
-        if prefer is None or prefer[0] is None:
+        if prefer is None or prefer.var is None:
             return options[0]
-        var, score = prefer
+        var, score = prefer.var, prefer.value
         return max(options, key=lambda option: score(game, {var: option, "player": player}))
 
     def act(self, game, player, options, raising):
@@ -113,11 +114,10 @@ class HeuristicAgent(Agent):
         hint = game.rules.hints.get(action_hint(option.action))
         if hint is None:
             return None
-        var, score = hint
         env = {"player": player}
-        if var is not None:
-            env[var] = option.argument
-        return score(game, env)
+        if hint.var is not None:
+            env[hint.var] = option.argument
+        return hint.value(game, env)
 
     def _cost(self, game, option: ActionChoice) -> int:
         thing = option.argument
@@ -196,11 +196,21 @@ def _only_missing(members, player):
     return missing
 
 
+class ScriptedAct(NamedTuple):
+    """A scripted action: the action's name and its argument's name (None: it takes none)."""
+
+    action: str
+    argument: str | None
+
+
 class ScriptedAgent(Agent):
-    """Answers from per-decision queues: {"bid": [60, None], "act": [...], "accept": [True]}."""
+    """Answers from per-decision queues: {"bid": [60, None], "act": [ScriptedAct(...)], "accept": [True]}
+    (an `act` answer may also be given as an (action, argument) pair)."""
 
     def __init__(self, script: dict | None = None):
         self.script = {k: list(v) for k, v in (script or {}).items()}
+        if "act" in self.script:
+            self.script["act"] = [ScriptedAct(*a) for a in self.script["act"]]
 
     def _next(self, name):
         queue = self.script.get(name)
@@ -226,7 +236,7 @@ class ScriptedAgent(Agent):
         if wanted is None:
             return None
         for option in options:
-            if option.action == wanted[0] and (option.argument is None or option.argument.name == wanted[1]):
+            if option.action == wanted.action and (option.argument is None or option.argument.name == wanted.argument):
                 return option
         return None
 

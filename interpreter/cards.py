@@ -7,13 +7,14 @@ event that tells of it, so the checker's "cards are conserved" holds after every
 
 from __future__ import annotations
 
+from .events import RuleRef
 from .state import Held, Player
 
 
 class Cards:
     def _take(self, deck: str) -> str | None:
         """The next card of a deck, by its policy (or as a scenario forces it); None if none is left."""
-        policy, _ = self.rules.decks[deck]
+        policy = self.rules.decks[deck].policy
         state = self.state
         pile = state.decks[deck]
         forced = self.forced_cards.get(deck)
@@ -33,10 +34,10 @@ class Cards:
         return pile.pop(0) if pile else None
 
     def _to_discards(self, deck: str, name: str) -> None:
-        if self.rules.decks[deck][0] != "cut":
+        if self.rules.decks[deck].policy != "cut":
             self.state.discards[deck].append(name)
 
-    def draw(self, deck: str, player: Player, where: str) -> None:
+    def draw(self, deck: str, player: Player, where: RuleRef) -> None:
         """Draw a card: a kept card goes to the hand; any other is discarded and its effect runs.
         The card is in its new place before the `draw` event, so cards are always accounted for."""
         name = self._take(deck)
@@ -64,13 +65,13 @@ class Cards:
         finally:
             self.depth -= 1
 
-    def discard(self, deck: str, where: str) -> None:
+    def discard(self, deck: str, where: RuleRef) -> None:
         name = self._take(deck)
         if name is not None:
             self._to_discards(deck, name)
             self.emit("discard", where, deck, name)
 
-    def use_card(self, player: Player, where: str) -> None:
+    def use_card(self, player: Player, where: RuleRef) -> None:
         """The player uses one card he kept: its effect runs, then it is discarded."""
         if not player.hand:
             return
@@ -80,7 +81,7 @@ class Cards:
         self.emit("use", where, player.name, held.deck, held.card)
         self._run_card(self.cards[held.deck][held.card], player)
 
-    def discard_held(self, player: Player, held: Held, where: str, to: Player | None = None) -> None:
+    def discard_held(self, player: Player, held: Held, where: RuleRef, to: Player | None = None) -> None:
         """A kept card leaves its holder: to the discard pile, or (`to`) into another's hand."""
         if held not in player.hand:
             return
@@ -92,7 +93,7 @@ class Cards:
             self._to_discards(held.deck, held.card)
             self.emit("discard", where, held.deck, held.card)
 
-    def play_card(self, player: Player, held: Held, where: str) -> None:
+    def play_card(self, player: Player, held: Held, where: RuleRef) -> None:
         """Another card's effect, for a wild card: the card itself stays where it is."""
         self.emit("use", where, player.name, held.deck, held.card)
         self._run_card(self.cards[held.deck][held.card], player)

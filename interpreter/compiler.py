@@ -5,18 +5,18 @@ where `g` is the running `Game` and `e` the dict of local names (`player`, a han
 thing, a roll...). The static types the checker inferred pick the right closure for
 each node (a player's field, a thing's field, a roll's total), so no closure asks
 what kind of node it is while the game runs. Statements call the engine for anything
-that changes state, passing their own `file:line` for the event they cause.
+that changes state, passing their own `RuleRef` (file and line) for the event they cause:
+one per rule location, made here once.
 """
 
 from __future__ import annotations
-
-import os
 
 from rulesc.dsl import ast
 from rulesc.dsl.checker import Checked
 
 from .codegen import ExpressionCodegen, source_text
 from .errors import RuleRuntimeError
+from .events import RuleRef
 from .state import Square
 
 
@@ -30,15 +30,19 @@ class Compiler:
         self.types = checked.types
         self.squares = squares
         self.thing_index = thing_index
-        self.file = os.path.basename(self.program.path)
+        self.refs: dict[tuple[str, int], RuleRef] = {}  # one per rule location
         self.params: dict[str, object] = {}
         self.procedures: dict = {}  # name -> compiled body
         self.codegen = ExpressionCodegen(self.program, self.types, self.params, squares, thing_index)
 
-    def where(self, node) -> str:
-        """`file:line` of a rule, for the events it causes (the base file's, for inherited rules)."""
-        file = os.path.basename(node.span.file) if node.span.file else self.file
-        return f"{file}:{node.span.line}"
+    def where(self, node) -> RuleRef:
+        """The rule's file and line, for the events it causes (the base file's, for inherited
+        rules); the same `RuleRef` for every node at that place."""
+        key = (node.span.file or self.program.path, node.span.line)
+        ref = self.refs.get(key)
+        if ref is None:
+            ref = self.refs[key] = RuleRef(*key)
+        return ref
 
     def fail(self, message: str, node, help: str | None = None):
         raise RuleRuntimeError(message, node.span.file or self.program.path, node.span, help)

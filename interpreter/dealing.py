@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import attrs
 
+from .events import NO_RULE, RuleRef
 from .state import Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
@@ -41,20 +42,29 @@ class TradeOffer:
     cash: int
 
 
+@attrs.define
+class CachedOptions:
+    """An action's legal options for one player, and the sum of the change counters of what
+    its stable condition reads when they were found (see `Dealing.legal_actions`)."""
+
+    key: int
+    options: list
+
+
 class AgentError(Exception):
     """An agent answered a decision with something the rules do not allow."""
 
 
 class Dealing:
     # ---- choices and auctions ----------------------------------------------------------------------------------
-    def choose(self, player: Player, name: str, options: list, where: str):
+    def choose(self, player: Player, name: str, options: list, where: RuleRef):
         picked = self.agent(player).choose(self, player, name, options)
         if picked not in options:
             raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
         self.emit("choose", where, player.name, name, name_of(picked))
         return picked
 
-    def auction(self, thing, minimum: int, bidders, where: str):
+    def auction(self, thing, minimum: int, bidders, where: RuleRef):
         """Open ascending auction: bidders in turn raise or drop out until one bid stands."""
         current = self.state.players[self.state.current]
         # A player named twice in `among` bids once (a list like `[players[0], current]` may repeat one).
@@ -103,11 +113,11 @@ class Dealing:
                 # Counters only grow, so their sum changes exactly when one of them does.
                 key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
                 cached = self.action_cache.get((action.name, player.seat))
-                if cached is not None and cached[0] == key:
-                    found = cached[1]
+                if cached is not None and cached.key == key:
+                    found = cached.options
                 else:
                     found = self._legal(action, player)
-                    self.action_cache[(action.name, player.seat)] = (key, found)
+                    self.action_cache[(action.name, player.seat)] = CachedOptions(key, found)
             else:
                 found = self._legal(action, player)
             if action.volatile is not None and found:
@@ -169,7 +179,7 @@ class Dealing:
             return bool(rules.trade_when(self, {"player": offer.proposer, "partner": offer.partner}))
         return True
 
-    def trade(self, offer: TradeOffer, where: str) -> bool:
+    def trade(self, offer: TradeOffer, where: RuleRef) -> bool:
         if not self.trade_is_legal(offer):
             raise AgentError(f"{offer.proposer.name}'s agent offered a trade the rules do not allow: {offer}")
         if not self.agent(offer.partner).accept(self, offer.partner, offer):
@@ -186,7 +196,7 @@ class Dealing:
             self.pay(-offer.cash, offer.partner, offer.proposer, where)
         return True
 
-    def window(self, player: Player, raising: int | None = None, where: str = "") -> None:
+    def window(self, player: Player, raising: int | None = None, where: RuleRef = NO_RULE) -> None:
         """Let a player act: legal actions and trade offers, until the agent passes.
 
         At the end of a turn every player whose agent `wants_window` gets one; a debtor
@@ -208,7 +218,7 @@ class Dealing:
             else:
                 raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
 
-    def open_window(self, player: Player, where: str) -> None:
+    def open_window(self, player: Player, where: RuleRef) -> None:
         """`window for P`: an action window in the middle of the turn, if P's agent wants one."""
         if not player.out and self.agent(player).wants_window(self, player, player.seat == self.state.current):
             self.descend("windows open windows", help="look for an action whose body opens a `window` again")

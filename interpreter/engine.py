@@ -1,8 +1,8 @@
 """The running game: state, dice, movement, money, decisions, auctions, trades, debt, turns.
 
 `Game` is what compiled rules act on. Every change goes through one of its methods,
-which applies the change and appends an event carrying the rule (file:line) that
-asked for it. Randomness comes from one seeded generator per game; decisions are
+which applies the change and appends an `Event` carrying the rule (its `RuleRef`: file and
+line) that asked for it. Randomness comes from one seeded generator per game; decisions are
 put to agents with only legal options, so the same file, seed and agents always give
 the same event log. A step budget per turn stops rules that loop.
 """
@@ -19,10 +19,12 @@ from .cards import Cards
 from .codegen import GLOBAL, OUT, POSITION
 from .dealing import Dealing
 from .errors import MAX_DEPTH, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
+from .events import NO_RULE, Event, RuleRef
 from .rules import Rules
 from .state import Bank, GameState, Player, Thing, name_of
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
+_new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
 
 
 @attrs.frozen
@@ -80,9 +82,9 @@ class Game(Cards, Dealing):
             t.f.update({field: cell(self, {}) for field, cell in rules.thing_cells[t.name].items()})
             t.f.update({field: default(self, {}) for field, default in rules.state_defaults.get(t.kind, {}).items()})
         self.members: dict = {}
-        for group, (kind, field) in rules.group_fields.items():
+        for group, members in rules.group_fields.items():
             for g in self.kind_things.get(group, []):
-                self.members[g] = [t for t in self.kind_things.get(kind, []) if t.f.get(field) is g]
+                self.members[g] = [t for t in self.kind_things.get(members.kind, []) if t.f.get(members.field) is g]
         if rules.bank_amount is not None:
             state.bank.balance = rules.bank_amount(self, {})
         start = rules.board.index(rules.start)
@@ -91,12 +93,12 @@ class Game(Cards, Dealing):
         for p in state.players:
             p.f = {field: default(self, {"player": p}) for field, default in rules.player_defaults.items()}
         state.globals = {k: d(self, {}) for k, d in rules.global_defaults.items()}
-        for name, (policy, cards) in rules.decks.items():
-            order = [c.name for c in cards]
+        for name, deck in rules.decks.items():
+            order = [c.name for c in deck.cards]
             state.rng.shuffle(order)
             state.decks[name] = order
             state.discards[name] = []
-        self.cards = {name: {c.name: c for c in cards} for name, (_, cards) in rules.decks.items()}
+        self.cards = {name: {c.name: c for c in deck.cards} for name, deck in rules.decks.items()}
         self.active = list(state.players)
         self.land_handlers = [self._handlers_for(rules.land, o) for o in self.board]
         self.pass_handlers = [self._handlers_for(rules.passing, o) for o in self.board]
@@ -109,13 +111,13 @@ class Game(Cards, Dealing):
         return handlers
 
     # ---- events and budget -------------------------------------------------------------------
-    def emit(self, kind: str, where: str, *payload) -> None:
+    def emit(self, kind: str, where: RuleRef, *payload) -> None:
         if self.record:
-            self.events.append((self.state.turn, kind, where, payload))
+            self.events.append(_new_tuple(Event, (self.state.turn, kind, where, payload)))
         if self.observer is not None:
             self.observer(self, kind, where, payload)
 
-    def tick(self, where: str, node) -> None:
+    def tick(self, where: RuleRef, node) -> None:
         self.last_node = node
         self.steps += 1
         if self.steps > STEP_BUDGET:
@@ -154,17 +156,16 @@ class Game(Cards, Dealing):
         hint = self.rules.hints.get(HINT_WORTH)
         if hint is None or not isinstance(thing, Thing) or thing.kind != self.rules.hint_kinds.get(HINT_WORTH):
             return 0
-        var, fn = hint
-        return fn(self, {var: thing})
+        return hint.value(self, {hint.var: thing})
 
     def hint(self, name: str, default):
         hint = self.rules.hints.get(name)
-        if hint is None or hint[0] is not None:
+        if hint is None or hint.var is not None:
             return default
-        return hint[1](self, {})
+        return hint.value(self, {})
 
     # ---- dice and movement ---------------------------------------------------------------------
-    def roll(self, player, count: int, where: str) -> Roll:
+    def roll(self, player, count: int, where: RuleRef) -> Roll:
         if self.forced_dice:
             faces = tuple(self.forced_dice.pop(0))
             if len(faces) != count:
@@ -176,7 +177,7 @@ class Game(Cards, Dealing):
         self.emit("roll", where, player.name if player is not None else None, list(faces))
         return result
 
-    def move(self, player: Player, how: str, amount, where: str) -> None:
+    def move(self, player: Player, how: str, amount, where: RuleRef) -> None:
         n = self.ring
         start = player.at
         if how in ("to", "send", "place"):
@@ -225,7 +226,7 @@ class Game(Cards, Dealing):
         finally:
             self.depth -= 1
 
-    def _fire(self, handlers, player: Player, occupant, where: str) -> None:
+    def _fire(self, handlers, player: Player, occupant, where: RuleRef) -> None:
         """Run the handlers whose conditions hold on arrival: all are tested before any runs,
         so one handler's effect (an auction selling the square) cannot trigger the next."""
         matched = []
@@ -239,7 +240,7 @@ class Game(Cards, Dealing):
             h.body(self, env)
 
     # ---- money ------------------------------------------------------------------------------------
-    def pay(self, amount: int, source, target, where: str) -> None:
+    def pay(self, amount: int, source, target, where: RuleRef) -> None:
         if amount == 0 or source is target:
             return
         if isinstance(source, Player):
@@ -260,7 +261,7 @@ class Game(Cards, Dealing):
         self._changed("cash")
         self.emit("pay", where, amount, source.name, target.name)
 
-    def _resolve_debt(self, debtor: Player, creditor, owed: int, where: str) -> bool:
+    def _resolve_debt(self, debtor: Player, creditor, owed: int, where: RuleRef) -> bool:
         """Run `on debt`; True if the debtor can now pay, False if he left the game."""
         self.emit("debt", where, debtor.name, creditor.name, owed)
         if not self.rules.debt:
@@ -281,7 +282,7 @@ class Game(Cards, Dealing):
                              help="end `on debt` by eliminating a debtor who is still short")
         return True
 
-    def raise_cash(self, debtor: Player, owed: int, where: str) -> None:
+    def raise_cash(self, debtor: Player, owed: int, where: RuleRef) -> None:
         debtor.owing = owed
         try:
             self.window(debtor, raising=owed, where=where)
@@ -292,19 +293,19 @@ class Game(Cards, Dealing):
     def _changed(self, name: str) -> None:
         self.versions[name] = self.versions.get(name, 0) + 1
 
-    def set_field(self, target, field: str, value, where: str) -> None:
+    def set_field(self, target, field: str, value, where: RuleRef) -> None:
         old = target.f.get(field)
         target.f[field] = value
         self._changed(field)
         self.emit("set", where, target.name, field, name_of(old), name_of(value))
 
-    def set_global(self, name: str, value, where: str) -> None:
+    def set_global(self, name: str, value, where: RuleRef) -> None:
         old = self.state.globals.get(name)
         self.state.globals[name] = value
         self._changed(GLOBAL + name)
         self.emit("set", where, "global", name, name_of(old), name_of(value))
 
-    def run_procedure(self, name: str, body, env: dict, where: str) -> None:
+    def run_procedure(self, name: str, body, env: dict, where: RuleRef) -> None:
         self.emit("do", where, name, [name_of(v) for v in env.values()])
         self.descend("procedures call procedures")
         try:
@@ -318,11 +319,11 @@ class Game(Cards, Dealing):
         at = player.at if player.at < n else -1
         return [self.board[(at + k) % n] for k in range(1, n + 1)]
 
-    def extra_turn(self, player: Player, where: str) -> None:
+    def extra_turn(self, player: Player, where: RuleRef) -> None:
         player.extra_turns += 1
         self.emit("extra", where, player.name)
 
-    def eliminate(self, player: Player, where: str) -> None:
+    def eliminate(self, player: Player, where: RuleRef) -> None:
         if player.out:
             return
         player.out = True
@@ -337,10 +338,10 @@ class Game(Cards, Dealing):
         if player is self.state.players[self.state.current]:
             raise TurnEnded()
 
-    def end_turn(self, where: str) -> None:
+    def end_turn(self, where: RuleRef) -> None:
         raise TurnEnded()
 
-    def end_game(self, reason: str, winner, where: str) -> None:
+    def end_game(self, reason: str, winner, where: RuleRef) -> None:
         state = self.state
         state.over = True
         state.winner = winner
@@ -349,49 +350,49 @@ class Game(Cards, Dealing):
         raise GameEnded()
 
     def check_end(self) -> None:
-        for condition, winner, reason, where in self.rules.ends:
-            if condition(self, {}):
-                self.end_game(reason, winner(self, {}), where)
+        for end in self.rules.ends:
+            if end.condition(self, {}):
+                self.end_game(end.reason, end.winner(self, {}), end.where)
 
     # ---- turns ---------------------------------------------------------------------------------------------
     def setup(self) -> None:
         """Choose the first player as the header says."""
         self.started = True
         state = self.state
-        self.emit("setup", "", [p.name for p in state.players], self.seed)
-        rule = self.rules.first_player
-        if rule[:2] == ("highest", "roll"):
-            count = int(rule[2]) if len(rule) > 2 and rule[2].isdigit() else 2
+        self.emit("setup", NO_RULE, [p.name for p in state.players], self.seed)
+        first = self.rules.first_player
+        if first.rule == "highest roll":
+            count = first.dice
             contenders = list(state.players)
             rolls = {}
             while len(contenders) > 1:
-                rolls = {p: sum(self.roll(p, count, "").faces) for p in contenders}
+                rolls = {p: sum(self.roll(p, count, NO_RULE).faces) for p in contenders}
                 best = max(rolls.values())
                 contenders = [p for p in contenders if rolls[p] == best]
             state.current = contenders[0].seat
-            self.emit("first", "", state.players[state.current].name, {p.name: t for p, t in rolls.items()})
+            self.emit("first", NO_RULE, state.players[state.current].name, {p.name: t for p, t in rolls.items()})
             return
-        self.emit("first", "", state.players[state.current].name, None)
+        self.emit("first", NO_RULE, state.players[state.current].name, None)
 
     def play_turn(self) -> None:
         state = self.state
         player = state.players[state.current]
         state.turn += 1
         self.steps = 0
-        self.emit("turn", "", player.name)
+        self.emit("turn", NO_RULE, player.name)
         env = {"player": player}
         rules = self.rules
         try:
             for h in rules.hooks["before"]:
                 if h.when is None or h.when(self, env):
                     h.body(self, env)
-            for name, when, optional, body, where in rules.phases:
-                if when is not None and not when(self, env):
+            for phase in rules.phases:
+                if phase.when is not None and not phase.when(self, env):
                     continue
-                if optional and self.choose(player, name, ["play", "skip"], where) == "skip":
+                if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
                     continue
-                self.emit("phase", where, name)
-                body(self, env)
+                self.emit("phase", phase.where, phase.name)
+                phase.body(self, env)
         except TurnEnded:
             pass
         if not player.out:
@@ -412,7 +413,7 @@ class Game(Cards, Dealing):
                     pass
         self.check_end()
         if self.turn_limit is not None and state.turn >= self.turn_limit:
-            self.end_game("turn limit", None, "")
+            self.end_game("turn limit", None, NO_RULE)
         self._advance()
 
     def _advance(self) -> None:

@@ -1,14 +1,59 @@
-"""Events: every change of a game's state, each carrying the rule (file:line) that made it.
+"""Events: every change of a game's state, each carrying the rule that made it.
 
-While a game runs an event is a cheap tuple `(turn, kind, rule, payload)`; the payload
-is a tuple whose field names are listed in FIELDS. `event_to_json` gives the readable
-form that `rulesc run --log` writes, one JSON object a line. The log is the replay, the
-trace of a counterexample and the source of rule coverage.
+While a game runs an event is an `Event` (a named tuple, cheap to make: events are made by
+the million) of the turn, its kind, the rule and a payload; the payload is a tuple whose
+field names are listed in FIELDS (`field_index` gives a field's position once, for tools).
+The rule is a `RuleRef`: the file (its path as loaded, so a variant's base is told apart
+from a file of the same name elsewhere) and the line. The compiler makes one `RuleRef` per
+rule location, so an event only points at it. `event_to_json` gives the readable form that
+`rulesc run --log` writes, one JSON object a line, with the rule as `"file.rules:12"`
+(`RuleRef.text`). The log is the replay, the trace of a counterexample and the source of
+rule coverage.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from typing import NamedTuple
+
+import attrs
+
+
+@attrs.frozen(cache_hash=True)
+class RuleRef:
+    """Where a rule is: `file`, the path of the rules file it is in (as loaded: a variant's
+    base keeps its own path), and the 1-based `line`. `NO_RULE` (empty file, line 0) marks
+    events the engine makes by itself (setup, a new turn); it is false.
+
+    `text` is its form in the event log, `file.rules:12` (the file's base name), made once."""
+
+    file: str
+    line: int
+    text: str = attrs.field(init=False, eq=False, repr=False)
+
+    @text.default
+    def _text(self) -> str:
+        return f"{os.path.basename(self.file)}:{self.line}" if self.file else ""
+
+    def __bool__(self) -> bool:
+        return bool(self.file)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+NO_RULE = RuleRef("", 0)
+
+
+class Event(NamedTuple):
+    """One change of state: the turn, the kind (a key of FIELDS), the rule that caused it
+    (NO_RULE for the engine's own) and the payload, a tuple in the order of FIELDS[kind]."""
+
+    turn: int
+    kind: str
+    rule: RuleRef
+    payload: tuple
 
 FIELDS = {
     "setup": ("players", "seed"),
@@ -41,11 +86,15 @@ FIELDS = {
 }
 
 
-def event_to_json(seq: int, event: tuple) -> dict:
-    turn, kind, rule, payload = event
-    out = {"seq": seq, "turn": turn, "event": kind}
-    out.update(zip(FIELDS[kind], payload))
-    out["rule"] = rule
+def field_index(kind: str, name: str) -> int:
+    """The position of field `name` in the payload of a `kind` event."""
+    return FIELDS[kind].index(name)
+
+
+def event_to_json(seq: int, event: Event) -> dict:
+    out = {"seq": seq, "turn": event.turn, "event": event.kind}
+    out.update(zip(FIELDS[event.kind], event.payload))
+    out["rule"] = event.rule.text
     return out
 
 

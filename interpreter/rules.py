@@ -1,8 +1,11 @@
-"""Load a rules file into a runnable `Rules`: parsed, checked and compiled once.
+"""Compile a checked rules file into a runnable `Rules`.
 
-A `Rules` holds everything games of that file share: the board layout, the compiled
-handlers, phases, actions, cards, end conditions and hints, and parameter values
-(with any `--set NAME=VALUE` overrides applied). Each `Game` then makes its own state.
+The pipeline is one-way, each phase taking the previous one's result: `load_file` (parse,
+resolve `extends`) -> `check_program` (a `Checked`) -> `compile_rules(checked)` (a `Rules`).
+`load_rules(path)` does all three. A `Rules` holds everything games of that file share: the
+board layout, the compiled handlers, phases, actions, cards, end conditions and hints, and
+parameter values (with any `--set NAME=VALUE` overrides applied), each as a record with
+named fields; every rule carries its `RuleRef` (`where`). Each `Game` makes its own state.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import attrs
 
 from rulesc.dsl import ast
+from rulesc.dsl.builtins import DEBT_NAMES, GLOBAL_HINTS, PLAYER, TRADE_NAMES
 from rulesc.dsl.checker import Checked, check_program
 from rulesc.dsl.diagnostics import Diagnostic, RulesError
 from rulesc.dsl.parser import parse_text
@@ -18,6 +22,7 @@ from rulesc.dsl.types import Type, compatible
 
 from .codegen import POSITION, UNTRACKED
 from .compiler import Compiler, owner_prefilter
+from .events import NO_RULE, RuleRef
 from .state import Square
 
 
@@ -26,7 +31,7 @@ class Handler:
     var: str | None
     when: object
     body: object
-    where: str
+    where: RuleRef
 
 
 @attrs.define
@@ -37,7 +42,7 @@ class ActionDef:
     timing: str
     when: object
     body: object
-    where: str
+    where: RuleRef
     prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
     sorted_reads: tuple = ()  # what `when` reads, in a fixed order (see Dealing.legal_actions)
     volatile: object = None  # the part of the condition that reads what changes all the time
@@ -49,7 +54,59 @@ class CardDef:
     title: str
     keep: bool
     body: object
-    where: str
+    where: RuleRef
+
+
+@attrs.define
+class PhaseDef:
+    name: str
+    when: object | None  # compiled condition, or None: the phase always runs
+    optional: bool  # the player may skip it
+    body: object
+    where: RuleRef
+
+
+@attrs.define
+class DeckDef:
+    policy: str  # "reshuffle", "cut" or "once"
+    cards: list  # [CardDef], expanded by copies
+
+
+@attrs.define
+class EndDef:
+    condition: object
+    winner: object  # compiled: the winning player, or none
+    reason: str
+    where: RuleRef
+
+
+@attrs.define
+class HintDef:
+    var: str | None  # the name of the hint's parameter, if it takes one
+    value: object  # compiled
+
+
+@attrs.define
+class InvariantDef:
+    text: str
+    condition: object
+    where: RuleRef
+
+
+@attrs.define
+class GroupMembers:
+    """A group's members: the things of `kind` whose fixed `field` names the group."""
+
+    kind: str
+    field: str
+
+
+@attrs.define
+class FirstPlayer:
+    """Who moves first: `highest roll` of `dice` dice (ties roll again), or `seat order`."""
+
+    rule: str  # "highest roll" | "seat order"
+    dice: int = 2
 
 
 @attrs.define
@@ -71,12 +128,12 @@ class Rules:
     global_defaults: dict
     bank_unlimited: bool
     bank_amount: object | None
-    group_fields: dict  # group -> (member kind, field)
-    players_range: tuple
+    group_fields: dict  # group -> GroupMembers
+    players_range: tuple  # (fewest, most)
     start: str
-    first_player: tuple
+    first_player: FirstPlayer
     turn_limit: int | None
-    phases: list  # (name, when, optional, body, where)
+    phases: list  # [PhaseDef]
     hooks: dict  # "before"/"after" -> [Handler]
     land: dict  # square or kind or thing name -> [Handler]
     passing: dict
@@ -86,12 +143,12 @@ class Rules:
     trade_kinds: tuple
     trade_cash: bool
     trade_when: object | None
-    trade_where: str
-    decks: dict  # name -> (policy, [CardDef] expanded by copies)
-    ends: list  # (condition, winner, reason, where)
-    hints: dict  # name -> (var, closure)
+    trade_where: RuleRef
+    decks: dict  # name -> DeckDef
+    ends: list  # [EndDef]
+    hints: dict  # name -> HintDef
     hint_kinds: dict  # name -> the kind its parameter is declared with
-    invariants: list  # (text, closure, where)
+    invariants: list  # [InvariantDef]
     compiler: Compiler
 
     @property
@@ -160,12 +217,24 @@ def _overrides(checked: Checked, texts) -> dict:
 
 def load_rules(path: str, overrides: list[str] | None = None) -> Rules:
     """Parse, check and compile; raise RulesError if the file has errors."""
-    rules_file = load_file(path)
-    return compile_rules(rules_file, overrides)
+    return compile_rules(check_program(load_file(path)), overrides)
 
 
-def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None) -> Rules:
-    checked = check_program(rules_file)
+def _first_player(setting) -> FirstPlayer:
+    if setting is None:
+        return FirstPlayer("seat order")
+    words = tuple(setting.value)  # the checker made sure it is `highest roll N dice` or `seat order`
+    if words[:2] == ("highest", "roll"):
+        return FirstPlayer("highest roll", int(words[2]) if len(words) > 2 and words[2].isdigit() else 2)
+    return FirstPlayer("seat order")
+
+
+def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules:
+    """Compile the checker's result (not a file: it is checked once, by `check_program`);
+    raise RulesError if the check found errors."""
+    if not isinstance(checked, Checked):
+        raise TypeError(f"compile_rules takes the checker's result (`check_program(...)`), "
+                        f"not {type(checked).__name__}")
     errors = [d for d in checked.diagnostics if d.is_error]
     if errors:
         raise RulesError(errors)
@@ -180,7 +249,7 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
 
     def handler(h) -> Handler:
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
-                          | ({"debtor", "creditor", "owed"} if getattr(h, "event", "") == "debt" else set()))
+                          | (set(DEBT_NAMES) if getattr(h, "event", "") == "debt" else set()))
         when = compiler.expr(h.when, local) if h.when is not None else None
         return Handler(getattr(h, "var", None), when, compiler.block(h.body, local), compiler.where(h))
 
@@ -203,12 +272,12 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
     phases = []
     for phase in p.turn.phases:
         when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
-        phases.append((phase.name, when, phase.optional, compiler.block(phase.body, frozenset({"player"})),
-                       compiler.where(phase)))
+        phases.append(PhaseDef(phase.name, when, phase.optional, compiler.block(phase.body, frozenset({"player"})),
+                               compiler.where(phase)))
 
     actions = []
     for a in p.actions.values():
-        var, kind = a.param if a.param else (None, None)
+        var, kind = (a.param.name, a.param.kind) if a.param else (None, None)
         local = frozenset({"player"} | ({var} if var else set()))
         when, volatile = _split_condition(compiler, a.when, local)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
@@ -221,15 +290,15 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         for card in deck.cards:
             body = compiler.block(card.body, frozenset({"player"}))
             cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card))] * card.copies)
-        decks[deck.name] = (deck.policy, cards)
+        decks[deck.name] = DeckDef(deck.policy, cards)
 
-    ends = [(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
+    ends = [EndDef(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
     hints = {}
     for name, hint in p.hints.items():
-        var = hint.param[0] if hint.param else None
-        local = ({var} if var else set()) | ({"player"} if name not in ("worth", "reserve") else set())
-        hints[name] = (var, compiler.expr(hint.value, frozenset(local)))
-    invariants = [(inv.text, compiler.expr(inv.condition), compiler.where(inv)) for inv in p.invariants]
+        var = hint.param.name if hint.param else None
+        local = ({var} if var else set()) | ({"player"} if name not in GLOBAL_HINTS else set())
+        hints[name] = HintDef(var, compiler.expr(hint.value, frozenset(local)))
+    invariants = [InvariantDef(inv.text, compiler.expr(inv.condition), compiler.where(inv)) for inv in p.invariants]
 
     thing_cells = {}
     for name, thing in p.things.items():
@@ -241,7 +310,7 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
                                      for f in kind.fields if f.is_state}
         for f in kind.fields:
             if f.type.name in p.groups and not f.is_state:
-                group_fields[f.type.name] = (kind.name, f.name)
+                group_fields[f.type.name] = GroupMembers(kind.name, f.name)
 
     def defaults(fields):
         return {f.name: compiler.expr(f.default) if f.default is not None else (lambda g, e: None)
@@ -252,8 +321,6 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
     players_range = (2, 6)
     if players is not None:
         players_range = (compiler.expr(players.value)(None, {}), compiler.expr(players.upper)(None, {}))
-    first = settings.get("first player")
-    first_player = tuple(first.value) if first is not None else ("seat", "order")
     limit = settings.get("turn limit")
     return Rules(
         checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,
@@ -265,12 +332,12 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         bank_unlimited=p.bank is None or p.bank.unlimited,
         bank_amount=compiler.expr(p.bank.amount) if p.bank is not None and p.bank.amount is not None else None,
         group_fields=group_fields, players_range=players_range, start=settings["start"].value.id,
-        first_player=first_player, turn_limit=_setting_value(compiler, limit), phases=phases, hooks=hooks,
+        first_player=_first_player(settings.get("first player")), turn_limit=_setting_value(compiler, limit), phases=phases, hooks=hooks,
         land=land, passing=passing, debt=debt, eliminate=eliminate, actions=actions,
         trade_kinds=tuple(k.id for k in p.trade.kinds) if p.trade else (),
         trade_cash=bool(p.trade and p.trade.with_cash),
-        trade_when=compiler.expr(p.trade.when, frozenset({"player", "partner"})) if p.trade and p.trade.when else None,
-        trade_where=compiler.where(p.trade) if p.trade else "",
-        decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param[1] for n, h in p.hints.items() if h.param},
+        trade_when=compiler.expr(p.trade.when, frozenset({PLAYER, *TRADE_NAMES})) if p.trade and p.trade.when else None,
+        trade_where=compiler.where(p.trade) if p.trade else NO_RULE,
+        decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
     )

@@ -12,7 +12,7 @@ import attrs
 
 from rulesc.dsl import ast
 
-from .agents import ScriptedAgent
+from .agents import ScriptedAct, ScriptedAgent
 from .dealing import AgentError
 from .engine import Game
 from .errors import GameEnded, RuleRuntimeError, TurnEnded
@@ -84,7 +84,8 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
     for script in scripts.values():
         if "act" in script:
             flat = script["act"]
-            script["act"] = [(flat[i], flat[i + 1] if i + 1 < len(flat) else None) for i in range(0, len(flat), 2)]
+            script["act"] = [ScriptedAct(flat[i], flat[i + 1] if i + 1 < len(flat) else None)
+                             for i in range(0, len(flat), 2)]
     agents = {seat: ScriptedAgent(scripts[name]) for seat, name in enumerate(names)}
     result = ScenarioResult(scenario.title, scenario.span.line, scenario.span.file, [], [])
     try:

@@ -122,7 +122,7 @@ def cmd_check(args) -> int:
             from hypothesis.configuration import set_hypothesis_home_dir
 
             from .properties import check_properties, format_report, report_json
-            rules = compile_rules(rules_file, args.set)
+            rules = compile_rules(checked, args.set)
             with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
                 set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
                 try:

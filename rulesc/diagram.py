@@ -26,7 +26,7 @@ from pathlib import Path
 import graphviz
 
 from rulesc.dsl import ast, walk
-from rulesc.dsl.model import Program, build_program
+from rulesc.dsl.model import Program
 
 __all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram"]
 
@@ -69,15 +69,15 @@ class DiagramError(Exception):
 
 
 def _program_of(obj) -> Program:
-    """Accept a `Program`, a checker result (`.program`) or a parsed `RulesFile`."""
+    """Accept a `Program` or the checker's result (`.program`): what was checked, never a file to
+    build again."""
     if isinstance(obj, Program):
         return obj
-    if isinstance(obj, ast.RulesFile):
-        return build_program(obj)[0]
     inner = getattr(obj, "program", None)
     if isinstance(inner, Program):
         return inner
-    raise TypeError(f"build_diagram needs a Program, not {type(obj).__name__}")
+    raise TypeError(f"build_diagram needs the checked Program (`check_program(...).program`), "
+                    f"not {type(obj).__name__}")
 
 
 # ---- text ------------------------------------------------------------------------
@@ -390,7 +390,7 @@ class _Builder:
         label.line("each player in turn may act", size=9)
         for name in p.actions:  # declaration order
             action = p.actions[name]
-            head = name + (f"({action.param[0]}: {action.param[1]})" if action.param else "")
+            head = name + (f"({action.param.name}: {action.param.kind})" if action.param else "")
             label.line(f"• {head}, {action.timing}")
             if action.when is not None:
                 label.code(self.cond(action.when), "  when ")

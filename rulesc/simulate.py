@@ -9,7 +9,6 @@ byte-for-byte reproducible.
 from __future__ import annotations
 
 import collections
-import os
 import statistics
 from typing import Callable
 
@@ -17,7 +16,12 @@ import attrs
 
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.events import field_index
 from rulesc.interpreter.rules import Rules
+
+from .sources import RuleSources
+
+PAY_AMOUNT = field_index("pay", "amount")
 
 
 @attrs.define
@@ -30,7 +34,7 @@ class Summary:
     turns: list = attrs.Factory(list)
     reasons: collections.Counter = attrs.Factory(collections.Counter)
     wins: collections.Counter = attrs.Factory(collections.Counter)
-    money_by_rule: collections.Counter = attrs.Factory(collections.Counter)
+    money_by_rule: collections.Counter = attrs.Factory(collections.Counter)  # RuleRef -> money paid
 
     @property
     def total_turns(self) -> int:
@@ -53,9 +57,9 @@ def simulate(rules: Rules, games: int, seed: int, players: int, agents: str = "h
         summary.reasons[state.end_reason] += 1
         if state.winner is not None:
             summary.wins[state.winner.seat + 1] += 1
-        for _, kind, where, payload in game.events:
-            if kind == "pay":
-                summary.money_by_rule[where] += payload[0]
+        for event in game.events:
+            if event.kind == "pay":
+                summary.money_by_rule[event.rule] += event.payload[PAY_AMOUNT]
         if progress is not None:
             progress(i + 1)
     return summary
@@ -63,7 +67,7 @@ def simulate(rules: Rules, games: int, seed: int, players: int, agents: str = "h
 
 def format_summary(s: Summary, sources: dict) -> str:
     """The summary as text; `sources` maps each rules file's path to its text, to quote rules."""
-    by_name = {os.path.basename(path): text.splitlines() for path, text in sources.items()}
+    rule_sources = RuleSources(sources)
     turns = s.turns or [0]
     lines = [
         f"{s.title}: {s.games} games, {s.players} players, {s.agents} agents, seeds {s.seed}..{s.seed + s.games - 1}",
@@ -83,11 +87,10 @@ def format_summary(s: Summary, sources: dict) -> str:
         lines.append(f"  seat {seat}  {count:>7}  {share:5.1f}%")
     lines += ["", "where money went (all games, by rule):"]
     total = sum(s.money_by_rule.values()) or 1
-    for where, amount in sorted(s.money_by_rule.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
-        name, line = where.rsplit(":", 1)
-        source, line_no = by_name.get(name, []), int(line)
-        text = source[line_no - 1] if 0 < line_no <= len(source) else ""
-        text = text.split("§")[0].split(" assumed")[0].strip()
+    by_amount = sorted(s.money_by_rule.items(), key=lambda kv: (-kv[1], kv[0].text, kv[0].file, kv[0].line))
+    for rule, amount in by_amount[:10]:
+        where = rule_sources.label(rule.file, rule.line) if rule else ""
+        text = rule_sources.text(rule).split("§")[0].split(" assumed")[0].strip()
         if len(text) > 60:
             text = text[:57] + "..."
         lines.append(f"  {where:<22} {amount:>14,}  {100 * amount / total:5.1f}%  {text}")

@@ -51,7 +51,7 @@ def written() -> list:
 def rules(request):
     checked = check_program(load_file(request.param))
     assert not [d for d in checked.diagnostics if d.is_error], [d.message for d in checked.diagnostics]
-    return compile_rules(load_file(request.param))
+    return compile_rules(checked)
 
 
 # ---- the files use everything ----------------------------------------------------------------------

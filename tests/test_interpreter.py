@@ -48,13 +48,12 @@ def test_random_agents_are_deterministic_too(finance):
 def test_every_event_names_the_rule_that_made_it(finance):
     game = play(finance, 3)
     source = FINANCE.read_text().splitlines()
-    for _, kind, where, _ in game.events:
-        if kind in ("setup", "first", "turn", "end") or where == "":
+    for event in game.events:
+        if event.kind in ("setup", "first", "turn", "end") or not event.rule:
             continue
-        name, line = where.rsplit(":", 1)
-        assert name == "finance.rules"
-        assert source[int(line) - 1].strip(), f"{kind} at {where} points at an empty line"
-    rent = [e for e in game.events if e[1] == "pay" and "p.rents[p.houses]" in source[int(e[2].rsplit(':', 1)[1]) - 1]]
+        assert event.rule.file == finance.path
+        assert source[event.rule.line - 1].strip(), f"{event.kind} at {event.rule} points at an empty line"
+    rent = [e for e in game.events if e.kind == "pay" and "p.rents[p.houses]" in source[e.rule.line - 1]]
     assert rent, "rent payments are attributed to the rent rule"
 
 
@@ -130,16 +129,16 @@ def test_auction_goes_to_the_highest_bid_and_bids_never_exceed_cash(finance):
     game.observer = watch
     game.play()
     assert bids and all(1 <= amount <= cash for amount, cash in bids)
-    sold = [i for i, e in enumerate(game.events) if e[1] == "sold"]
+    sold = [i for i, e in enumerate(game.events) if e.kind == "sold"]
     assert sold
     for i in sold:
         since_auction = []
         for earlier in reversed(game.events[:i]):
-            if earlier[1] == "auction":
+            if earlier.kind == "auction":
                 break
-            if earlier[1] == "bid":
-                since_auction.append(earlier[3][1])
-        assert game.events[i][3][2] == max(since_auction)
+            if earlier.kind == "bid":
+                since_auction.append(earlier.payload[1])
+        assert game.events[i].payload[2] == max(since_auction)
 
 
 def test_step_budget_stops_a_loop(tmp_path):

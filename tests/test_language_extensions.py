@@ -66,14 +66,14 @@ def errors(extra: str) -> list[str]:
 
 
 def game(extra: str, players=("Ann", "Bob"), scripts=None):
-    rules = compile_rules(parse_text(BASE + extra, "tiny.rules"))
+    rules = compile_rules(checked(extra))
     scripts = scripts or {}
     agents = {i: ScriptedAgent(scripts.get(name, {})) for i, name in enumerate(players)}
     return Game(rules, list(players), seed=1, agents=agents)
 
 
 def scenarios(extra: str) -> dict:
-    rules = compile_rules(parse_text(BASE + extra, "tiny.rules"))
+    rules = compile_rules(checked(extra))
     return {r.title: r for r in run_scenarios(rules)}
 
 
@@ -406,8 +406,8 @@ scenario "the variant's rules apply":
 """)
     assert rules.title == "Tiny, house rules" and rules.players_range == (3, 4)
     assert rules.params["salary"] == 7
-    assert [p[0] for p in rules.phases] == ["move", "draw"]
-    assert sorted(c.name for c in rules.decks["Fate"][1]) == ["Gift", "Gift", "Windfall"]
+    assert [p.name for p in rules.phases] == ["move", "draw"]
+    assert sorted(c.name for c in rules.decks["Fate"].cards) == ["Gift", "Gift", "Windfall"]
     results = run_scenarios(rules)
     assert results and all(r.passed for r in results), [r.failures for r in results]
 
@@ -416,8 +416,8 @@ def test_inherited_rules_point_into_the_base_file(tmp_path):
     rules = load_variant(tmp_path, 'extends "base.rules"\noverride param salary = $7\n')
     g = Game(rules, ["Ann", "Bob"], seed=3, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
     g.play()
-    files = {where.rsplit(":", 1)[0] for _, _, where, _ in g.events if where}
-    assert files == {"base.rules"}
+    assert {e.rule.file for e in g.events if e.rule} == {str(tmp_path / "base.rules")}
+    assert {e.rule.text.rsplit(":", 1)[0] for e in g.events if e.rule} == {"base.rules"}  # as the log shows it
 
 
 def test_a_variant_naming_what_the_base_lacks_is_an_error(tmp_path):
@@ -584,7 +584,7 @@ on land Jail:
     g.move(ann, "place", g.squares["Go"], "x")  # from Go, not round the board past it
     g.move(ann, "to", g.squares["Jail"], "x")
     assert ann.f["cash"] == 98
-    assert [e[3] for e in g.events if e[1] == "do"] == [("fine", ["Ann"])]
+    assert [e.payload for e in g.events if e.kind == "do"] == [("fine", ["Ann"])]
 
 
 def test_unused_functions_and_procedures_are_warned_about():
@@ -617,7 +617,7 @@ scenario "a kept card equals its deck's card":
 
 def test_an_expression_the_checker_did_not_type_is_an_internal_error():
     from rulesc.interpreter.errors import InternalError
-    rules = compile_rules(parse_text(BASE + "define rich(q: player) = q.cash == $100\n", "tiny.rules"))
+    rules = compile_rules(checked("define rich(q: player) = q.cash == $100\n"))
     value = rules.program.defines["rich"].value
     del rules.checked.types[id(value.left)]  # as if the checker had skipped it
     with pytest.raises(InternalError, match=r"no type for `q\.cash` \(Attr\) at tiny\.rules:\d+:26"):
@@ -653,7 +653,7 @@ action pick any time:
 def test_windows_and_debts_that_loop_stop_the_game(extra, message):
     from rulesc.interpreter.agents import make_agents
     from rulesc.interpreter.errors import StepBudgetExceeded
-    rules = compile_rules(parse_text(BASE + extra, "tiny.rules"))
+    rules = compile_rules(checked(extra))
     g = Game(rules, 2, seed=1, agents=make_agents("random", 1, 2))
     with pytest.raises(StepBudgetExceeded, match=message):  # not Python's RecursionError
         g.play()

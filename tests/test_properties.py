@@ -100,10 +100,10 @@ def test_an_out_player_who_keeps_his_leases_is_caught(tmp_path):
     assert failure is not None, format_report(report)
     assert [f.invariant for f in report.failures] == [OUT]
     # The rule to blame is the one that put the player out.
-    assert failure.rule.startswith("finance_keeps_leases.rules:")
+    assert failure.rule.file == str(broken) and failure.rule.text.startswith("finance_keeps_leases.rules:")
     assert "eliminate" in failure.rule_text
     assert failure.trace[failure.event_index]["event"] == "eliminate"
-    assert failure.trace[failure.event_index]["rule"] == failure.rule
+    assert failure.trace[failure.event_index]["rule"] == failure.rule.text
     assert "is out" in failure.message and "still holds" in failure.message
     assert 2 <= failure.players <= 6
     # The trace runs to the end of the turn where the check fired.
@@ -111,7 +111,7 @@ def test_an_out_player_who_keeps_his_leases_is_caught(tmp_path):
 
     text = format_report(report)
     assert re.search(rf"^  FAILED +{re.escape(OUT)}$", text, re.M)
-    assert f"rule: {failure.rule}    {failure.rule_text}" in text
+    assert f"rule: {failure.rule.text}    {failure.rule_text}" in text
     assert re.search(r"^    >> #\d+ +turn \d+ +eliminate ", text, re.M), text
     assert "result: 1 invariant broken" in text
 
@@ -122,7 +122,7 @@ def test_a_declared_invariant_breaks_and_shrinks_to_a_short_game(houses_report):
     assert failure is not None, format_report(report)
     assert failure.kind == "invariant"
     assert failure.rule_text == "set p.houses = p.houses + 1"
-    assert failure.rule.startswith("houses.rules:")
+    assert failure.rule.file == str(HOUSES) and failure.rule.text.startswith("houses.rules:")
     # The breaking event is the last one, and it is the sixth house going up.
     last = failure.trace[-1]
     assert failure.event_index == last["seq"] == len(failure.trace) - 1
@@ -131,7 +131,7 @@ def test_a_declared_invariant_breaks_and_shrinks_to_a_short_game(houses_report):
     assert failure.players <= 3
     assert failure.turns <= 15
     assert len(failure.trace) <= 150
-    assert report.declared_at == {"houses never exceed five": "houses.rules:76"}
+    assert {name: rule.text for name, rule in report.declared_at.items()} == {"houses never exceed five": "houses.rules:76"}
     # Every other invariant was searched over in full and holds.
     assert [f.invariant for f in report.failures] == ["houses never exceed five"]
 
@@ -139,7 +139,7 @@ def test_a_declared_invariant_breaks_and_shrinks_to_a_short_game(houses_report):
     assert re.search(r"^  FAILED +houses never exceed five +\(declared at houses.rules:76\)$", text, re.M)
     lines = text.splitlines()
     trace_end = max(i for i, line in enumerate(lines) if line.startswith("    >> "))
-    assert "set" in lines[trace_end] and failure.rule in lines[trace_end]
+    assert "set" in lines[trace_end] and failure.rule.text in lines[trace_end]
     shown = [line for line in lines if re.match(r"^    (>>|  ) #\d+", line)]
     assert 1 <= len(shown) <= 25
 
@@ -165,7 +165,7 @@ def test_a_rule_that_loops_is_a_crash_reported_quickly():
     assert failure is not None, format_report(report)
     assert failure.kind == "crash"
     assert "loop" in failure.message
-    assert failure.rule.startswith("loop.rules:")
+    assert failure.rule.file == str(LOOP) and failure.rule.text.startswith("loop.rules:")
     assert failure.rule_text == "move player by 4"
     assert failure.trace[-1]["event"] in ("move", "land")
     text = format_report(report)

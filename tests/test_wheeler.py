@@ -48,10 +48,10 @@ def test_the_examples_the_issue_names_are_there():
 
 def test_level_one_differs_only_where_the_rulebook_says():
     two, one = (load_rules(str(p)) for p in LEVELS)
-    assert [p[0] for p in two.phases] == ["invest", "move", "draw", "use_card", "bump"]
-    assert [p[0] for p in one.phases] == ["invest", "move", "draw"]
+    assert [p.name for p in two.phases] == ["invest", "move", "draw", "use_card", "bump"]
+    assert [p.name for p in one.phases] == ["invest", "move", "draw"]
     assert one.params == two.params
-    assert [e[2] for e in one.ends] == [e[2] for e in two.ends]
+    assert [e.reason for e in one.ends] == [e.reason for e in two.ends]
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

@@ -9,7 +9,7 @@
   per broken invariant;
 - `failures`: a broken game as a `Failure` record, with the rule to blame and its trace;
 - `coverage`: which rules, statements, squares, cards and phases the games exercised;
-- `lines`: `file:line` places and their source text, for failures and coverage;
+- (the source text a failure or coverage quotes comes from `rulesc.sources`);
 - `report`: the text report, and the same for `--format json`.
 """
 

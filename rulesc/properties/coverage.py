@@ -8,7 +8,6 @@ AST walk (`rulesc.dsl.walk`).
 
 from __future__ import annotations
 
-import os
 import re
 
 import attrs
@@ -16,7 +15,12 @@ import attrs
 from rulesc.dsl import ast, walk
 from rulesc.interpreter.rules import Rules
 
-from .lines import line_text, source_lines, split_where
+from rulesc.interpreter.events import field_index
+from rulesc.sources import RuleSources
+
+# Payload fields coverage reads, by name (see interpreter/events.py FIELDS).
+LAND_SQUARE, DRAW_DECK, DRAW_CARD = field_index("land", "square"), field_index("draw", "deck"), field_index("draw", "card")
+PHASE_NAME = field_index("phase", "phase")
 
 
 @attrs.define
@@ -44,11 +48,11 @@ class Coverage:
     def event(self, kind, where, payload) -> None:
         self.wheres.add(where)
         if kind == "land":
-            self.landed.add(payload[1])
+            self.landed.add(payload[LAND_SQUARE])
         elif kind == "draw":
-            self.drawn.add((payload[1], payload[2]))
+            self.drawn.add((payload[DRAW_DECK], payload[DRAW_CARD]))
         elif kind == "phase":
-            self.phases.add(payload[0])
+            self.phases.add(payload[PHASE_NAME])
 
 
 # Statements whose own line never carries an event: control flow and local names.
@@ -70,18 +74,22 @@ def _statements(block, out: list) -> None:
 def coverage_report(rules: Rules, cov: Coverage) -> list[CoverageItem]:
     """What the rules declare, set against what the games recorded in `cov` exercised."""
     p = rules.program
-    sources = source_lines(rules)
-    main = rules.compiler.file
-    hit_lines = {place for place in map(split_where, cov.wheres) if place is not None}
+    sources = RuleSources.of(p)
+    main = p.path
+    hit_lines = {(rule.file, rule.line) for rule in cov.wheres if rule}
 
     def place(span) -> tuple[str, int]:
-        return (os.path.basename(span.file) if getattr(span, "file", None) else main, span.line)
+        """(the path of the file, the line): as a `RuleRef` names it."""
+        return (getattr(span, "file", None) or main, span.line)
+
+    def order(where: tuple[str, int]):  # the loaded file's first, then by file name and line
+        return (where[0] != main, sources.name(where[0]), where)
 
     def label(span) -> str:
         file, line = place(span)
-        text = line_text(rules, f"{file}:{line}", sources).split("§")[0]
+        text = sources.line(file, line).split("§")[0]
         text = re.split(r"\s{2,}assumed\b|\s+#", text)[0].strip().rstrip(":")
-        return f"{file}:{line} {text}".rstrip()
+        return f"{sources.label(file, line)} {text}".rstrip()
 
     def ran(span) -> bool:
         file, line = place(span)
@@ -116,7 +124,7 @@ def coverage_report(rules: Rules, cov: Coverage) -> list[CoverageItem]:
         decls.append((p.trade.span, None))
     for e in p.ends:
         decls.append((e.span, None))
-    decls.sort(key=lambda d: (place(d[0])[0] != main, place(d[0])))
+    decls.sort(key=lambda d: order(place(d[0])))
     rule_total, rule_missed = [], []
     for span, card in decls:
         hit = card in drawn_cards if card is not None else ran(span)
@@ -127,8 +135,7 @@ def coverage_report(rules: Rules, cov: Coverage) -> list[CoverageItem]:
     statements: list = []
     for block in blocks:
         _statements(block, statements)
-    statement_spans = sorted({place(s.span): s.span for s in statements}.items(),
-                             key=lambda kv: (kv[0][0] != main, kv[0]))
+    statement_spans = sorted({place(s.span): s.span for s in statements}.items(), key=lambda kv: order(kv[0]))
     stmt_total = [label(span) for _, span in statement_spans]
     stmt_missed = [label(span) for where, span in statement_spans if where not in hit_lines]
 

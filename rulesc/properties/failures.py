@@ -7,17 +7,16 @@ data here, for the text report and for JSON.
 
 from __future__ import annotations
 
-import os
 
 import attrs
 
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
-from rulesc.interpreter.events import event_to_json
+from rulesc.interpreter.events import NO_RULE, RuleRef, event_to_json
 from rulesc.interpreter.rules import Rules
 
 from .invariants import PropertyFailure
-from .lines import line_text
+from rulesc.sources import RuleSources
 
 
 @attrs.define
@@ -27,7 +26,7 @@ class Failure:
     invariant: str
     kind: str  # "invariant" | "crash" | "internal"
     message: str
-    rule: str  # file:line, or "" when no rule is to blame
+    rule: RuleRef  # NO_RULE when no rule is to blame
     rule_text: str  # the source text of that line
     event_index: int | None  # the event that broke it
     players: int
@@ -47,12 +46,12 @@ def crash_message(exc: BaseException) -> str:
     return f"{label}: {message}" + (f" (help: {help_text})" if help_text else "")
 
 
-def crash_where(rules: Rules, game: Game, exc: BaseException) -> str:
+def crash_where(rules: Rules, game: Game, exc: BaseException) -> RuleRef:
     """The `file:line` to blame for a crash: the failing expression's, else the last rule to run."""
     span = getattr(exc, "span", None)
     if span is not None:
-        return f"{os.path.basename(getattr(exc, 'path', rules.path) or rules.path)}:{span.line}"
-    return next((e[2] for e in reversed(game.events) if e[2]), "")
+        return RuleRef(getattr(exc, "path", rules.path) or rules.path, span.line)
+    return next((e.rule for e in reversed(game.events) if e.rule), NO_RULE)
 
 
 def failure_record(rules: Rules, found: PropertyFailure) -> Failure:
@@ -61,7 +60,7 @@ def failure_record(rules: Rules, found: PropertyFailure) -> Failure:
     trace = [event_to_json(i, e) for i, e in enumerate(game.events)] if game is not None else []
     return Failure(
         invariant=found.invariant, kind=found.kind, message=found.message, rule=found.where,
-        rule_text=line_text(rules, found.where), event_index=found.event_index,
+        rule_text=RuleSources.of(rules.program).text(found.where), event_index=found.event_index,
         players=len(game.state.players) if game is not None else 0,
         turns=game.state.turn if game is not None else 0, trace=trace, detail=found.detail,
     )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
+from rulesc.interpreter.events import NO_RULE, RuleRef, field_index
 from rulesc.interpreter.rules import Rules
 
 MONEY = "money is conserved"
@@ -28,17 +29,18 @@ CARDS = "cards are conserved"
 OUT = "an out player holds nothing"
 CRASH = "the rules run without crashing"
 BUILTIN = (MONEY, NEGATIVE, CARDS, OUT)
+ELIMINATED_PLAYER = field_index("eliminate", "player")
 
 
 class PropertyFailure(Exception):
     """An invariant broke, or the rules crashed, in a generated game.
 
     Carries the invariant's name, a message with the values, the index of the event that
-    broke it (None before the first event) and that event's rule `file:line`. The
+    broke it (None before the first event) and that event's rule (a `RuleRef`). The
     checker makes one subclass per invariant so that Hypothesis tells them apart.
     """
 
-    def __init__(self, invariant: str, message: str, event_index: int | None, where: str, game=None,
+    def __init__(self, invariant: str, message: str, event_index: int | None, where: RuleRef, game=None,
                  kind: str = "invariant", detail: str | None = None):
         super().__init__(f"{invariant}: {message}")
         self.invariant = invariant
@@ -61,7 +63,7 @@ class InvariantChecker:
         self.game = game
         self.skip = skip
         self.types = failure_types
-        self.declared = [(text, f, where) for text, f, where in rules.invariants if text not in skip]
+        self.declared = [inv for inv in rules.invariants if inv.text not in skip]
         state = game.state
         self.money = self._money()
         self.cards = {d: self._cards(d) for d in state.decks}
@@ -79,7 +81,7 @@ class InvariantChecker:
         state = self.game.state
         return sum(p.f.get("cash", 0) for p in state.players) + state.bank.balance
 
-    def fail(self, invariant: str, message: str, index: int | None, where: str):
+    def fail(self, invariant: str, message: str, index: int | None, where: RuleRef):
         raise self.types[invariant](invariant, message, index, where, self.game)
 
     def __call__(self, game, kind, where, payload) -> None:
@@ -104,17 +106,17 @@ class InvariantChecker:
                                      f"({len(state.decks[deck])} in the pile, {len(state.discards[deck])} discarded, "
                                      f"{self._held(deck)} kept in players' hands)", index, where)
         if kind == "eliminate":
-            self.eliminated.setdefault(payload[0], index)
+            self.eliminated.setdefault(payload[ELIMINATED_PLAYER], index)
         elif (kind == "turn" or kind == "end") and OUT not in skip and self.eliminated:
             self._check_out()
-        for text, condition, declared in self.declared:
+        for inv in self.declared:
             try:
-                holds = condition(game, {})
+                holds = inv.condition(game, {})
             except RuleRuntimeError as exc:
-                self.fail(text, f"the invariant could not be evaluated: {exc.message}", index, where or declared)
+                self.fail(inv.text, f"the invariant could not be evaluated: {exc.message}", index, where or inv.where)
             if not holds:
-                self.fail(text, f"`{text}` (declared at {declared}) is false after this event", index,
-                          where or declared)
+                self.fail(inv.text, f"`{inv.text}` (declared at {inv.where}) is false after this event", index,
+                          where or inv.where)
 
     def _check_out(self) -> None:
         held: dict = {}
@@ -130,7 +132,7 @@ class InvariantChecker:
         name = min(held, key=lambda n: self.eliminated.get(n, -1))
         index = self.eliminated.get(name)
         events = self.game.events
-        where = events[index][2] if index is not None and index < len(events) else ""
+        where = events[index].rule if index is not None and index < len(events) else NO_RULE
         things = held[name]
         shown = ", ".join(things[:6]) + (f" and {len(things) - 6} more" if len(things) > 6 else "")
         self.fail(OUT, f"{name} is out (eliminated at event #{index}) but still holds {shown} at the end of the "

@@ -36,7 +36,7 @@ def _format_failure(f: Failure, debug: bool = False) -> list[str]:
     lines = [f"FAILED: {f.invariant}" + why.get(f.kind, ""), f"  {f.message}"]
     label = "rule" if f.kind != "internal" else "last rule to run"
     if f.rule:
-        lines.append(f"  {label}: {f.rule}" + (f"    {f.rule_text}" if f.rule_text else ""))
+        lines.append(f"  {label}: {f.rule.text}" + (f"    {f.rule_text}" if f.rule_text else ""))
     else:
         lines.append(f"  {label}: none (the engine itself, before or between rules)")
     found = f" (found by the search with a cap of {f.cap} turns)" if f.cap is not None else ""
@@ -80,7 +80,7 @@ def format_report(report: PropertyReport, debug: bool = False) -> str:
     width = max(len(n) for n in report.invariants)
     for name in report.invariants:
         failure = report.failure_of(name)
-        where = f"  (declared at {report.declared_at[name]})" if name in report.declared_at else ""
+        where = f"  (declared at {report.declared_at[name].text})" if name in report.declared_at else ""
         status = "FAILED" if failure is not None else "ok"
         out.append(f"  {status:<7} {name:<{width}}{where}".rstrip())
     for failure in report.failures:

@@ -31,6 +31,7 @@ from hypothesis.errors import HypothesisException
 from rulesc.interpreter.dealing import AgentError
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
+from rulesc.interpreter.events import NO_RULE
 from rulesc.interpreter.rules import Rules
 
 from .coverage import Coverage, coverage_report
@@ -53,7 +54,7 @@ class PropertyReport:
     max_turns: int
     players_range: tuple
     invariants: list  # names, built-in first, then declared
-    declared_at: dict  # declared invariant name -> file:line
+    declared_at: dict  # declared invariant name -> RuleRef
     failures: list  # [Failure], in the order found
     coverage: list  # [CoverageItem]
     games: int  # games played in all, shrinking included
@@ -106,7 +107,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     `shrink_limit` games before it settles for the smallest failing game found so far
     (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
     """
-    declared = [text for text, _, _ in rules.invariants]
+    declared = [inv.text for inv in rules.invariants]
     names = list(dict.fromkeys([*BUILTIN, *declared]))
     # One exception class per invariant, so that Hypothesis shrinks each failure as its own.
     failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {})
@@ -151,7 +152,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
                 return
             found = failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
                                          len(game.events) - 1 if game.events else None,
-                                         game.events[-1][2] if game.events else "", game, kind="internal",
+                                         game.events[-1].rule if game.events else NO_RULE, game, kind="internal",
                                          detail=traceback.format_exc())
         key = tuple(source.drawn)
         if search.shrinks > shrink_limit and key not in search.failing:
@@ -191,7 +192,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     return PropertyReport(
         title=rules.title, path=rules.path, examples=examples, seed=seed, max_turns=max_turns,
         players_range=(low, high), invariants=names + [CRASH],
-        declared_at={text: where for text, _, where in rules.invariants},
+        declared_at={inv.text: inv.where for inv in rules.invariants},
         failures=failures, coverage=coverage_report(rules, coverage), games=played[0],
         caps=caps[:level + 1] if level < len(caps) else caps, stopped=stopped[0],
     )
