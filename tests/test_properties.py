@@ -247,3 +247,21 @@ def test_hypothesis_agent_only_picks_what_it_is_offered(data):
     options = [ActionChoice("build", game.things[0])]
     assert agent.act(game, player, options, None) in (None, *options)
     assert agent.accept(game, player, None) in (True, False)
+
+
+def test_the_search_does_not_depend_on_what_else_is_imported(tmp_path, monkeypatch):
+    """Hypothesis draws some values from the constants of the "local" modules loaded in the
+    process; the search must not, or importing a module (or installing rulesc editable rather
+    than from a wheel) changes the games a seed gives."""
+    rules = load_rules(str(DATA / "houses.rules"))
+
+    def games():
+        report = check_properties(rules, examples=15, max_turns=30)
+        return report.games, [(f.invariant, len(f.trace)) for f in report.failures]
+
+    before = games()
+    constants = ", ".join(str(n) for n in range(0, 600, 3))
+    (tmp_path / "rulesc_local_constants_probe.py").write_text(f"VALUES = [{constants}]\nNAMES = ['a', 'b']\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import rulesc_local_constants_probe  # noqa: F401  (a local module, full of integers)
+    assert games() == before

@@ -14,6 +14,8 @@ picks among the options it is given.
 
 from __future__ import annotations
 
+import contextlib
+
 import random
 
 from hypothesis import strategies as st
@@ -36,6 +38,31 @@ DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # a game that has drawn this much stops,
 
 class OutOfData(Exception):
     """A game drew as much as one Hypothesis example may hold; it stops there, unbroken."""
+
+
+@contextlib.contextmanager
+def without_local_constants():
+    """Hypothesis mixes into its draws the constants it finds in the "local" modules loaded in
+    the process (those outside site-packages), so what it generates would depend on what else
+    was imported and on how rulesc is installed (editable or from a wheel): the same rules and
+    seed could give another game. During the search it sees no local constants at all."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - a Hypothesis without this module
+        yield
+        return
+    original = getattr(providers, "_get_local_constants", None)
+    if original is None or not hasattr(providers, "Constants"):  # pragma: no cover - a Hypothesis without the pool
+        yield
+        return
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty
+    providers.CONSTANTS_CACHE.cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        providers.CONSTANTS_CACHE.cache.clear()
 
 
 class _Source:

@@ -35,7 +35,7 @@ from rulesc.interpreter.events import NO_RULE
 from rulesc.interpreter.rules import Rules
 
 from .coverage import Coverage, coverage_report
-from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source
+from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source, without_local_constants
 from .failures import Failure, crash_message, crash_where, failure_record
 from .invariants import BUILTIN, CRASH, InvariantChecker, PropertyFailure
 
@@ -180,7 +180,8 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
             one_game(data, skip_now, state, cap)
 
         try:
-            search()
+            with without_local_constants():
+                search()
         except PropertyFailure as found:
             failures.append(attrs.evolve(failure_record(rules, found), cap=cap))
             skip.add(found.invariant)
