@@ -535,6 +535,15 @@ class Phase:
 
 
 @node
+class Setup:
+    """`setup:` a block run once when the game is set up, after the first player is chosen and before
+    the first turn (the opening interest level). `player` is not bound: no one's turn has begun."""
+
+    body: Block
+    span: Span
+
+
+@node
 class Turn:
     phases: tuple
     span: Span

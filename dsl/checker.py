@@ -75,6 +75,7 @@ class Checker(TypeChecker):
         self.check_tables(scope)
         self.check_board()
         self.check_decks(scope)
+        self.check_setup(scope)
         self.check_turn(scope)
         self.check_handlers(scope)
         self.check_actions(scope)
@@ -218,6 +219,13 @@ class Checker(TypeChecker):
                     self.error("R0904", f"card `{card.name}` is kept, but a `cut` deck never gives its cards away",
                                card.span, help="kept cards come from `reshuffle` or `once` decks")
                 self.block(card.body, {**scope, "player": T.PLAYER}, "card")
+
+    def check_setup(self, scope):
+        setup = self.p.setup
+        if setup is None:
+            return
+        self.assume("setup", setup.body.meta, setup.span)
+        self.block(setup.body, scope, "setup")  # no `player`: no one's turn has begun
 
     def check_turn(self, scope):
         p = self.p

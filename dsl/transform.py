@@ -242,6 +242,9 @@ class ToAst(Transformer):
         return int(c[0])
 
     # ---- turn, handlers, actions ---------------------------------------------------
+    def setup_decl(self, meta, c):
+        return ast.Setup(body=c[0], span=span_of(meta))
+
     def turn_decl(self, meta, c):
         return ast.Turn(phases=tuple(c[1:]), span=span_of(meta), meta=c[0])
 

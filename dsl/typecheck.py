@@ -558,6 +558,10 @@ class TypeChecker:
             return env
         if isinstance(s, ast.Pass):
             return env
+        if isinstance(s, ast.EndTurn) and context == "setup":
+            self.error("R0802", "`end turn` in `setup`: the setup runs before the first turn", s.span,
+                       help="the setup runs once, whole; to end the game there use `end game`")
+            return env
         if isinstance(s, (ast.EndTurn, ast.RaiseCash)):
             if isinstance(s, ast.RaiseCash) and context != "debt":
                 self.error("R0408", "`raise cash` is only meaningful in `on debt`", s.span,

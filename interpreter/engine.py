@@ -353,7 +353,7 @@ class Game(Cards, Dealing):
 
     # ---- turns ---------------------------------------------------------------------------------------------
     def setup(self) -> None:
-        """Choose the first player as the header says."""
+        """Choose the first player as the header says, then run the rules' `setup:` block."""
         self.started = True
         state = self.state
         self.emit("setup", "", [p.name for p in state.players], self.seed)
@@ -368,8 +368,16 @@ class Game(Cards, Dealing):
                 contenders = [p for p in contenders if rolls[p] == best]
             state.current = contenders[0].seat
             self.emit("first", "", state.players[state.current].name, {p.name: t for p, t in rolls.items()})
-            return
-        self.emit("first", "", state.players[state.current].name, None)
+        else:
+            self.emit("first", "", state.players[state.current].name, None)
+        if self.rules.setup is not None:
+            self.steps = 0
+            try:
+                self.rules.setup(self, {})
+            except TurnEnded:  # an `end turn` in a procedure the setup runs: the setup stops there
+                pass
+            except GameEnded:  # `end game` in the setup: the game is over before it began
+                pass
 
     def play_turn(self) -> None:
         state = self.state
@@ -431,7 +439,7 @@ class Game(Cards, Dealing):
         try:
             if not self.started:
                 self.setup()
-            while True:
+            while not self.state.over:
                 self.play_turn()
         except GameEnded:
             pass

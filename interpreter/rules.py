@@ -93,6 +93,7 @@ class Rules:
     hint_kinds: dict  # name -> the kind its parameter is declared with
     invariants: list  # (text, closure, where)
     compiler: Compiler
+    setup: object | None = None  # the `setup:` block, compiled; run once before the first turn
 
     @property
     def program(self):
@@ -273,4 +274,5 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         trade_where=compiler.where(p.trade) if p.trade else "",
         decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param[1] for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
+        setup=compiler.block(p.setup.body, frozenset()) if p.setup is not None else None,
     )

@@ -268,7 +268,12 @@ class _Builder:
         p = self.p
         start = self.start_node()
         chain_nodes, skippable = self.turn_chain()
-        self.g.edge(start, "next_turn", color=COLOURS["start"][1], penwidth="1.5")
+        setup = self.setup_node()
+        if setup is not None:
+            self.g.edge(start, setup, color=COLOURS["start"][1], penwidth="1.5")
+            self.g.edge(setup, "next_turn", color=COLOURS["start"][1], penwidth="1.5")
+        else:
+            self.g.edge(start, "next_turn", color=COLOURS["start"][1], penwidth="1.5")
 
         # The main chain: next_turn -> hooks -> phases -> hooks -> action window -> end checks.
         after_turn = self.after_turn_nodes()
@@ -311,6 +316,19 @@ class _Builder:
         self.g.node("next_turn", "<<B>next player's turn</B>>", shape="oval",
                     **_style("start", fillcolor="#5d6d7e"))
         return "start"
+
+    def setup_node(self) -> str | None:
+        """The `setup:` block, run once between choosing the first player and the first turn."""
+        setup = self.p.setup
+        if setup is None:
+            return None
+        label = _Label().title("setup").line("once, before the first turn", size=9)
+        for stmt in setup.body.statements:
+            label.code(_shorten(self.cond(stmt), COND_WIDTH))
+        label.cite(setup.body.meta)
+        self.g.node("setup", str(label), **_style("hook"))
+        self.record_body("setup", setup.body)
+        return "setup"
 
     def setting_text(self, setting: ast.Setting) -> str:
         if isinstance(setting.value, tuple):

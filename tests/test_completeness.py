@@ -165,7 +165,8 @@ def bodies(program) -> list:
     return ([phase.body for phase in program.turn.phases] + [h.body for h in program.hooks]
             + [h.body for h in program.handlers] + [a.body for a in program.actions.values()]
             + [c.body for d in program.decks.values() for c in d.cards]
-            + [pr.body for pr in program.procedures.values()])
+            + [pr.body for pr in program.procedures.values()]
+            + ([program.setup.body] if program.setup is not None else []))
 
 
 def test_the_diagram_draws_every_phase_and_deck(rules):
