@@ -476,6 +476,7 @@ class SquareDecl:
     name: str
     title: str | None
     off_board: bool  # a place off the ring (a building in the middle): reached only by `move … to`
+    stop: bool = False  # every `move … by` that would pass it ends on it
     span: Span
     meta: Meta = NO_META
 

@@ -205,6 +205,9 @@ class Checker(TypeChecker):
                 self.error("R0703", f"`{name}` ({thing.kind}) is not on the board", thing.span,
                            help=f"every {thing.kind} must be on the board once")
         for name, sq in p.squares.items():
+            if sq.stop and sq.off_board:
+                self.error("R0705", f"`{name}` is `off board`, so no move along the ring can stop on it", sq.span,
+                           help="drop `stop`, or put the square on the board")
             if not sq.off_board and not any(s.id == name for s in p.board.squares):
                 self.warn("R0404", f"square `{name}` is declared but not on the board", sq.span,
                           help="add it to `board:`, or declare it `off board` if tokens reach it only by `move … to`")

@@ -185,7 +185,8 @@ class ToAst(Transformer):
 
     def square_decl(self, meta, c):
         title = _unquote(c[1]) if c[1] is not None else None
-        return ast.SquareDecl(name=str(c[0]), title=title, off_board=c[2] is not None, span=span_of(meta), meta=c[3])
+        return ast.SquareDecl(name=str(c[0]), title=title, off_board=c[3] is not None, stop=c[2] is not None,
+                              span=span_of(meta), meta=c[4])
 
     def off_board(self, meta, c):
         return True

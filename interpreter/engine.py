@@ -68,6 +68,8 @@ class Game(Cards, Dealing):
             if isinstance(occupant, Thing):
                 occupant.index = i
         self.square_list = list(dict.fromkeys(self.board))  # each square once, in board order
+        stop_names = {name for name, decl in rules.program.squares.items() if decl.stop}
+        self.stops = frozenset(i for i in range(self.ring) if self.board[i].name in stop_names)
         self.kind_things: dict = {}
         for t in self.things:
             self.kind_things.setdefault(t.kind, []).append(t)
@@ -199,6 +201,8 @@ class Game(Cards, Dealing):
                 raise self.error(f"{player.name} is at `{self.board[start].name}`, off the board; "
                                  "a token leaves it only with `move … to`")
             steps = amount if how == "by" else -amount
+            if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
+                steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n
         self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
         self.descend("moves trigger moves", help="look for a handler whose move lands on a square that moves again")

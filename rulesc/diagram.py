@@ -490,6 +490,8 @@ class _Builder:
                     label.line(f"square “{square.title}”", size=9)
                 elif handler.target in p.kinds:
                     label.line(f"any {handler.target}", size=9)
+                if square is not None and square.stop:
+                    label.line("every move stops here", size=9)
                 if handler.when is not None:
                     label.code(self.cond(handler.when), "when ")
                 label.cite(handler.body.meta)

@@ -80,6 +80,7 @@ FORMS = {
     (ast.Card, "keep"): {True, False},
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
+    (ast.SquareDecl, "stop"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
     (ast.DiscardHeld, "to"): {"none", "a player"},
 }

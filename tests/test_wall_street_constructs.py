@@ -73,3 +73,76 @@ def test_the_diagram_draws_the_setup_between_start_and_the_first_turn():
     dot = build_diagram(rules_of(SETUP).program).source
     assert "start -> setup" in dot and "setup -> next_turn" in dot
     assert "start -> next_turn" not in dot
+
+
+# ---- squares that stop every move ------------------------------------------------------------------
+# BASE's board: Go, R1, R2, Jail, B1 (a ring of five).
+
+STOP = """
+square News "Wall Street News" stop       § "all players always stop regardless of what the dice show"
+
+on land News:
+    set player.bonus = player.bonus + 1
+
+on pass News:
+    pay $1 from bank to player
+"""
+
+
+def stop_game(board="Go, R1, News, R2, Jail, B1"):
+    text = (BASE.replace("board:\n    Go, R1, R2, Jail, B1", f"board:\n    {board}") + STOP)
+    return compile_rules(parse_text(text, "tiny.rules"))
+
+
+def test_a_move_by_that_would_pass_a_stop_square_ends_there_and_lands():
+    rules = stop_game()
+    g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("random", 1, 2))
+    ann = g.state.players[0]
+    g.move(ann, "by", 5, "x")  # Go -> R1 -> News: stops at News, two steps
+    assert g.board[ann.at].name == "News" and ann.f["bonus"] == 1
+    move = next(e for e in g.events if e[1] == "move")
+    assert move[3] == ("Ann", "Go", "News", 2)
+    assert ann.f["cash"] == 101  # `on pass` fires for the square it stops on, as for any landing
+    g.move(ann, "by", 2, "x")  # from the stop square itself the token moves on
+    assert g.board[ann.at].name == "Jail"
+
+
+def test_stop_applies_to_every_move_by_but_not_to_move_to_or_back():
+    rules = stop_game()
+    g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("random", 1, 2))
+    ann = g.state.players[0]
+    g.move(ann, "to", g.squares["Jail"], "x")  # a named destination goes past it
+    assert g.board[ann.at].name == "Jail" and ann.f["bonus"] == 0
+    g.move(ann, "back", 3, "x")  # backwards: Jail -> R2 -> News -> R1
+    assert g.board[ann.at].name == "R1" and ann.f["bonus"] == 0
+    g.move(ann, "by", 1, "x")  # exactly onto it: an ordinary landing
+    assert g.board[ann.at].name == "News" and ann.f["bonus"] == 1
+    g.move(ann, "by", 11, "x")  # round the whole board and more: stops on its next arrival
+    assert g.board[ann.at].name == "News" and ann.f["bonus"] == 2
+
+
+def test_a_stop_square_in_a_scenario_and_a_whole_game():
+    text = BASE.replace("board:\n    Go, R1, R2, Jail, B1", "board:\n    Go, R1, News, R2, Jail, B1") + STOP + """
+scenario "stopping on Wall Street News":
+    players Ann, Bob
+    dice 6
+    play turn of Ann
+    expect Ann.position == News and Ann.bonus == 1
+"""
+    rules = compile_rules(parse_text(text, "tiny.rules"))
+    from rulesc.interpreter.scenario import run_scenarios
+    assert all(r.passed for r in run_scenarios(rules)), [r.failures for r in run_scenarios(rules)]
+    g = Game(rules, 3, seed=2, agents=make_agents("random", 2, 3), turn_limit=60)
+    g.play()
+    lands = [e for e in g.events if e[1] == "move" and e[2].startswith("tiny")]
+    assert lands
+    for _turn, _kind, _rule, (_who, start, dest, steps) in lands:
+        order = ["Go", "R1", "News", "R2", "Jail", "B1"]
+        i = order.index(start)
+        assert "News" not in [order[(i + k) % 6] for k in range(1, steps)], (start, dest, steps)
+
+
+def test_stop_misuse_and_the_diagram():
+    assert errors('square Vault "Vault" stop off board\n') == ["R0705"]
+    dot = build_diagram(stop_game().program).source
+    assert "every move stops here" in dot
