@@ -514,12 +514,13 @@ class Card:
     keep: bool  # "now or later": the player may keep it to use in a later turn
     body: Block
     span: Span
+    lasting: bool = False  # in force until the next card of its deck is drawn (`Deck.showing`)
 
 
 @node
 class Deck:
     name: str
-    policy: str  # "cut" | "reshuffle" | "once"
+    policy: str  # "cut" | "reshuffle" | "once" | "cycle"
     cards: tuple
     span: Span
     meta: Meta = NO_META

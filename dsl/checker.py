@@ -220,7 +220,11 @@ class Checker(TypeChecker):
                 self.assume(f"card `{deck.name}.{card.name}`", card.body.meta, card.span)
                 if card.keep and deck.policy == "cut":
                     self.error("R0904", f"card `{card.name}` is kept, but a `cut` deck never gives its cards away",
-                               card.span, help="kept cards come from `reshuffle` or `once` decks")
+                               card.span, help="kept cards come from `reshuffle`, `once` or `cycle` decks")
+                if card.keep and card.lasting:
+                    self.error("R0905", f"card `{card.name}` is both kept and `lasting`", card.span,
+                               help="a lasting card is in force from its draw until the next card of its deck; "
+                                    "a kept card waits in a hand: drop one of the two")
                 self.block(card.body, {**scope, "player": T.PLAYER}, "card")
 
     def check_setup(self, scope):

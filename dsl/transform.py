@@ -125,10 +125,10 @@ class ToAst(Transformer):
         return ast.Variation(what="remove phase", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
 
     def replace_card(self, meta, c):
-        deck, name, title, copies, keep, body = c
+        deck, name, title, copies, keep, lasting, body = c
         card = ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        span=span_of(meta))
+                        lasting=lasting is not None, span=span_of(meta))
         return ast.Variation(what="replace card", target=f"{deck}.{name}", node=card, span=span_of(meta))
 
     def remove_card(self, meta, c):
@@ -234,10 +234,10 @@ class ToAst(Transformer):
         return ast.Deck(name=str(c[0]), policy=str(c[1]), cards=tuple(c[3:]), span=span_of(meta), meta=c[2])
 
     def card_decl(self, meta, c):
-        name, title, copies, keep, body = c
+        name, title, copies, keep, lasting, body = c
         return ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        span=span_of(meta))
+                        lasting=lasting is not None, span=span_of(meta))
 
     def copies(self, meta, c):
         return int(c[0])

@@ -21,7 +21,7 @@ from .types import Type
 
 PLAYER_BUILTINS = {"name": T.TEXT, "seat": T.COUNT, "out": T.BOOL, "position": T.SQUARE,
                    "owing": T.MONEY, "hand": T.list_of(Type("card")), "extra_turns": T.COUNT}
-DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT}
+DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT, "showing": Type("card", True)}
 NARROWED_PLAYER = "$player"  # env key: account paths known to be a player (tested `!= bank`)
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
 SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}
@@ -297,6 +297,9 @@ class TypeChecker:
             deck = self.p.decks.get(node.obj.id) if isinstance(node.obj, ast.Name) else None
             if deck is not None:
                 fields.update({c.name: Type("card") for c in deck.cards})
+                if node.name == "showing" and not any(c.lasting for c in deck.cards):
+                    self.warn("R0409", f"deck `{deck.name}` has no `lasting` card, so `{deck.name}.showing` is always `none`",
+                              node.span, help="flag the cards that stay in force `lasting`")
         elif base.name == "card":
             fields = {"name": T.TEXT}
         else:

@@ -92,6 +92,7 @@ class GameState:
     over: bool = False
     winner: Player | None = None
     end_reason: str | None = None
+    showing: dict = attrs.Factory(dict)  # deck name -> the `lasting` card in force (Held), if any
 
 
 def name_of(value):
@@ -138,6 +139,7 @@ def state_to_json(state: GameState) -> dict:
         "globals": {k: _ref(v) for k, v in state.globals.items()},
         "decks": {k: list(v) for k, v in state.decks.items()},
         "discards": {k: list(v) for k, v in state.discards.items()},
+        "showing": {k: [h.deck, h.card] for k, h in state.showing.items()},
         "rng": [version, list(internal), gauss],
     }
 
@@ -176,4 +178,5 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
         decks={k: list(v) for k, v in data["decks"].items()}, discards={k: list(v) for k, v in data["discards"].items()},
         rng=rng, turn=data["turn"], current=data["current"], over=data["over"],
         winner=by_player[data["winner"]] if data["winner"] else None, end_reason=data["end_reason"],
+        showing={k: Held(d, c) for k, (d, c) in data.get("showing", {}).items()},
     )

@@ -548,7 +548,9 @@ class _Builder:
                 label.line(f"{total} cards, {deck.policy}" + ("" if effects else ", discarded unread"), size=9)
                 if effects:
                     label.items([f"{c.title or c.name}" + (f" ×{c.copies}" if c.copies != 1 else "")
-                                 for c in deck.cards])
+                                 + (" (lasting)" if c.lasting else "") for c in deck.cards])
+                    if any(c.lasting for c in deck.cards):
+                        label.line("a lasting card is in force until the next draw", size=9)
                 label.cite(deck.meta)
             self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
         if effects and name not in self.deck_effects and name in self.p.decks:

@@ -146,3 +146,73 @@ def test_stop_misuse_and_the_diagram():
     assert errors('square Vault "Vault" stop off board\n') == ["R0705"]
     dot = build_diagram(stop_game().program).source
     assert "every move stops here" in dot
+
+
+# ---- decks: cycle, lasting, Deck.showing ----------------------------------------------------------
+
+NEWS = """
+global:
+    boom: bool = false
+
+deck News cycle:                          § "Used cards are placed at the bottom of the pile."
+    card Boom "Boom: rents double until the next card" lasting:
+        set boom = true
+    card Calm "Nothing happens":
+        pass
+    card Crash "Crash: no rent until the next card" lasting:
+        set boom = false
+
+on land Jail:
+    draw from News
+"""
+
+
+def test_a_cycle_deck_puts_used_cards_at_the_bottom_unshuffled():
+    g = game(NEWS)
+    ann = g.state.players[0]
+    start = list(g.state.decks["News"])
+    g.draw("News", ann, "x")
+    assert g.state.decks["News"] == start[1:] + start[:1]
+    for _ in range(6):
+        g.draw("News", ann, "x")
+    drawn = [e[3][2] for e in g.events if e[1] == "draw"]
+    assert drawn == (start * 3)[:7]  # the same order, round and round
+    assert g.state.discards["News"] == [] and len(g.state.decks["News"]) == 3
+
+
+def test_a_lasting_card_shows_until_the_next_card_of_its_deck():
+    assert_all_pass(NEWS + """
+scenario "a lasting card stays in force until the next draw":
+    players Ann, Bob
+    expect News.showing == none
+    cards News: Boom, Calm, Crash
+    as Ann:
+        draw from News
+    expect News.showing == News.Boom and boom
+    expect News.left == 3
+    as Bob:
+        draw from News
+    expect News.showing == none
+    as Ann:
+        draw from News
+    expect News.showing == News.Crash and not boom
+""")
+
+
+def test_showing_round_trips_through_json():
+    from rulesc.interpreter.state import state_from_json, state_to_json
+    g = game(NEWS)
+    g.forced_cards["News"] = ["Boom"]
+    g.draw("News", g.state.players[0], "x")
+    data = state_to_json(g.state)
+    assert data["showing"] == {"News": ["News", "Boom"]}
+    fresh = game(NEWS)
+    back = state_from_json(data, fresh.things, fresh.squares)
+    assert back.showing == g.state.showing
+
+
+def test_deck_misuse_is_reported():
+    assert errors("deck D cycle:\n    card A keep lasting:\n        pass\non land Jail:\n    draw from D\n") == ["R0905"]
+    codes = [d.code for d in __import__("test_language_extensions").checked(
+        NEWS.replace(" lasting:", ":") + "define hot() = News.showing == News.Boom\n").diagnostics]
+    assert "R0409" in codes
