@@ -583,6 +583,8 @@ class ActionDecl:
     when: object | None
     body: Block
     span: Span
+    limit: int | None = None  # how many times a player may take it ...
+    per: str | None = None  # ... per "turn" (each turn of the game) or per "visit" (each arrival of his token)
 
 
 @node

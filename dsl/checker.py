@@ -314,6 +314,9 @@ class Checker(TypeChecker):
                 if kind not in p.kinds and kind not in p.groups:
                     self.error("R0205", f"unknown kind `{kind}`", action.span, help=nearest_hint(kind, p.kinds))
                 env[var] = Type(kind)
+            if action.limit == 0:
+                self.error("R0803", f"action `{action.name}` may be taken 0 times per {action.per}, that is never",
+                           action.span, help="write `once per …` or a number above 0, or remove the action")
             if action.when is not None:
                 self.expect(action.when, T.BOOL, env, "an action's condition")
             self.block(action.body, narrow(env, action.when), "action")

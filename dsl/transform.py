@@ -87,7 +87,7 @@ class ToAst(Transformer):
     def _word(self, meta, children):
         return str(children[0])
 
-    deck_policy = event_name = hook = move_how = rounding = add_op = _word
+    deck_policy = event_name = hook = move_how = rounding = add_op = limit_unit = _word
 
     # ---- header and simple declarations --------------------------------------
     def game_decl(self, meta, c):
@@ -273,8 +273,14 @@ class ToAst(Transformer):
         return ast.Hook(which=str(which), when=when, body=body, span=span_of(meta))
 
     def action_decl(self, meta, c):
-        name, param, timing, when, body = c
-        return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, span=span_of(meta))
+        name, param, timing, limit, when, body = c
+        count, per = limit if limit is not None else (None, None)
+        return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, limit=count, per=per,
+                              span=span_of(meta))
+
+    def action_limit(self, meta, c):
+        count = int(c[0]) if len(c) == 2 else 1  # `once per …` has no INT token
+        return (count, str(c[-1]))
 
     def action_param(self, meta, c):
         return (str(c[0]), str(c[1]))

@@ -99,6 +99,8 @@ class Dealing:
         for action in self.rules.actions:
             if action.timing == "own turn" and not own_turn:
                 continue
+            if action.limit is not None and self._times_taken(action, player) >= action.limit:
+                continue
             if self.cache_actions:
                 # Counters only grow, so their sum changes exactly when one of them does.
                 key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
@@ -142,8 +144,18 @@ class Dealing:
                 options.append(ActionChoice(action.name, thing))
         return options
 
+    def _stamp(self, action, player: Player) -> int:
+        """The turn (or, for `per visit`, the visit) an action's limit counts in now."""
+        return player.visits if action.per == "visit" else self.state.turn
+
+    def _times_taken(self, action, player: Player) -> int:
+        used = player.uses.get(action.name)
+        return used[1] if used is not None and used[0] == self._stamp(action, player) else 0
+
     def perform(self, player: Player, choice: ActionChoice) -> None:
         action = next(a for a in self.rules.actions if a.name == choice.action)
+        if action.limit is not None:
+            player.uses[action.name] = [self._stamp(action, player), self._times_taken(action, player) + 1]
         env = {"player": player}
         if action.var is not None:
             env[action.var] = choice.argument

@@ -208,6 +208,7 @@ class Game(Cards, Dealing):
         self.descend("moves trigger moves", help="look for a handler whose move lands on a square that moves again")
         if how == "place":
             player.at = dest
+            player.visits += 1  # a new visit, wherever the token arrives (`once per visit` counts from here)
             self._changed(POSITION)
             self.depth -= 1
             return
@@ -220,6 +221,7 @@ class Game(Cards, Dealing):
                         self.emit("pass", where, player.name, self.board[idx].name)
                         self._fire(handlers, player, self.board[idx], where)
             player.at = dest
+            player.visits += 1
             self._changed(POSITION)
             occupant = self.board[dest]
             self.emit("land", where, player.name, occupant.name)

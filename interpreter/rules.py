@@ -41,6 +41,8 @@ class ActionDef:
     prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
     sorted_reads: tuple = ()  # what `when` reads, in a fixed order (see Dealing.legal_actions)
     volatile: object = None  # the part of the condition that reads what changes all the time
+    limit: int | None = None  # times a player may take it per turn or per visit (`once per turn`)
+    per: str | None = None  # "turn" | "visit"
 
 
 @attrs.define
@@ -215,7 +217,8 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         when, volatile = _split_condition(compiler, a.when, local)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
         actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local), compiler.where(a),
-                                 prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile))
+                                 prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile,
+                                 a.limit, a.per))
 
     decks = {}
     for deck in p.decks.values():

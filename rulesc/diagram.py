@@ -409,7 +409,10 @@ class _Builder:
         for name in p.actions:  # declaration order
             action = p.actions[name]
             head = name + (f"({action.param[0]}: {action.param[1]})" if action.param else "")
-            label.line(f"• {head}, {action.timing}")
+            limit = ""
+            if action.limit is not None:
+                limit = f", {'once' if action.limit == 1 else action.limit} per {action.per}"
+            label.line(f"• {head}, {action.timing}{limit}")
             if action.when is not None:
                 label.code(self.cond(action.when), "  when ")
             label.cite(action.body.meta)

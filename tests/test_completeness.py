@@ -74,6 +74,7 @@ FORMS = {
     (ast.Hook, "which"): {"before", "after"},
     (ast.Deck, "policy"): {"cut", "reshuffle", "once", "cycle"},
     (ast.ActionDecl, "timing"): {"any time", "own turn"},
+    (ast.ActionDecl, "per"): {None, "turn", "visit"},
     (ast.Variation, "what"): {"override param", "override game", "replace phase", "remove phase",
                               "replace card", "remove card", "extend deck", "remove scenario"},
     (ast.Bank, "unlimited"): {True},

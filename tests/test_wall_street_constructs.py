@@ -216,3 +216,70 @@ def test_deck_misuse_is_reported():
     codes = [d.code for d in __import__("test_language_extensions").checked(
         NEWS.replace(" lasting:", ":") + "define hot() = News.showing == News.Boom\n").diagnostics]
     assert "R0409" in codes
+
+
+# ---- limits per turn and per visit ------------------------------------------------------------------
+
+LIMITS = """
+action borrow own turn once per turn:     § "Each loan is 50,000:-."
+    pay $50 from bank to player
+
+action buy_share any time 2 per visit when player.position == R1:   § "You may buy one share and one fund per visit."
+    pay $1 from player to bank
+"""
+
+
+def test_once_per_turn_is_offered_again_in_the_next_turn():
+    assert_all_pass(LIMITS + """
+scenario "one loan a turn":
+    players Ann, Bob
+    do Ann borrow
+    forbid Ann borrow
+    expect Ann.cash == $150
+    play turn of Bob
+    do Ann borrow
+    forbid Ann borrow
+    expect Ann.cash == $200
+""")
+
+
+def test_n_per_visit_counts_from_each_arrival():
+    assert_all_pass(LIMITS + """
+scenario "two shares a visit":
+    players Ann, Bob
+    as Ann:
+        move player to R1
+    do Ann buy_share
+    do Ann buy_share
+    forbid Ann buy_share
+    play turn of Bob
+    forbid Ann buy_share
+    as Ann:
+        move player to Go
+    as Ann:
+        move player to R1
+    do Ann buy_share
+    expect Ann.cash == $100 - $3 + $5
+""")
+
+
+def test_limits_hold_in_whole_games_and_survive_json():
+    from rulesc.interpreter.state import state_from_json, state_to_json
+    rules = rules_of(LIMITS + "hint act_borrow = 1\nhint act_buy_share = 1\n")
+    g = Game(rules, 2, seed=4, agents=make_agents("heuristic", 4, 2), turn_limit=30)
+    g.play()
+    loans = {}
+    for turn, kind, _rule, payload in g.events:
+        if kind == "action" and payload[1] == "borrow":
+            loans[turn, payload[0]] = loans.get((turn, payload[0]), 0) + 1
+    assert loans and set(loans.values()) == {1}
+    data = state_to_json(g.state)
+    back = state_from_json(data, Game(rules, 2, seed=4).things, g.squares)
+    assert [(p.visits, p.uses) for p in back.players] == [(p.visits, p.uses) for p in g.state.players]
+    assert any(p.uses for p in back.players)
+
+
+def test_limit_misuse_and_the_diagram():
+    assert errors("action a any time 0 per turn:\n    pass\n") == ["R0803"]
+    dot = build_diagram(rules_of(LIMITS).program).source
+    assert "borrow, own turn, once per turn" in dot and "buy_share, any time, 2 per visit" in dot
