@@ -255,10 +255,12 @@ class Pass:
 
 @statement
 class Window:
-    """`window for P`: P may take his actions and offer trades here, not only at the turn's end."""
+    """`window for P`: P may take his actions and offer trades here, not only at the turn's end;
+    `window for P only A, B`: only the actions named (no trades)."""
 
     who: object
     span: Span
+    only: tuple = ()  # of Name: the actions allowed in it; () for all, and trades
     meta: Meta = NO_META
 
 
@@ -583,6 +585,8 @@ class ActionDecl:
     when: object | None
     body: Block
     span: Span
+    relation: str | None = None  # `own turn before PHASE` / `in PHASE` / `after PHASE`: "before" | "in" | "after"
+    phase: str | None = None  # ... that PHASE
     limit: int | None = None  # how many times a player may take it ...
     per: str | None = None  # ... per "turn" (each turn of the game) or per "visit" (each arrival of his token)
 

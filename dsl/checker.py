@@ -314,6 +314,10 @@ class Checker(TypeChecker):
                 if kind not in p.kinds and kind not in p.groups:
                     self.error("R0205", f"unknown kind `{kind}`", action.span, help=nearest_hint(kind, p.kinds))
                 env[var] = Type(kind)
+            if action.phase is not None and (p.turn is None or all(ph.name != action.phase for ph in p.turn.phases)):
+                phases = [ph.name for ph in p.turn.phases] if p.turn is not None else []
+                self.error("R0205", f"unknown phase `{action.phase}`", action.span,
+                           help=nearest_hint(action.phase, phases) or f"the phases are {', '.join(f'`{n}`' for n in phases)}")
             if action.limit == 0:
                 self.error("R0803", f"action `{action.name}` may be taken 0 times per {action.per}, that is never",
                            action.span, help="write `once per …` or a number above 0, or remove the action")

@@ -87,7 +87,7 @@ class ToAst(Transformer):
     def _word(self, meta, children):
         return str(children[0])
 
-    deck_policy = event_name = hook = move_how = rounding = add_op = limit_unit = _word
+    deck_policy = event_name = hook = move_how = rounding = add_op = limit_unit = phase_relation = _word
 
     # ---- header and simple declarations --------------------------------------
     def game_decl(self, meta, c):
@@ -275,8 +275,11 @@ class ToAst(Transformer):
     def action_decl(self, meta, c):
         name, param, timing, limit, when, body = c
         count, per = limit if limit is not None else (None, None)
+        relation, phase = None, None
+        if isinstance(timing, tuple):  # `own turn before PHASE`
+            timing, relation, phase = timing
         return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, limit=count, per=per,
-                              span=span_of(meta))
+                              relation=relation, phase=phase, span=span_of(meta))
 
     def action_limit(self, meta, c):
         count = int(c[0]) if len(c) == 2 else 1  # `once per …` has no INT token
@@ -290,6 +293,9 @@ class ToAst(Transformer):
 
     def timing_own(self, meta, c):
         return "own turn"
+
+    def timing_phase(self, meta, c):
+        return ("own turn", str(c[0]), str(c[1]))
 
     def trade_decl(self, meta, c):
         kinds, with_cash, when, m = c
@@ -397,7 +403,7 @@ class ToAst(Transformer):
         return ast.Pass(span=span_of(meta))
 
     def window_stmt(self, meta, c):
-        return ast.Window(who=c[0], span=span_of(meta))
+        return ast.Window(who=c[0], only=c[1] if c[1] is not None else (), span=span_of(meta))
 
     def use_card_stmt(self, meta, c):
         return ast.UseCard(who=c[0], span=span_of(meta))

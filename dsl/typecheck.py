@@ -522,6 +522,10 @@ class TypeChecker:
             return {**env, s.name: self.infer(s.value, env)}
         if isinstance(s, (ast.ExtraTurn, ast.UseCard, ast.Window)):
             self.expect(s.who, T.PLAYER, env, "the player")
+            for name in getattr(s, "only", ()):
+                if name.id not in self.p.actions:
+                    self.error("R0205", f"unknown action `{name.id}`", name.span,
+                               help=nearest_hint(name.id, self.p.actions) or "a window names actions declared with `action`")
             return env
         if isinstance(s, ast.Do):
             proc = self.p.procedures.get(s.name)

@@ -101,6 +101,10 @@ class Dealing:
                 continue
             if action.limit is not None and self._times_taken(action, player) >= action.limit:
                 continue
+            if action.relation is not None and not self._in_time(action):
+                continue
+            if self.window_only is not None and action.name not in self.window_only:
+                continue
             if self.cache_actions:
                 # Counters only grow, so their sum changes exactly when one of them does.
                 key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
@@ -144,6 +148,15 @@ class Dealing:
                 options.append(ActionChoice(action.name, thing))
         return options
 
+    def _in_time(self, action) -> bool:
+        """`own turn before/in/after PHASE`: where the current turn is against that phase."""
+        at, index = self.phase_at, action.phase_index
+        if action.relation == "before":
+            return at < index
+        if action.relation == "in":
+            return at == index
+        return at > index
+
     def _stamp(self, action, player: Player) -> int:
         """The turn (or, for `per visit`, the visit) an action's limit counts in now."""
         return player.visits if action.per == "visit" else self.state.turn
@@ -166,6 +179,8 @@ class Dealing:
     def trade_is_legal(self, offer: TradeOffer) -> bool:
         rules = self.rules
         if not rules.trade_kinds or offer.partner is offer.proposer or offer.partner.out or offer.proposer.out:
+            return False
+        if self.window_only is not None:  # a window restricted to named actions allows no trades
             return False
         if not (offer.gives or offer.cash > 0) or not (offer.takes or offer.cash < 0):
             return False  # a trade has two sides: nothing may be given, or lent, for nothing
@@ -198,7 +213,14 @@ class Dealing:
             self.pay(-offer.cash, offer.partner, offer.proposer, where)
         return True
 
-    def window(self, player: Player, raising: int | None = None, where: str = "") -> None:
+    def window(self, player: Player, raising: int | None = None, where: str = "", only=None) -> None:
+        outer, self.window_only = self.window_only, only  # a debt inside it opens an ordinary window
+        try:
+            self._window(player, raising, where)
+        finally:
+            self.window_only = outer
+
+    def _window(self, player: Player, raising: int | None = None, where: str = "") -> None:
         """Let a player act: legal actions and trade offers, until the agent passes.
 
         At the end of a turn every player whose agent `wants_window` gets one; a debtor
@@ -220,12 +242,13 @@ class Dealing:
             else:
                 raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
 
-    def open_window(self, player: Player, where: str) -> None:
-        """`window for P`: an action window in the middle of the turn, if P's agent wants one."""
+    def open_window(self, player: Player, where: str, only=None) -> None:
+        """`window for P [only A, B]`: an action window in the middle of the turn, if P's agent wants
+        one; with `only`, just those actions (a frozenset of names) and no trades."""
         if not player.out and self.agent(player).wants_window(self, player, player.seat == self.state.current):
             self.descend("windows open windows", help="look for an action whose body opens a `window` again")
             try:
-                self.window(player, where=where)
+                self.window(player, where=where, only=only)
             finally:
                 self.depth -= 1
 

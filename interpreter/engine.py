@@ -51,6 +51,8 @@ class Game(Cards, Dealing):
         self.forced_cards: dict = {}
         self.observer = None
         self.started = False
+        self.phase_at = -1  # the phase the current turn has reached: -1 before the first, len(phases) after the last
+        self.window_only = None  # while a `window for P only …` is open, the actions it allows
         # Change counters per field name (and codegen's markers), and the legal actions
         # computed under them: see `legal_actions`.
         self.versions: dict = {}
@@ -397,7 +399,8 @@ class Game(Cards, Dealing):
             for h in rules.hooks["before"]:
                 if h.when is None or h.when(self, env):
                     h.body(self, env)
-            for name, when, optional, body, where in rules.phases:
+            for index, (name, when, optional, body, where) in enumerate(rules.phases):
+                self.phase_at = index
                 if when is not None and not when(self, env):
                     continue
                 if optional and self.choose(player, name, ["play", "skip"], where) == "skip":
@@ -406,6 +409,7 @@ class Game(Cards, Dealing):
                 body(self, env)
         except TurnEnded:
             pass
+        self.phase_at = len(rules.phases)
         if not player.out:
             try:
                 for h in rules.hooks["after"]:
@@ -430,6 +434,7 @@ class Game(Cards, Dealing):
     def _advance(self) -> None:
         state = self.state
         player = state.players[state.current]
+        self.phase_at = -1  # the next turn has not reached its first phase
         if player.extra_turns and not player.out:
             player.extra_turns -= 1
             return

@@ -41,6 +41,8 @@ class ActionDef:
     prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
     sorted_reads: tuple = ()  # what `when` reads, in a fixed order (see Dealing.legal_actions)
     volatile: object = None  # the part of the condition that reads what changes all the time
+    relation: str | None = None  # `own turn before/in/after PHASE`: "before" | "in" | "after" ...
+    phase_index: int | None = None  # ... the index of that phase in `phases`
     limit: int | None = None  # times a player may take it per turn or per visit (`once per turn`)
     per: str | None = None  # "turn" | "visit"
 
@@ -211,6 +213,7 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
                        compiler.where(phase)))
 
     actions = []
+    phase_names = [phase.name for phase in p.turn.phases]
     for a in p.actions.values():
         var, kind = a.param if a.param else (None, None)
         local = frozenset({"player"} | ({var} if var else set()))
@@ -218,6 +221,7 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
         actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local), compiler.where(a),
                                  prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile,
+                                 a.relation, phase_names.index(a.phase) if a.phase is not None else None,
                                  a.limit, a.per))
 
     decks = {}

@@ -371,6 +371,9 @@ class _Builder:
                     label.code(self.cond(phase.when), "when ")
                 if phase.optional:
                     label.line("optional: the player may skip it", size=9)
+                for window in self.of_kind(phase.body, ast.Window):
+                    if window.only:  # a window restricted to named actions (an open one is the usual)
+                        label.line("window: only " + ", ".join(n.id for n in window.only), size=9)
                 label.cite(phase.body.meta)
                 extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
                 sub.node(nid, str(label), **_style("phase", **extra))
@@ -412,7 +415,8 @@ class _Builder:
             limit = ""
             if action.limit is not None:
                 limit = f", {'once' if action.limit == 1 else action.limit} per {action.per}"
-            label.line(f"• {head}, {action.timing}{limit}")
+            timing = action.timing + (f" {action.relation} {action.phase}" if action.phase is not None else "")
+            label.line(f"• {head}, {timing}{limit}")
             if action.when is not None:
                 label.code(self.cond(action.when), "  when ")
             label.cite(action.body.meta)

@@ -75,6 +75,8 @@ FORMS = {
     (ast.Deck, "policy"): {"cut", "reshuffle", "once", "cycle"},
     (ast.ActionDecl, "timing"): {"any time", "own turn"},
     (ast.ActionDecl, "per"): {None, "turn", "visit"},
+    (ast.ActionDecl, "relation"): {None, "before", "in", "after"},
+    (ast.Window, "only"): {"all", "named"},
     (ast.Variation, "what"): {"override param", "override game", "replace phase", "remove phase",
                               "replace card", "remove card", "extend deck", "remove scenario"},
     (ast.Bank, "unlimited"): {True},
@@ -93,6 +95,8 @@ def test_the_files_hold_every_form(written, cls, field):
     def form(value):
         if cls is ast.DiscardHeld:
             return "none" if value is None else "a player"
+        if cls is ast.Window:
+            return "named" if value else "all"
         return value
     seen = {form(getattr(n, field)) for n in written if type(n) is cls}
     assert FORMS[cls, field] <= seen, f"{cls.__name__}.{field}: never written: {FORMS[cls, field] - seen}"

@@ -283,3 +283,120 @@ def test_limit_misuse_and_the_diagram():
     assert errors("action a any time 0 per turn:\n    pass\n") == ["R0803"]
     dot = build_diagram(rules_of(LIMITS).program).source
     assert "borrow, own turn, once per turn" in dot and "buy_share, any time, 2 per visit" in dot
+
+
+# ---- timing within a turn: own turn before/in/after PHASE; window for P only A, B ------------------
+
+TIMING_BASE = BASE.replace("""turn:
+    phase move:
+        roll 1 die as d
+        move player by d.total
+""", """turn:
+    phase prepare "Buy a car or insurance, take a loan":
+        window for player
+    phase move:
+        roll 1 die as d
+        move player by d.total
+    phase bank "Banking on a Bankomat" when player.position == Jail:
+        window for player only deposit
+        set player.bonus = player.bonus + 10
+""")
+
+TIMING = """
+action buy_car own turn before move when player.bonus == 0:   § "before you have rolled the die, you are entitled to buy a car"
+    pay $5 from player to bank
+    set player.bonus = 1
+
+action deposit own turn in bank:          § "he or she has the opportunity first to carry out banking transactions"
+    pay $1 from player to bank
+
+action loan own turn:
+    pay $50 from bank to player
+
+action sell_car own turn after move when player.bonus > 0:
+    pay $2 from bank to player
+    set player.bonus = 0
+"""
+
+
+def timing_game(scripts, seed=1):
+    from rulesc.interpreter.agents import ScriptedAgent
+    rules = compile_rules(parse_text(TIMING_BASE + TIMING, "tiny.rules"))
+    agents = {i: ScriptedAgent(scripts.get(name, {})) for i, name in enumerate(("Ann", "Bob"))}
+    return Game(rules, ["Ann", "Bob"], seed=seed, agents=agents)
+
+
+def offered(g, player):
+    return sorted({o.action for o in g.legal_actions(player, own_turn=True)})
+
+
+def test_own_turn_before_a_phase_is_offered_only_before_it():
+    g = timing_game({})
+    ann = g.state.players[0]
+    assert offered(g, ann) == ["buy_car", "loan"]  # between turns: Ann's turn has not reached `move`
+    seen = []
+    g.observer = lambda game, kind, where, payload: seen.append(offered(game, ann)) if kind == "roll" else None
+    g.play_turn()
+    assert seen == [["loan"]]  # while moving: neither before `move` nor after it
+    g.set_field(ann, "bonus", 1, "x")
+    g.phase_at = 2  # in `bank`
+    assert offered(g, ann) == ["deposit", "loan", "sell_car"]
+    g.phase_at = 3  # after the last phase: the end-of-turn windows
+    assert offered(g, ann) == ["loan", "sell_car"]
+
+
+def test_a_car_bought_before_rolling_and_sold_after():
+    g = timing_game({"Ann": {"act": [("buy_car", None), None, ("sell_car", None)]}})  # None: pass
+    ann = g.state.players[0]
+    g.forced_dice.append((1,))
+    g.play_turn()
+    actions = [e[3][1] for e in g.events if e[1] == "action"]
+    assert actions == ["buy_car", "sell_car"]
+    order = [e[1] for e in g.events if e[1] in ("action", "roll")]
+    assert order == ["action", "roll", "action"]  # bought in `prepare`, sold in the end-of-turn window
+    assert ann.f["cash"] == 100 - 5 + 2
+
+
+def test_window_only_offers_the_named_actions_and_no_trades():
+    g = timing_game({"Ann": {"act": [None, ("deposit", None), ("deposit", None), None]}})
+    ann = g.state.players[0]
+    g.state.things[0].f["owner"] = ann  # something Ann could trade, were trades allowed
+    windows = []
+
+    def watch(game, kind, where, payload):
+        if kind == "window" and game.window_only is not None:
+            windows.append(sorted(o.action for o in game.legal_actions(ann, own_turn=True)))
+            assert not game.trade_is_legal(__import__("rulesc.interpreter.dealing", fromlist=["TradeOffer"])
+                                           .TradeOffer(ann, game.state.players[1], (game.state.things[0],), (), -1))
+    g.observer = watch
+    g.forced_dice.append((3,))  # Go -> R1 -> R2 -> Jail: the bank phase runs
+    g.play_turn()
+    assert windows == [["deposit"]]
+    acts = [e[3][1] for e in g.events if e[1] == "action"]
+    assert acts == ["deposit", "deposit"] and ann.f["bonus"] == 10
+    assert g.window_only is None  # closed again
+
+
+def test_timing_in_a_scenario():
+    text = TIMING_BASE + TIMING + """
+scenario "a car before rolling":
+    players Ann, Bob
+    do Ann buy_car
+    forbid Ann buy_car
+    forbid Ann deposit
+    dice 3
+    play turn of Ann
+    forbid Ann buy_car
+    do Bob buy_car
+    expect Ann.cash == $95 and Bob.cash == $95
+"""
+    from rulesc.interpreter.scenario import run_scenarios
+    results = run_scenarios(compile_rules(parse_text(text, "tiny.rules")))
+    assert all(r.passed for r in results), [r.failures for r in results]
+
+
+def test_timing_misuse_is_reported():
+    assert errors("action a own turn before mvoe:\n    pass\n") == ["R0205"]
+    assert errors("action a own turn:\n    pass\non land Jail:\n    window for player only a, b\n") == ["R0205"]
+    dot = build_diagram(compile_rules(parse_text(TIMING_BASE + TIMING, "tiny.rules")).program).source
+    assert "buy_car, own turn before move" in dot and "only deposit" in dot
