@@ -578,6 +578,17 @@ class Hook:
 
 
 @node
+class AmountRange:
+    """`(amount: money from LOW to HIGH step STEP)`: an action's amount, chosen by the player among
+    LOW, LOW + STEP, … up to HIGH (evaluated when the action is offered, with `player` bound)."""
+
+    low: object
+    high: object
+    step: object
+    span: Span
+
+
+@node
 class ActionDecl:
     name: str
     param: tuple | None  # (var, kind)
@@ -587,6 +598,7 @@ class ActionDecl:
     span: Span
     relation: str | None = None  # `own turn before PHASE` / `in PHASE` / `after PHASE`: "before" | "in" | "after"
     phase: str | None = None  # ... that PHASE
+    amount: AmountRange | None = None  # `param` is (var, "money" or "count") chosen in this range
     limit: int | None = None  # how many times a player may take it ...
     per: str | None = None  # ... per "turn" (each turn of the game) or per "visit" (each arrival of his token)
 

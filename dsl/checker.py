@@ -309,7 +309,21 @@ class Checker(TypeChecker):
         for action in p.actions.values():
             self.assume(f"action `{action.name}`", action.body.meta, action.span)
             env = {**scope, "player": T.PLAYER}
-            if action.param is not None:
+            if action.param is not None and action.amount is not None:
+                var, kind = action.param
+                amount_type = Type(kind) if kind in ("money", "count") else T.ANY
+                if amount_type is T.ANY:
+                    self.error("R0301", f"an amount chosen in a range is `money` or a `count`, not `{kind}`",
+                               action.amount.span, help=f"write `({var}: money from … to … step …)`")
+                for node, what in ((action.amount.low, "the lowest amount"), (action.amount.high, "the highest amount"),
+                                   (action.amount.step, "the step")):
+                    self.expect(node, amount_type, env, what)
+                step = action.amount.step
+                if isinstance(step, ast.Literal) and isinstance(step.value, int) and step.value <= 0:
+                    self.error("R0312", f"the step of `{var}` must be above 0", step.span,
+                               help="amounts go from the lowest up in steps of this size")
+                env[var] = amount_type
+            elif action.param is not None:
                 var, kind = action.param
                 if kind not in p.kinds and kind not in p.groups:
                     self.error("R0205", f"unknown kind `{kind}`", action.span, help=nearest_hint(kind, p.kinds))

@@ -275,11 +275,14 @@ class ToAst(Transformer):
     def action_decl(self, meta, c):
         name, param, timing, limit, when, body = c
         count, per = limit if limit is not None else (None, None)
+        amount = None
+        if isinstance(param, _AmountParam):
+            param, amount = (param.var, param.type), param.range
         relation, phase = None, None
         if isinstance(timing, tuple):  # `own turn before PHASE`
             timing, relation, phase = timing
         return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, limit=count, per=per,
-                              relation=relation, phase=phase, span=span_of(meta))
+                              relation=relation, phase=phase, amount=amount, span=span_of(meta))
 
     def action_limit(self, meta, c):
         count = int(c[0]) if len(c) == 2 else 1  # `once per …` has no INT token
@@ -287,6 +290,13 @@ class ToAst(Transformer):
 
     def action_param(self, meta, c):
         return (str(c[0]), str(c[1]))
+
+    def action_head_param(self, meta, c):
+        return c[0]
+
+    def amount_param(self, meta, c):
+        var, type_, low, high, step = c
+        return _AmountParam(str(var), str(type_), ast.AmountRange(low=low, high=high, step=step, span=span_of(meta)))
 
     def timing_any(self, meta, c):
         return "any time"
@@ -573,6 +583,14 @@ class ToAst(Transformer):
     def none_lit(self, meta, c):
         return ast.Literal(value=None, type="none", span=span_of(meta))
 
+
+@attrs.frozen
+class _AmountParam:
+    """An amount parameter on its way into `ActionDecl` (never left in the tree)."""
+
+    var: str
+    type: str
+    range: ast.AmountRange
 
 AGGREGATES = {"all", "any", "count", "sum", "min", "max", "first", "best", "list"}
 

@@ -101,7 +101,7 @@ class HeuristicAgent(Agent):
         if raising is not None:
             return self._sell_for_cash(game, player, raising)
         spare = player.f["cash"] - self.reserve(game)
-        affordable = [o for o in plain if self._cost(game, o) <= spare]
+        affordable = [o for o in plain if self._cost(game, o) <= spare and not isinstance(o.argument, int)]
         if affordable:
             return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
                                                   -(o.argument.index or 0) if o.argument is not None else 0))
@@ -224,7 +224,8 @@ class ScriptedAgent(Agent):
         if wanted is None:
             return None
         for option in options:
-            if option.action == wanted[0] and (option.argument is None or option.argument.name == wanted[1]):
+            argument = option.argument
+            if option.action == wanted[0] and (argument is None or getattr(argument, "name", argument) == wanted[1]):
                 return option
         return None
 

@@ -16,6 +16,7 @@ import attrs
 from .state import Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
+MAX_AMOUNTS = 10_000  # the most amounts one action may offer at once (`from … to … step …`)
 
 @attrs.frozen
 class Sale:
@@ -27,7 +28,7 @@ class ActionChoice(NamedTuple):
     """One legal action an agent may pick in an action window (a tuple: made by the thousand)."""
 
     action: str
-    argument: Thing | None
+    argument: Thing | int | None  # the thing, or the amount chosen (`(a: money from … to … step …)`)
 
 
 @attrs.frozen
@@ -105,6 +106,9 @@ class Dealing:
                 continue
             if self.window_only is not None and action.name not in self.window_only:
                 continue
+            if action.amount is not None:  # what it offers depends on amounts computed now: never cached
+                options.extend(self._legal_amounts(action, player))
+                continue
             if self.cache_actions:
                 # Counters only grow, so their sum changes exactly when one of them does.
                 key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
@@ -130,6 +134,24 @@ class Dealing:
             if action.volatile(self, env):
                 kept.append(choice)
         return kept
+
+    def _legal_amounts(self, action, player: Player) -> list:
+        """Every amount from the lowest to the highest in steps, for which the action's `when` holds."""
+        env = {"player": player}
+        low, high, step = (f(self, env) for f in action.amount)
+        if step <= 0:
+            raise self.error(f"the step of `{action.var}` in action `{action.name}` is {step}; it must be above 0")
+        if low > high:
+            return []
+        if (high - low) // step + 1 > MAX_AMOUNTS:
+            raise self.error(f"action `{action.name}` offers {(high - low) // step + 1:,} amounts, more than "
+                             f"{MAX_AMOUNTS:,}", help="choose a larger step")
+        options = []
+        for value in range(low, high + 1, step):
+            env[action.var] = value
+            if (action.when is None or action.when(self, env)) and (action.volatile is None or action.volatile(self, env)):
+                options.append(ActionChoice(action.name, value))
+        return options
 
     def _legal(self, action, player: Player) -> list:
         if action.var is None:
@@ -172,8 +194,7 @@ class Dealing:
         env = {"player": player}
         if action.var is not None:
             env[action.var] = choice.argument
-        self.emit("action", action.where, player.name, action.name,
-                  choice.argument.name if choice.argument is not None else None)
+        self.emit("action", action.where, player.name, action.name, name_of(choice.argument))
         action.body(self, env)
 
     def trade_is_legal(self, offer: TradeOffer) -> bool:

@@ -43,6 +43,7 @@ class ActionDef:
     volatile: object = None  # the part of the condition that reads what changes all the time
     relation: str | None = None  # `own turn before/in/after PHASE`: "before" | "in" | "after" ...
     phase_index: int | None = None  # ... the index of that phase in `phases`
+    amount: tuple | None = None  # (low, high, step) compiled: the amounts a player may choose, for an amount action
     limit: int | None = None  # times a player may take it per turn or per visit (`once per turn`)
     per: str | None = None  # "turn" | "visit"
 
@@ -222,6 +223,8 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local), compiler.where(a),
                                  prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile,
                                  a.relation, phase_names.index(a.phase) if a.phase is not None else None,
+                                 tuple(compiler.expr(n, frozenset({"player"}))
+                                       for n in (a.amount.low, a.amount.high, a.amount.step)) if a.amount else None,
                                  a.limit, a.per))
 
     decks = {}

@@ -412,6 +412,10 @@ class _Builder:
         for name in p.actions:  # declaration order
             action = p.actions[name]
             head = name + (f"({action.param[0]}: {action.param[1]})" if action.param else "")
+            if action.amount is not None:  # an amount the player chooses: show its range
+                rng = action.amount
+                head = (f"{name}({action.param[0]}: {action.param[1]} from {self.cond(rng.low)} "
+                        f"to {self.cond(rng.high)} step {self.cond(rng.step)})")
             limit = ""
             if action.limit is not None:
                 limit = f", {'once' if action.limit == 1 else action.limit} per {action.per}"

@@ -400,3 +400,104 @@ def test_timing_misuse_is_reported():
     assert errors("action a own turn:\n    pass\non land Jail:\n    window for player only a, b\n") == ["R0205"]
     dot = build_diagram(compile_rules(parse_text(TIMING_BASE + TIMING, "tiny.rules")).program).source
     assert "buy_car, own turn before move" in dot and "only deposit" in dot
+
+
+# ---- amounts chosen by a player ---------------------------------------------------------------------
+
+AMOUNTS = """
+global:
+    cap: money = $50
+
+player:
+    deposit: money = $0
+
+action deposit(a: money from $10 to cap - player.deposit step $10) own turn when a <= player.cash:   § "Deposits are made in even amounts of 100,000:- and a player may never have more than 1,000,000:- deposited"
+    pay a from player to bank
+    set player.deposit = player.deposit + a
+
+action withdraw(a: money from $1 to player.deposit step $1) any time:   § "A withdrawal means the player takes any sum he or she wishes out of the bank book."
+    pay a from bank to player
+    set player.deposit = player.deposit - a
+"""
+
+
+def amounts_text():
+    return BASE.replace("player:\n    cash: money = $100\n    bonus: count = 0\n",
+                        "player:\n    cash: money = $100\n    bonus: count = 0\n    deposit: money = $0\n") \
+        + AMOUNTS.replace("\nplayer:\n    deposit: money = $0\n", "\n")
+
+
+def amount_rules():
+    return compile_rules(parse_text(amounts_text(), "tiny.rules"))
+
+
+def test_the_amounts_offered_run_from_low_to_high_in_steps():
+    g = Game(amount_rules(), ["Ann", "Bob"], seed=1, agents=make_agents("random", 1, 2))
+    ann = g.state.players[0]
+    assert [o.argument for o in g.legal_actions(ann, own_turn=True) if o.action == "deposit"] == [10, 20, 30, 40, 50]
+    g.set_field(ann, "deposit", 30, "x")
+    g.set_field(ann, "cash", 15, "x")
+    options = g.legal_actions(ann, own_turn=True)
+    assert [o.argument for o in options if o.action == "deposit"] == [10]  # cap - deposit = 20, cash 15
+    assert [o.argument for o in options if o.action == "withdraw"] == list(range(1, 31))
+
+
+def test_amounts_in_scenarios_do_and_forbid_and_scripted_answers():
+    text = amounts_text() + """
+scenario "deposits in steps up to the cap":
+    players Ann, Bob
+    do Ann deposit $30
+    forbid Ann deposit $30
+    forbid Ann deposit $15
+    do Ann deposit $20
+    forbid Ann deposit $10
+    expect Ann.deposit == $50 and Ann.cash == $50
+    do Ann withdraw $7
+    expect Ann.deposit == $43 and Ann.cash == $57
+
+scenario "a scripted amount in a window":
+    players Ann, Bob
+    answer Ann act: deposit, $40
+    dice 1
+    play turn of Ann
+    expect Ann.deposit == $40
+"""
+    from rulesc.interpreter.scenario import run_scenarios
+    results = run_scenarios(compile_rules(parse_text(text, "tiny.rules")))
+    assert len(results) == 2 and all(r.passed for r in results), [r.failures for r in results]
+    actions = [e for e in results[1].events if e[1] == "action"]
+    assert actions[0][3] == ("Ann", "deposit", 40)
+
+
+def test_the_heuristic_chooses_an_amount_by_its_hint_and_games_are_deterministic():
+    text = amounts_text() + "hint act_deposit(a: money) = a - $25\nhint act_withdraw(a: money) = $0 - a\n"
+    rules = compile_rules(parse_text(text, "tiny.rules"))
+    logs = []
+    for _ in range(2):
+        g = Game(rules, 2, seed=3, agents=make_agents("heuristic", 3, 2), turn_limit=10)
+        g.play()
+        logs.append(g.events)
+    assert logs[0] == logs[1]
+    deposits = [e[3][2] for e in logs[0] if e[1] == "action" and e[3][1] == "deposit"]
+    assert deposits and deposits[0] == 50  # the best score: the most it may deposit
+    assert not [e for e in logs[0] if e[1] == "action" and e[3][1] == "withdraw"]  # never positive
+    for kind in ("random",):
+        g = Game(rules, 3, seed=2, agents=make_agents(kind, 2, 3), turn_limit=40)
+        g.play()
+        assert all(p.f["deposit"] <= 50 for p in g.state.players)
+
+
+def test_amount_misuse_is_reported():
+    assert errors("action a(x: money from $10 to $100 step $0) any time:\n    pass\n") == ["R0312"]
+    assert errors("action a(x: money from 1 to $100 step $10) any time:\n    pass\n") == ["R0301"]
+    assert errors("action a(x: Lot from $1 to $100 step $10) any time:\n    pass\n") == ["R0301"]
+
+
+def test_a_huge_range_or_a_zero_step_stops_the_game_with_a_diagnostic():
+    import pytest
+    from rulesc.interpreter.errors import RuleRuntimeError
+    for extra, message in (("action a(x: money from $1 to $1,000,000 step $1) any time:\n    pass\n", "amounts"),
+                           ("action a(x: count from 1 to 5 step turn - turn) any time:\n    pass\n", "step")):
+        g = Game(rules_of(extra), ["Ann", "Bob"], seed=1, agents=make_agents("random", 1, 2))
+        with pytest.raises(RuleRuntimeError, match=message):
+            g.legal_actions(g.state.players[0], own_turn=True)
