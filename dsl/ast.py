@@ -255,10 +255,12 @@ class Pass:
 
 @statement
 class Window:
-    """`window for P`: P may take his actions and offer trades here, not only at the turn's end."""
+    """`window for P`: P may take his actions and offer trades here, not only at the turn's end;
+    `window for P only A, B`: only the actions named (no trades)."""
 
     who: object
     span: Span
+    only: tuple = ()  # of Name: the actions allowed in it; () for all, and trades
     meta: Meta = NO_META
 
 
@@ -476,6 +478,7 @@ class SquareDecl:
     name: str
     title: str | None
     off_board: bool  # a place off the ring (a building in the middle): reached only by `move … to`
+    stop: bool = False  # every `move … by` that would pass it ends on it
     span: Span
     meta: Meta = NO_META
 
@@ -513,12 +516,13 @@ class Card:
     keep: bool  # "now or later": the player may keep it to use in a later turn
     body: Block
     span: Span
+    lasting: bool = False  # in force until the next card of its deck is drawn (`Deck.showing`)
 
 
 @node
 class Deck:
     name: str
-    policy: str  # "cut" | "reshuffle" | "once"
+    policy: str  # "cut" | "reshuffle" | "once" | "cycle"
     cards: tuple
     span: Span
     meta: Meta = NO_META
@@ -530,6 +534,15 @@ class Phase:
     title: str | None
     when: object | None
     optional: bool
+    body: Block
+    span: Span
+
+
+@node
+class Setup:
+    """`setup:` a block run once when the game is set up, after the first player is chosen and before
+    the first turn (the opening interest level). `player` is not bound: no one's turn has begun."""
+
     body: Block
     span: Span
 
@@ -574,6 +587,17 @@ class ParamDecl:
 
 
 @node
+class AmountRange:
+    """`(amount: money from LOW to HIGH step STEP)`: an action's amount, chosen by the player among
+    LOW, LOW + STEP, … up to HIGH (evaluated when the action is offered, with `player` bound)."""
+
+    low: object
+    high: object
+    step: object
+    span: Span
+
+
+@node
 class ActionDecl:
     name: str
     param: ParamDecl | None
@@ -581,6 +605,11 @@ class ActionDecl:
     when: object | None
     body: Block
     span: Span
+    relation: str | None = None  # `own turn before PHASE` / `in PHASE` / `after PHASE`: "before" | "in" | "after"
+    phase: str | None = None  # ... that PHASE
+    amount: AmountRange | None = None  # `param` is (var, "money" or "count") chosen in this range
+    limit: int | None = None  # how many times a player may take it ...
+    per: str | None = None  # ... per "turn" (each turn of the game) or per "visit" (each arrival of his token)
 
 
 @node

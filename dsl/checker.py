@@ -76,6 +76,7 @@ class Checker(TypeChecker):
         self.check_tables(scope)
         self.check_board()
         self.check_decks(scope)
+        self.check_setup(scope)
         self.check_turn(scope)
         self.check_handlers(scope)
         self.check_actions(scope)
@@ -205,6 +206,9 @@ class Checker(TypeChecker):
                 self.error("R0703", f"`{name}` ({thing.kind}) is not on the board", thing.span,
                            help=f"every {thing.kind} must be on the board once")
         for name, sq in p.squares.items():
+            if sq.stop and sq.off_board:
+                self.error("R0705", f"`{name}` is `off board`, so no move along the ring can stop on it", sq.span,
+                           help="drop `stop`, or put the square on the board")
             if not sq.off_board and not any(s.id == name for s in p.board.squares):
                 self.warn("R0404", f"square `{name}` is declared but not on the board", sq.span,
                           help="add it to `board:`, or declare it `off board` if tokens reach it only by `move … to`")
@@ -217,8 +221,19 @@ class Checker(TypeChecker):
                 self.assume(f"card `{deck.name}.{card.name}`", card.body.meta, card.span)
                 if card.keep and deck.policy == "cut":
                     self.error("R0904", f"card `{card.name}` is kept, but a `cut` deck never gives its cards away",
-                               card.span, help="kept cards come from `reshuffle` or `once` decks")
+                               card.span, help="kept cards come from `reshuffle`, `once` or `cycle` decks")
+                if card.keep and card.lasting:
+                    self.error("R0905", f"card `{card.name}` is both kept and `lasting`", card.span,
+                               help="a lasting card is in force from its draw until the next card of its deck; "
+                                    "a kept card waits in a hand: drop one of the two")
                 self.block(card.body, {**scope, "player": T.PLAYER}, "card")
+
+    def check_setup(self, scope):
+        setup = self.p.setup
+        if setup is None:
+            return
+        self.assume("setup", setup.body.meta, setup.span)
+        self.block(setup.body, scope, "setup")  # no `player`: no one's turn has begun
 
     def check_turn(self, scope):
         p = self.p
@@ -295,11 +310,32 @@ class Checker(TypeChecker):
         for action in p.actions.values():
             self.assume(f"action `{action.name}`", action.body.meta, action.span)
             env = {**scope, "player": T.PLAYER}
-            if action.param is not None:
+            if action.param is not None and action.amount is not None:
+                var, kind = action.param.name, action.param.kind
+                amount_type = Type(kind) if kind in ("money", "count") else T.ANY
+                if amount_type is T.ANY:
+                    self.error("R0301", f"an amount chosen in a range is `money` or a `count`, not `{kind}`",
+                               action.amount.span, help=f"write `({var}: money from … to … step …)`")
+                for node, what in ((action.amount.low, "the lowest amount"), (action.amount.high, "the highest amount"),
+                                   (action.amount.step, "the step")):
+                    self.expect(node, amount_type, env, what)
+                step = action.amount.step
+                if isinstance(step, ast.Literal) and isinstance(step.value, int) and step.value <= 0:
+                    self.error("R0312", f"the step of `{var}` must be above 0", step.span,
+                               help="amounts go from the lowest up in steps of this size")
+                env[var] = amount_type
+            elif action.param is not None:
                 var, kind = action.param.name, action.param.kind
                 if kind not in p.kinds and kind not in p.groups:
                     self.error("R0205", f"unknown kind `{kind}`", action.span, help=nearest_hint(kind, p.kinds))
                 env[var] = Type(kind)
+            if action.phase is not None and (p.turn is None or all(ph.name != action.phase for ph in p.turn.phases)):
+                phases = [ph.name for ph in p.turn.phases] if p.turn is not None else []
+                self.error("R0205", f"unknown phase `{action.phase}`", action.span,
+                           help=nearest_hint(action.phase, phases) or f"the phases are {', '.join(f'`{n}`' for n in phases)}")
+            if action.limit == 0:
+                self.error("R0803", f"action `{action.name}` may be taken 0 times per {action.per}, that is never",
+                           action.span, help="write `once per …` or a number above 0, or remove the action")
             if action.when is not None:
                 self.expect(action.when, T.BOOL, env, "an action's condition")
             self.block(action.body, narrow(env, action.when), "action")

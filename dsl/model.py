@@ -45,6 +45,7 @@ class Program:
     tables: dict = attrs.Factory(dict)
     things: dict = attrs.Factory(dict)
     decks: dict = attrs.Factory(dict)
+    setup: ast.Setup | None = None
     turn: ast.Turn | None = None
     handlers: list = attrs.Factory(list)
     hooks: list = attrs.Factory(list)
@@ -170,6 +171,8 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                     card_names.add(card.name)
         elif isinstance(decl, ast.Turn):
             single("turn", decl, "`turn`")
+        elif isinstance(decl, ast.Setup):
+            single("setup", decl, "`setup`")
         elif isinstance(decl, ast.Handler):
             prog.handlers.append(decl)
         elif isinstance(decl, ast.Hook):

@@ -88,7 +88,7 @@ class ToAst(Transformer):
     def _word(self, meta, children):
         return str(children[0])
 
-    deck_policy = event_name = hook = move_how = rounding = add_op = _word
+    deck_policy = event_name = hook = move_how = rounding = add_op = limit_unit = phase_relation = _word
 
     # ---- header and simple declarations --------------------------------------
     def game_decl(self, meta, c):
@@ -126,10 +126,10 @@ class ToAst(Transformer):
         return ast.Variation(what="remove phase", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
 
     def replace_card(self, meta, c):
-        deck, name, title, copies, keep, body = c
+        deck, name, title, copies, keep, lasting, body = c
         card = ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        span=span_of(meta))
+                        lasting=lasting is not None, span=span_of(meta))
         return ast.Variation(what="replace card", target=f"{deck}.{name}", node=card, span=span_of(meta))
 
     def remove_card(self, meta, c):
@@ -186,7 +186,8 @@ class ToAst(Transformer):
 
     def square_decl(self, meta, c):
         title = _unquote(c[1]) if c[1] is not None else None
-        return ast.SquareDecl(name=str(c[0]), title=title, off_board=c[2] is not None, span=span_of(meta), meta=c[3])
+        return ast.SquareDecl(name=str(c[0]), title=title, off_board=c[3] is not None, stop=c[2] is not None,
+                              span=span_of(meta), meta=c[4])
 
     def off_board(self, meta, c):
         return True
@@ -234,15 +235,18 @@ class ToAst(Transformer):
         return ast.Deck(name=str(c[0]), policy=str(c[1]), cards=tuple(c[3:]), span=span_of(meta), meta=c[2])
 
     def card_decl(self, meta, c):
-        name, title, copies, keep, body = c
+        name, title, copies, keep, lasting, body = c
         return ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        span=span_of(meta))
+                        lasting=lasting is not None, span=span_of(meta))
 
     def copies(self, meta, c):
         return int(c[0])
 
     # ---- turn, handlers, actions ---------------------------------------------------
+    def setup_decl(self, meta, c):
+        return ast.Setup(body=c[0], span=span_of(meta))
+
     def turn_decl(self, meta, c):
         return ast.Turn(phases=tuple(c[1:]), span=span_of(meta), meta=c[0])
 
@@ -270,17 +274,39 @@ class ToAst(Transformer):
         return ast.Hook(which=str(which), when=when, body=body, span=span_of(meta))
 
     def action_decl(self, meta, c):
-        name, param, timing, when, body = c
-        return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, span=span_of(meta))
+        name, param, timing, limit, when, body = c
+        count, per = limit if limit is not None else (None, None)
+        amount = None
+        if isinstance(param, _AmountParam):
+            param, amount = ast.ParamDecl(name=param.var, kind=param.type, span=param.range.span), param.range
+        relation, phase = None, None
+        if isinstance(timing, tuple):  # `own turn before PHASE`
+            timing, relation, phase = timing
+        return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, limit=count, per=per,
+                              relation=relation, phase=phase, amount=amount, span=span_of(meta))
+
+    def action_limit(self, meta, c):
+        count = int(c[0]) if len(c) == 2 else 1  # `once per …` has no INT token
+        return (count, str(c[-1]))
 
     def action_param(self, meta, c):
         return ast.ParamDecl(name=str(c[0]), kind=str(c[1]), span=span_of(meta))
+
+    def action_head_param(self, meta, c):
+        return c[0]
+
+    def amount_param(self, meta, c):
+        var, type_, low, high, step = c
+        return _AmountParam(str(var), str(type_), ast.AmountRange(low=low, high=high, step=step, span=span_of(meta)))
 
     def timing_any(self, meta, c):
         return "any time"
 
     def timing_own(self, meta, c):
         return "own turn"
+
+    def timing_phase(self, meta, c):
+        return ("own turn", str(c[0]), str(c[1]))
 
     def trade_decl(self, meta, c):
         kinds, with_cash, when, m = c
@@ -388,7 +414,7 @@ class ToAst(Transformer):
         return ast.Pass(span=span_of(meta))
 
     def window_stmt(self, meta, c):
-        return ast.Window(who=c[0], span=span_of(meta))
+        return ast.Window(who=c[0], only=c[1] if c[1] is not None else (), span=span_of(meta))
 
     def use_card_stmt(self, meta, c):
         return ast.UseCard(who=c[0], span=span_of(meta))
@@ -558,5 +584,13 @@ class ToAst(Transformer):
     def none_lit(self, meta, c):
         return ast.Literal(value=None, type="none", span=span_of(meta))
 
+
+@attrs.frozen
+class _AmountParam:
+    """An amount parameter on its way into `ActionDecl` (never left in the tree)."""
+
+    var: str
+    type: str
+    range: ast.AmountRange
 
 

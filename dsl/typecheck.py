@@ -290,6 +290,9 @@ class TypeChecker:
             deck = self.p.decks.get(node.obj.id) if isinstance(node.obj, ast.Name) else None
             if deck is not None:
                 fields.update({c.name: Type("card") for c in deck.cards})
+                if node.name == "showing" and not any(c.lasting for c in deck.cards):
+                    self.warn("R0409", f"deck `{deck.name}` has no `lasting` card, so `{deck.name}.showing` is always `none`",
+                              node.span, help="flag the cards that stay in force `lasting`")
         elif base.name == "card":
             fields = dict(NAME_FIELDS)
         else:
@@ -511,6 +514,10 @@ class TypeChecker:
             return {**env, s.name: self.infer(s.value, env)}
         if isinstance(s, (ast.ExtraTurn, ast.UseCard, ast.Window)):
             self.expect(s.who, T.PLAYER, env, "the player")
+            for name in getattr(s, "only", ()):
+                if name.id not in self.p.actions:
+                    self.error("R0205", f"unknown action `{name.id}`", name.span,
+                               help=nearest_hint(name.id, self.p.actions) or "a window names actions declared with `action`")
             return env
         if isinstance(s, ast.Do):
             proc = self.p.procedures.get(s.name)
@@ -549,6 +556,10 @@ class TypeChecker:
             self.expect(s.who, T.PLAYER, env, "who is eliminated")
             return env
         if isinstance(s, ast.Pass):
+            return env
+        if isinstance(s, ast.EndTurn) and context == "setup":
+            self.error("R0802", "`end turn` in `setup`: the setup runs before the first turn", s.span,
+                       help="the setup runs once, whole; to end the game there use `end game`")
             return env
         if isinstance(s, (ast.EndTurn, ast.RaiseCash)):
             if isinstance(s, ast.RaiseCash) and context != "debt":

@@ -104,7 +104,7 @@ class HeuristicAgent(Agent):
         if raising is not None:
             return self._sell_for_cash(game, player, raising)
         spare = player.f["cash"] - self.reserve(game)
-        affordable = [o for o in plain if self._cost(game, o) <= spare]
+        affordable = [o for o in plain if self._cost(game, o) <= spare and not isinstance(o.argument, int)]
         if affordable:
             return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
                                                   -(o.argument.index or 0) if o.argument is not None else 0))
@@ -205,12 +205,12 @@ class ScriptedAct(NamedTuple):
 
 class ScriptedAgent(Agent):
     """Answers from per-decision queues: {"bid": [60, None], "act": [ScriptedAct(...)], "accept": [True]}
-    (an `act` answer may also be given as an (action, argument) pair)."""
+    (an `act` answer may also be given as an (action, argument) pair, or None to pass)."""
 
     def __init__(self, script: dict | None = None):
         self.script = {k: list(v) for k, v in (script or {}).items()}
         if "act" in self.script:
-            self.script["act"] = [ScriptedAct(*a) for a in self.script["act"]]
+            self.script["act"] = [ScriptedAct(*a) if a is not None else None for a in self.script["act"]]  # None: pass
 
     def _next(self, name):
         queue = self.script.get(name)
@@ -236,7 +236,8 @@ class ScriptedAgent(Agent):
         if wanted is None:
             return None
         for option in options:
-            if option.action == wanted.action and (option.argument is None or option.argument.name == wanted.argument):
+            argument = option.argument
+            if option.action == wanted.action and (argument is None or getattr(argument, "name", argument) == wanted.argument):
                 return option
         return None
 

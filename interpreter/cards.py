@@ -34,7 +34,10 @@ class Cards:
         return pile.pop(0) if pile else None
 
     def _to_discards(self, deck: str, name: str) -> None:
-        if self.rules.decks[deck].policy != "cut":
+        policy = self.rules.decks[deck].policy
+        if policy == "cycle":  # used cards go to the bottom of the pile, unshuffled
+            self.state.decks[deck].append(name)
+        elif policy != "cut":
             self.state.discards[deck].append(name)
 
     def draw(self, deck: str, player: Player, where: RuleRef) -> None:
@@ -44,6 +47,10 @@ class Cards:
         if name is None:
             return
         card = self.cards[deck][name]
+        if card.lasting:  # in force until the next card of this deck is drawn
+            self.state.showing[deck] = Held(deck, name)
+        else:
+            self.state.showing.pop(deck, None)
         if card.keep:
             held = Held(deck, name)
             player.hand.append(held)  # in his hand while he decides

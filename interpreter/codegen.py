@@ -169,6 +169,9 @@ class ExpressionCodegen:
                     self.reads.add(UNTRACKED)
                     pile = "decks" if node.name == "left" else "discards"
                     return f"len(g.state.{pile}[{obj}])"
+                if node.name == "showing":
+                    self.reads.add(UNTRACKED)
+                    return f"g.state.showing.get({obj})"
                 constants[f"card_{node.obj.id}_{node.name}"] = Held(node.obj.id, node.name)
                 return f"card_{node.obj.id}_{node.name}"
             if base_name == "player" and node.name == PLAYER_POSITION:

@@ -187,7 +187,14 @@ class Compiler:
         return nothing, local
 
     def _s_Window(self, node, local, where):
-        return self._for_player(node, local, where, "open_window"), local
+        if not node.only:
+            return self._for_player(node, local, where, "open_window"), local
+        who, only = self.expr(node.who, local), frozenset(n.id for n in node.only)
+
+        def window(g, e):
+            g.tick(where, node)
+            g.open_window(who(g, e), where, only)
+        return window, local
 
     def _s_UseCard(self, node, local, where):
         return self._for_player(node, local, where, "use_card"), local

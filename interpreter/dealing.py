@@ -17,6 +17,7 @@ from .events import NO_RULE, RuleRef
 from .state import Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
+MAX_AMOUNTS = 10_000  # the most amounts one action may offer at once (`from … to … step …`)
 
 @attrs.frozen
 class Sale:
@@ -28,7 +29,7 @@ class ActionChoice(NamedTuple):
     """One legal action an agent may pick in an action window (a tuple: made by the thousand)."""
 
     action: str
-    argument: Thing | None
+    argument: Thing | int | None  # the thing, or the amount chosen (`(a: money from … to … step …)`)
 
 
 @attrs.frozen
@@ -109,6 +110,15 @@ class Dealing:
         for action in self.rules.actions:
             if action.timing == "own turn" and not own_turn:
                 continue
+            if action.limit is not None and self._times_taken(action, player) >= action.limit:
+                continue
+            if action.relation is not None and not self._in_time(action):
+                continue
+            if self.window_only is not None and action.name not in self.window_only:
+                continue
+            if action.amount is not None:  # what it offers depends on amounts computed now: never cached
+                options.extend(self._legal_amounts(action, player))
+                continue
             if self.cache_actions:
                 # Counters only grow, so their sum changes exactly when one of them does.
                 key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
@@ -135,6 +145,24 @@ class Dealing:
                 kept.append(choice)
         return kept
 
+    def _legal_amounts(self, action, player: Player) -> list:
+        """Every amount from the lowest to the highest in steps, for which the action's `when` holds."""
+        env = {"player": player}
+        low, high, step = (f(self, env) for f in action.amount)
+        if step <= 0:
+            raise self.error(f"the step of `{action.var}` in action `{action.name}` is {step}; it must be above 0")
+        if low > high:
+            return []
+        if (high - low) // step + 1 > MAX_AMOUNTS:
+            raise self.error(f"action `{action.name}` offers {(high - low) // step + 1:,} amounts, more than "
+                             f"{MAX_AMOUNTS:,}", help="choose a larger step")
+        options = []
+        for value in range(low, high + 1, step):
+            env[action.var] = value
+            if (action.when is None or action.when(self, env)) and (action.volatile is None or action.volatile(self, env)):
+                options.append(ActionChoice(action.name, value))
+        return options
+
     def _legal(self, action, player: Player) -> list:
         if action.var is None:
             if action.when is None or action.when(self, {"player": player}):
@@ -152,18 +180,38 @@ class Dealing:
                 options.append(ActionChoice(action.name, thing))
         return options
 
+    def _in_time(self, action) -> bool:
+        """`own turn before/in/after PHASE`: where the current turn is against that phase."""
+        at, index = self.phase_at, action.phase_index
+        if action.relation == "before":
+            return at < index
+        if action.relation == "in":
+            return at == index
+        return at > index
+
+    def _stamp(self, action, player: Player) -> int:
+        """The turn (or, for `per visit`, the visit) an action's limit counts in now."""
+        return player.visits if action.per == "visit" else self.state.turn
+
+    def _times_taken(self, action, player: Player) -> int:
+        used = player.uses.get(action.name)
+        return used[1] if used is not None and used[0] == self._stamp(action, player) else 0
+
     def perform(self, player: Player, choice: ActionChoice) -> None:
         action = next(a for a in self.rules.actions if a.name == choice.action)
+        if action.limit is not None:
+            player.uses[action.name] = [self._stamp(action, player), self._times_taken(action, player) + 1]
         env = {"player": player}
         if action.var is not None:
             env[action.var] = choice.argument
-        self.emit("action", action.where, player.name, action.name,
-                  choice.argument.name if choice.argument is not None else None)
+        self.emit("action", action.where, player.name, action.name, name_of(choice.argument))
         action.body(self, env)
 
     def trade_is_legal(self, offer: TradeOffer) -> bool:
         rules = self.rules
         if not rules.trade_kinds or offer.partner is offer.proposer or offer.partner.out or offer.proposer.out:
+            return False
+        if self.window_only is not None:  # a window restricted to named actions allows no trades
             return False
         if not (offer.gives or offer.cash > 0) or not (offer.takes or offer.cash < 0):
             return False  # a trade has two sides: nothing may be given, or lent, for nothing
@@ -196,7 +244,14 @@ class Dealing:
             self.pay(-offer.cash, offer.partner, offer.proposer, where)
         return True
 
-    def window(self, player: Player, raising: int | None = None, where: RuleRef = NO_RULE) -> None:
+    def window(self, player: Player, raising: int | None = None, where: RuleRef = NO_RULE, only=None) -> None:
+        outer, self.window_only = self.window_only, only  # a debt inside it opens an ordinary window
+        try:
+            self._window(player, raising, where)
+        finally:
+            self.window_only = outer
+
+    def _window(self, player: Player, raising: int | None = None, where: RuleRef = NO_RULE) -> None:
         """Let a player act: legal actions and trade offers, until the agent passes.
 
         At the end of a turn every player whose agent `wants_window` gets one; a debtor
@@ -218,12 +273,13 @@ class Dealing:
             else:
                 raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
 
-    def open_window(self, player: Player, where: RuleRef) -> None:
-        """`window for P`: an action window in the middle of the turn, if P's agent wants one."""
+    def open_window(self, player: Player, where: RuleRef, only=None) -> None:
+        """`window for P [only A, B]`: an action window in the middle of the turn, if P's agent wants
+        one; with `only`, just those actions (a frozenset of names) and no trades."""
         if not player.out and self.agent(player).wants_window(self, player, player.seat == self.state.current):
             self.descend("windows open windows", help="look for an action whose body opens a `window` again")
             try:
-                self.window(player, where=where)
+                self.window(player, where=where, only=only)
             finally:
                 self.depth -= 1
 

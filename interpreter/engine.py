@@ -55,6 +55,8 @@ class Game(Cards, Dealing):
         self.forced_cards: dict = {}
         self.observer = None
         self.started = False
+        self.phase_at = -1  # the phase the current turn has reached: -1 before the first, len(phases) after the last
+        self.window_only = None  # while a `window for P only …` is open, the actions it allows
         # Change counters per field name (and codegen's markers), and the legal actions
         # computed under them: see `legal_actions`.
         self.versions: dict = {}
@@ -72,6 +74,8 @@ class Game(Cards, Dealing):
             if isinstance(occupant, Thing):
                 occupant.index = i
         self.square_list = list(dict.fromkeys(self.board))  # each square once, in board order
+        stop_names = {name for name, decl in rules.program.squares.items() if decl.stop}
+        self.stops = frozenset(i for i in range(self.ring) if self.board[i].name in stop_names)
         self.kind_things: dict = {}
         for t in self.things:
             self.kind_things.setdefault(t.kind, []).append(t)
@@ -202,11 +206,14 @@ class Game(Cards, Dealing):
                 raise self.error(f"{player.name} is at `{self.board[start].name}`, off the board; "
                                  "a token leaves it only with `move … to`")
             steps = amount if how == "by" else -amount
+            if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
+                steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n
         self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
         self.descend("moves trigger moves", help="look for a handler whose move lands on a square that moves again")
         if how == "place":
             player.at = dest
+            player.visits += 1  # a new visit, wherever the token arrives (`once per visit` counts from here)
             self._changed(POSITION)
             self.depth -= 1
             return
@@ -219,6 +226,7 @@ class Game(Cards, Dealing):
                         self.emit("pass", where, player.name, self.board[idx].name)
                         self._fire(handlers, player, self.board[idx], where)
             player.at = dest
+            player.visits += 1
             self._changed(POSITION)
             occupant = self.board[dest]
             self.emit("land", where, player.name, occupant.name)
@@ -356,7 +364,7 @@ class Game(Cards, Dealing):
 
     # ---- turns ---------------------------------------------------------------------------------------------
     def setup(self) -> None:
-        """Choose the first player as the header says."""
+        """Choose the first player as the header says, then run the rules' `setup:` block."""
         self.started = True
         state = self.state
         self.emit("setup", NO_RULE, [p.name for p in state.players], self.seed)
@@ -371,8 +379,16 @@ class Game(Cards, Dealing):
                 contenders = [p for p in contenders if rolls[p] == best]
             state.current = contenders[0].seat
             self.emit("first", NO_RULE, state.players[state.current].name, {p.name: t for p, t in rolls.items()})
-            return
-        self.emit("first", NO_RULE, state.players[state.current].name, None)
+        else:
+            self.emit("first", NO_RULE, state.players[state.current].name, None)
+        if self.rules.setup is not None:
+            self.steps = 0
+            try:
+                self.rules.setup(self, {})
+            except TurnEnded:  # an `end turn` in a procedure the setup runs: the setup stops there
+                pass
+            except GameEnded:  # `end game` in the setup: the game is over before it began
+                pass
 
     def play_turn(self) -> None:
         state = self.state
@@ -386,7 +402,8 @@ class Game(Cards, Dealing):
             for h in rules.hooks["before"]:
                 if h.when is None or h.when(self, env):
                     h.body(self, env)
-            for phase in rules.phases:
+            for index, phase in enumerate(rules.phases):
+                self.phase_at = index
                 if phase.when is not None and not phase.when(self, env):
                     continue
                 if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
@@ -395,6 +412,7 @@ class Game(Cards, Dealing):
                 phase.body(self, env)
         except TurnEnded:
             pass
+        self.phase_at = len(rules.phases)
         if not player.out:
             try:
                 for h in rules.hooks["after"]:
@@ -419,6 +437,7 @@ class Game(Cards, Dealing):
     def _advance(self) -> None:
         state = self.state
         player = state.players[state.current]
+        self.phase_at = -1  # the next turn has not reached its first phase
         if player.extra_turns and not player.out:
             player.extra_turns -= 1
             return
@@ -434,7 +453,7 @@ class Game(Cards, Dealing):
         try:
             if not self.started:
                 self.setup()
-            while True:
+            while not self.state.over:
                 self.play_turn()
         except GameEnded:
             pass

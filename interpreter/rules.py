@@ -46,6 +46,11 @@ class ActionDef:
     prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
     sorted_reads: tuple = ()  # what `when` reads, in a fixed order (see Dealing.legal_actions)
     volatile: object = None  # the part of the condition that reads what changes all the time
+    relation: str | None = None  # `own turn before/in/after PHASE`: "before" | "in" | "after" ...
+    phase_index: int | None = None  # ... the index of that phase in `phases`
+    amount: tuple | None = None  # (low, high, step) compiled: the amounts a player may choose, for an amount action
+    limit: int | None = None  # times a player may take it per turn or per visit (`once per turn`)
+    per: str | None = None  # "turn" | "visit"
 
 
 @attrs.define
@@ -55,6 +60,7 @@ class CardDef:
     keep: bool
     body: object
     where: RuleRef
+    lasting: bool = False
 
 
 @attrs.define
@@ -68,7 +74,7 @@ class PhaseDef:
 
 @attrs.define
 class DeckDef:
-    policy: str  # "reshuffle", "cut" or "once"
+    policy: str  # "reshuffle", "cut", "once" or "cycle"
     cards: list  # [CardDef], expanded by copies
 
 
@@ -150,6 +156,7 @@ class Rules:
     hint_kinds: dict  # name -> the kind its parameter is declared with
     invariants: list  # [InvariantDef]
     compiler: Compiler
+    setup: object | None = None  # the `setup:` block, compiled; run once before the first turn
 
     @property
     def program(self):
@@ -276,20 +283,26 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
                                compiler.where(phase)))
 
     actions = []
+    phase_names = [phase.name for phase in p.turn.phases]
     for a in p.actions.values():
         var, kind = (a.param.name, a.param.kind) if a.param else (None, None)
         local = frozenset({"player"} | ({var} if var else set()))
         when, volatile = _split_condition(compiler, a.when, local)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
         actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local), compiler.where(a),
-                                 prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile))
+                                 prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile,
+                                 a.relation, phase_names.index(a.phase) if a.phase is not None else None,
+                                 tuple(compiler.expr(n, frozenset({"player"}))
+                                       for n in (a.amount.low, a.amount.high, a.amount.step)) if a.amount else None,
+                                 a.limit, a.per))
 
     decks = {}
     for deck in p.decks.values():
         cards = []
         for card in deck.cards:
             body = compiler.block(card.body, frozenset({"player"}))
-            cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card))] * card.copies)
+            cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card),
+                                  card.lasting)] * card.copies)
         decks[deck.name] = DeckDef(deck.policy, cards)
 
     ends = [EndDef(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
@@ -340,4 +353,5 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         trade_where=compiler.where(p.trade) if p.trade else NO_RULE,
         decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
+        setup=compiler.block(p.setup.body, frozenset()) if p.setup is not None else None,
     )

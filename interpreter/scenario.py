@@ -131,8 +131,9 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                 player = players[item.player]
                 argument = compiler.expr(item.argument, env_names)(g, env_for()) if item.argument is not None else None
                 legal = [o for o in g.legal_actions(player, own_turn=player.seat == g.state.current)
-                         if o.action == item.action and o.argument is argument]
-                what = f"`{item.action}{' ' + argument.name if argument is not None else ''}` by {player.name}"
+                         if o.action == item.action and o.argument == argument]
+                shown = getattr(argument, "name", argument)
+                what = f"`{item.action}{f' {shown}' if argument is not None else ''}` by {player.name}"
                 if item.expect_legal and not legal:
                     result.failures.append(Failure(item.span.line, f"{what} is not allowed here, but the scenario does it"))
                 elif not item.expect_legal and legal:

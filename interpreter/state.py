@@ -59,6 +59,8 @@ class Player:
     owing: int = 0  # while raising cash for a debt, the amount owed
     hand: list = attrs.Factory(list)  # cards kept for later (Held)
     extra_turns: int = 0  # turns to play again before the next player's
+    visits: int = 0  # arrivals of his token on a square so far: each is a new visit
+    uses: dict = attrs.Factory(dict)  # action with a limit -> [turn or visit it was last taken in, times taken then]
 
     def __repr__(self) -> str:
         return f"Player({self.name})"
@@ -92,6 +94,7 @@ class GameState:
     over: bool = False
     winner: Player | None = None
     end_reason: str | None = None
+    showing: dict = attrs.Factory(dict)  # deck name -> the `lasting` card in force (Held), if any
 
 
 def name_of(value):
@@ -133,11 +136,13 @@ def state_to_json(state: GameState) -> dict:
         "bank": {"balance": state.bank.balance, "unlimited": state.bank.unlimited},
         "players": [{"seat": p.seat, "name": p.name, "at": p.at, "out": p.out, "owing": p.owing,
                      "extra_turns": p.extra_turns, "hand": [[h.deck, h.card] for h in p.hand],
+                     "visits": p.visits, "uses": {k: list(v) for k, v in p.uses.items()},
                      "fields": {k: _ref(v) for k, v in p.f.items()}} for p in state.players],
         "things": {t.name: {k: _ref(v) for k, v in t.f.items()} for t in state.things},
         "globals": {k: _ref(v) for k, v in state.globals.items()},
         "decks": {k: list(v) for k, v in state.decks.items()},
         "discards": {k: list(v) for k, v in state.discards.items()},
+        "showing": {k: [h.deck, h.card] for k, h in state.showing.items()},
         "rng": [version, list(internal), gauss],
     }
 
@@ -146,7 +151,9 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
     """Rebuild a state; `things` are fresh Thing objects (fixed data) to fill, `squares` by name."""
     by_thing = {t.name: t for t in things}
     players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"], owing=p["owing"],
-                      extra_turns=p["extra_turns"], hand=[Held(d, c) for d, c in p["hand"]]) for p in data["players"]]
+                      extra_turns=p["extra_turns"], hand=[Held(d, c) for d, c in p["hand"]],
+                      visits=p.get("visits", 0), uses={k: list(v) for k, v in p.get("uses", {}).items()})
+               for p in data["players"]]
     by_player = {p.name: p for p in players}
 
     def deref(value):
@@ -176,4 +183,5 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
         decks={k: list(v) for k, v in data["decks"].items()}, discards={k: list(v) for k, v in data["discards"].items()},
         rng=rng, turn=data["turn"], current=data["current"], over=data["over"],
         winner=by_player[data["winner"]] if data["winner"] else None, end_reason=data["end_reason"],
+        showing={k: Held(d, c) for k, (d, c) in data.get("showing", {}).items()},
     )

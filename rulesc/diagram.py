@@ -268,7 +268,12 @@ class _Builder:
         p = self.p
         start = self.start_node()
         chain_nodes, skippable = self.turn_chain()
-        self.g.edge(start, "next_turn", color=COLOURS["start"][1], penwidth="1.5")
+        setup = self.setup_node()
+        if setup is not None:
+            self.g.edge(start, setup, color=COLOURS["start"][1], penwidth="1.5")
+            self.g.edge(setup, "next_turn", color=COLOURS["start"][1], penwidth="1.5")
+        else:
+            self.g.edge(start, "next_turn", color=COLOURS["start"][1], penwidth="1.5")
 
         # The main chain: next_turn -> hooks -> phases -> hooks -> action window -> end checks.
         after_turn = self.after_turn_nodes()
@@ -312,6 +317,19 @@ class _Builder:
                     **_style("start", fillcolor="#5d6d7e"))
         return "start"
 
+    def setup_node(self) -> str | None:
+        """The `setup:` block, run once between choosing the first player and the first turn."""
+        setup = self.p.setup
+        if setup is None:
+            return None
+        label = _Label().title("setup").line("once, before the first turn", size=9)
+        for stmt in setup.body.statements:
+            label.code(_shorten(self.cond(stmt), COND_WIDTH))
+        label.cite(setup.body.meta)
+        self.g.node("setup", str(label), **_style("hook"))
+        self.record_body("setup", setup.body)
+        return "setup"
+
     def setting_text(self, setting: ast.Setting) -> str:
         if isinstance(setting.value, tuple):
             return " ".join(str(w) for w in setting.value)
@@ -353,6 +371,9 @@ class _Builder:
                     label.code(self.cond(phase.when), "when ")
                 if phase.optional:
                     label.line("optional: the player may skip it", size=9)
+                for window in self.of_kind(phase.body, ast.Window):
+                    if window.only:  # a window restricted to named actions (an open one is the usual)
+                        label.line("window: only " + ", ".join(n.id for n in window.only), size=9)
                 label.cite(phase.body.meta)
                 extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
                 sub.node(nid, str(label), **_style("phase", **extra))
@@ -391,7 +412,15 @@ class _Builder:
         for name in p.actions:  # declaration order
             action = p.actions[name]
             head = name + (f"({action.param.name}: {action.param.kind})" if action.param else "")
-            label.line(f"• {head}, {action.timing}")
+            if action.amount is not None:  # an amount the player chooses: show its range
+                rng = action.amount
+                head = (f"{name}({action.param.name}: {action.param.kind} from {self.cond(rng.low)} "
+                        f"to {self.cond(rng.high)} step {self.cond(rng.step)})")
+            limit = ""
+            if action.limit is not None:
+                limit = f", {'once' if action.limit == 1 else action.limit} per {action.per}"
+            timing = action.timing + (f" {action.relation} {action.phase}" if action.phase is not None else "")
+            label.line(f"• {head}, {timing}{limit}")
             if action.when is not None:
                 label.code(self.cond(action.when), "  when ")
             label.cite(action.body.meta)
@@ -472,6 +501,8 @@ class _Builder:
                     label.line(f"square “{square.title}”", size=9)
                 elif handler.target in p.kinds:
                     label.line(f"any {handler.target}", size=9)
+                if square is not None and square.stop:
+                    label.line("every move stops here", size=9)
                 if handler.when is not None:
                     label.code(self.cond(handler.when), "when ")
                 label.cite(handler.body.meta)
@@ -528,7 +559,9 @@ class _Builder:
                 label.line(f"{total} cards, {deck.policy}" + ("" if effects else ", discarded unread"), size=9)
                 if effects:
                     label.items([f"{c.title or c.name}" + (f" ×{c.copies}" if c.copies != 1 else "")
-                                 for c in deck.cards])
+                                 + (" (lasting)" if c.lasting else "") for c in deck.cards])
+                    if any(c.lasting for c in deck.cards):
+                        label.line("a lasting card is in force until the next draw", size=9)
                 label.cite(deck.meta)
             self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
         if effects and name not in self.deck_effects and name in self.p.decks:

@@ -27,7 +27,7 @@ def describe(kind: str, payload: tuple) -> str:
 
 def _label(option) -> str:
     if isinstance(option, ActionChoice):
-        return option.action + (f" {option.argument.name}" if option.argument is not None else "")
+        return option.action + (f" {getattr(option.argument, 'name', option.argument)}" if option.argument is not None else "")
     return str(getattr(option, "name", option))
 
 

@@ -63,7 +63,7 @@ class ReplayAgent(Agent):
             return None
         if event.get("event") == "action":
             for option in options:
-                argument = option.argument.name if option.argument is not None else None
+                argument = getattr(option.argument, "name", option.argument)  # a thing by name; an amount as it is
                 if option.action == event["action"] and argument == event["argument"]:
                     return option
         if event.get("event") == "trade":

@@ -72,14 +72,19 @@ FORMS = {
     (ast.BoolOp, "op"): {"and", "or"},
     (ast.Handler, "event"): {"land", "pass", "debt", "eliminate"},
     (ast.Hook, "which"): {"before", "after"},
-    (ast.Deck, "policy"): {"cut", "reshuffle", "once"},
+    (ast.Deck, "policy"): {"cut", "reshuffle", "once", "cycle"},
     (ast.ActionDecl, "timing"): {"any time", "own turn"},
+    (ast.ActionDecl, "per"): {None, "turn", "visit"},
+    (ast.ActionDecl, "relation"): {None, "before", "in", "after"},
+    (ast.Window, "only"): {"all", "named"},
     (ast.Variation, "what"): {"override param", "override game", "replace phase", "remove phase",
                               "replace card", "remove card", "extend deck", "remove scenario"},
     (ast.Bank, "unlimited"): {True},
     (ast.Card, "keep"): {True, False},
+    (ast.Card, "lasting"): {True, False},
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
+    (ast.SquareDecl, "stop"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
     (ast.DiscardHeld, "to"): {"none", "a player"},
 }
@@ -90,6 +95,8 @@ def test_the_files_hold_every_form(written, cls, field):
     def form(value):
         if cls is ast.DiscardHeld:
             return "none" if value is None else "a player"
+        if cls is ast.Window:
+            return "named" if value else "all"
         return value
     seen = {form(getattr(n, field)) for n in written if type(n) is cls}
     assert FORMS[cls, field] <= seen, f"{cls.__name__}.{field}: never written: {FORMS[cls, field] - seen}"
@@ -165,7 +172,8 @@ def bodies(program) -> list:
     return ([phase.body for phase in program.turn.phases] + [h.body for h in program.hooks]
             + [h.body for h in program.handlers] + [a.body for a in program.actions.values()]
             + [c.body for d in program.decks.values() for c in d.cards]
-            + [pr.body for pr in program.procedures.values()])
+            + [pr.body for pr in program.procedures.values()]
+            + ([program.setup.body] if program.setup is not None else []))
 
 
 def test_the_diagram_draws_every_phase_and_deck(rules):

@@ -99,6 +99,9 @@ def coverage_report(rules: Rules, cov: Coverage) -> list[CoverageItem]:
     # Rules: each declaration that can cause events; exercised if one of its lines did.
     decls = []  # (label, hit)
     blocks = []
+    if p.setup is not None:
+        decls.append((p.setup.span, None))
+        blocks.append(p.setup.body)
     phase_decls = p.turn.phases if p.turn is not None else ()
     for phase in phase_decls:
         decls.append((phase.span, None))
