@@ -690,6 +690,21 @@ class ScenarioExpect:
 
 
 @node
+class ScenarioTrade:
+    """`do Ann trade F1 to Bob for E1, $5,000` (must be legal, then done as agreed) / `forbid ...`
+    (must be illegal) / `offer ...` (Ann's agent proposes it in her next action window, if legal
+    then; the partner's `accept` answer decides). A side lists things, kept cards and at most one
+    amount of money."""
+
+    mode: str  # "do", "forbid" or "offer"
+    player: str
+    partner: str
+    gives: tuple
+    takes: tuple
+    span: Span
+
+
+@node
 class ScenarioAction:
     """`do Ann build Lot1` (must be legal, then runs) / `forbid ...` (must be illegal)."""
 

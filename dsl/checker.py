@@ -377,6 +377,27 @@ class Checker(TypeChecker):
                                    item.span)
                     elif item.argument is not None:
                         self.expect(item.argument, Type(action.param[1]), env, "the action's argument")
+                elif isinstance(item, ast.ScenarioTrade):
+                    self.need_player(item.player, env, item.span)
+                    self.need_player(item.partner, env, item.span)
+                    if self.p.trade is None:
+                        self.error("R0205", "the scenario trades, but the file has no `trade` declaration", item.span,
+                                   help="declare what may be traded: `trade Kind with cash`")
+                    kinds = {k.id for k in self.p.trade.kinds} if self.p.trade is not None else set()
+                    for side in (item.gives, item.takes):
+                        amounts = 0
+                        for thing in side:
+                            t = self.infer(thing, env)
+                            if t.name == "money":
+                                amounts += 1
+                            elif t.name == "card":
+                                pass
+                            elif t.name not in kinds:
+                                self.error("R0312", f"a trade's side lists things of a traded kind "
+                                           f"({', '.join(f'`{k}`' for k in sorted(kinds)) or 'none'}), kept cards and "
+                                           f"money, not a `{t}`", thing.span)
+                        if amounts > 1:
+                            self.error("R0312", "a trade's side has at most one amount of money", item.span)
                 elif isinstance(item, ast.ScenarioAnswer):
                     self.need_player(item.player, env, item.span)
                     for v in item.values:

@@ -335,6 +335,22 @@ class ToAst(Transformer):
         return ast.ScenarioAction(player=str(c[0]), action=str(c[1]), argument=c[2], expect_legal=False,
                                   span=span_of(meta))
 
+    def _scenario_trade(self, mode, meta, c):
+        return ast.ScenarioTrade(mode=mode, player=str(c[0]), gives=c[1], partner=str(c[2]), takes=c[3],
+                                 span=span_of(meta))
+
+    def scenario_trade_do(self, meta, c):
+        return self._scenario_trade("do", meta, c)
+
+    def scenario_trade_forbid(self, meta, c):
+        return self._scenario_trade("forbid", meta, c)
+
+    def scenario_trade_offer(self, meta, c):
+        return self._scenario_trade("offer", meta, c)
+
+    def trade_side(self, meta, c):
+        return tuple(c)
+
     def set_stmt_line(self, meta, c):
         stmt = c[0]
         return ast.Set(target=stmt.target, value=stmt.value, span=stmt.span, meta=c[1])

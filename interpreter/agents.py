@@ -199,6 +199,7 @@ class ScriptedAgent(Agent):
 
     def __init__(self, script: dict | None = None):
         self.script = {k: list(v) for k, v in (script or {}).items()}
+        self.offers: list = []  # trade offers to propose, each in the first window where it is legal
 
     def _next(self, name):
         queue = self.script.get(name)
@@ -217,9 +218,13 @@ class ScriptedAgent(Agent):
         return options[0]
 
     def wants_window(self, game, player, own_turn):
-        return bool(self.script.get("act"))
+        return bool(self.script.get("act")) or bool(self.offers)
 
     def act(self, game, player, options, raising):
+        for offer in self.offers:
+            if game.trade_is_legal(offer):
+                self.offers.remove(offer)
+                return offer
         wanted = self._next("act")
         if wanted is None:
             return None

@@ -163,7 +163,7 @@ class Dealing:
         if payer.f["cash"] < amount:
             return False
         for thing, owner in [(t, offer.proposer) for t in offer.gives] + [(t, offer.partner) for t in offer.takes]:
-            if thing.kind not in rules.trade_kinds or thing.f.get("owner") is not owner:
+            if not isinstance(thing, Thing) or thing.kind not in rules.trade_kinds or thing.f.get("owner") is not owner:
                 return False
         if rules.trade_when is not None:
             return bool(rules.trade_when(self, {"player": offer.proposer, "partner": offer.partner}))
@@ -174,6 +174,11 @@ class Dealing:
             raise AgentError(f"{offer.proposer.name}'s agent offered a trade the rules do not allow: {offer}")
         if not self.agent(offer.partner).accept(self, offer.partner, offer):
             return False
+        self.complete_trade(offer, where)
+        return True
+
+    def complete_trade(self, offer: TradeOffer, where: str) -> None:
+        """An agreed trade, on the spot: ownership and cash move in one step."""
         self.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
                   [t.name for t in offer.takes], offer.cash)
         for t in offer.gives:
@@ -184,7 +189,6 @@ class Dealing:
             self.pay(offer.cash, offer.proposer, offer.partner, where)
         elif offer.cash < 0:
             self.pay(-offer.cash, offer.partner, offer.proposer, where)
-        return True
 
     def window(self, player: Player, raising: int | None = None, where: str = "") -> None:
         """Let a player act: legal actions and trade offers, until the agent passes.

@@ -81,6 +81,7 @@ FORMS = {
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
+    (ast.ScenarioTrade, "mode"): {"do", "forbid", "offer"},
     (ast.DiscardHeld, "to"): {"none", "a player"},
 }
 
