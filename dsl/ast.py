@@ -488,10 +488,23 @@ class Board:
 
 
 @node
+class AssumedValue:
+    """One entry of a row's `assumed` list: a column (`rents`), or one element of a list column
+    (`income[2]`, counting from 0) when the rulebook states the others."""
+
+    column: str
+    index: int | None
+    span: Span
+
+    def __str__(self) -> str:
+        return self.column if self.index is None else f"{self.column}[{self.index}]"
+
+
+@node
 class Row:
     name: str
     cells: tuple
-    assumed_columns: tuple | None  # None: nothing assumed; (): the whole row
+    assumed_columns: tuple | None  # of AssumedValue; None: nothing assumed; (): the whole row
     cite: str | None
     span: Span
 

@@ -172,9 +172,15 @@ class Checker(TypeChecker):
                     for col, cell in zip(columns[1:], row.cells):
                         if col in types:
                             self.expect(cell, types[col], scope, f"`{col}` of `{row.name}`")
-                    for col in row.assumed_columns or ():
+                    for assumed in row.assumed_columns or ():
+                        col = assumed.column
                         if col not in columns:
-                            self.error("R0602", f"`assumed {col}`: table `{kind}` has no column `{col}`", row.span)
+                            self.error("R0602", f"`assumed {assumed}`: table `{kind}` has no column `{col}`", assumed.span)
+                        elif assumed.index is not None:
+                            cell = row.cells[columns.index(col) - 1]
+                            if not isinstance(cell, ast.ListExpr) or assumed.index >= len(cell.items):
+                                self.error("R0602", f"`assumed {assumed}`: `{col}` of `{row.name}` has no element "
+                                           f"{assumed.index} (elements count from 0)", assumed.span)
                     thing = p.things.get(row.name)
                     if thing is not None and thing.assumed:
                         note = ", ".join(thing.assumed)

@@ -220,7 +220,11 @@ class ToAst(Transformer):
                        span=span_of(meta))
 
     def row_assumed(self, meta, c):
-        return ("row_assumed", tuple(str(t) for t in c))
+        return ("row_assumed", tuple(c))
+
+    def assumed_value(self, meta, c):
+        return ast.AssumedValue(column=str(c[0]), index=int(c[1]) if c[1] is not None else None,
+                                span=span_of(meta))
 
     def neg_money(self, meta, c):
         return ast.Literal(value=-int(str(c[0])[1:].replace(",", "")), type="money", span=span_of(meta))
