@@ -526,6 +526,7 @@ class Card:
     keep: bool  # "now or later": the player may keep it to use in a later turn
     body: Block
     span: Span
+    later: bool = False  # `keep later`: once kept, `use card` offers it only from the next turn on
 
 
 @node

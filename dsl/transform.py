@@ -128,7 +128,7 @@ class ToAst(Transformer):
         deck, name, title, copies, keep, body = c
         card = ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        span=span_of(meta))
+                        span=span_of(meta), later=keep == "later")
         return ast.Variation(what="replace card", target=f"{deck}.{name}", node=card, span=span_of(meta))
 
     def remove_card(self, meta, c):
@@ -240,7 +240,10 @@ class ToAst(Transformer):
         name, title, copies, keep, body = c
         return ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        span=span_of(meta))
+                        span=span_of(meta), later=keep == "later")
+
+    def keep_flag(self, meta, c):
+        return "later" if c[0] is not None else "keep"
 
     def copies(self, meta, c):
         return int(c[0])

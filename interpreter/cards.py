@@ -44,7 +44,7 @@ class Cards:
             return
         card = self.cards[deck][name]
         if card.keep:
-            held = Held(deck, name)
+            held = Held(deck, name, self.state.turn)
             player.hand.append(held)  # in his hand while he decides
             self.emit("draw", where, player.name, deck, name)
             if self.choose(player, "keep", ["keep", "use"], where) == "keep":
@@ -71,10 +71,13 @@ class Cards:
             self.emit("discard", where, deck, name)
 
     def use_card(self, player: Player, where: str) -> None:
-        """The player uses one card he kept: its effect runs, then it is discarded."""
-        if not player.hand:
+        """The player uses one card he kept: its effect runs, then it is discarded. A `keep later`
+        card kept in this turn is not offered yet."""
+        turn = self.state.turn
+        usable = [h for h in player.hand if not (h.since == turn and self.cards[h.deck][h.card].later)]
+        if not usable:
             return
-        held = self.choose(player, "use card", list(player.hand), where)
+        held = self.choose(player, "use card", usable, where)
         player.hand.remove(held)
         self._to_discards(held.deck, held.card)
         self.emit("use", where, player.name, held.deck, held.card)

@@ -50,6 +50,7 @@ class CardDef:
     keep: bool
     body: object
     where: str
+    later: bool = False  # `keep later`: once kept, usable only from its holder's next turn on
 
 
 @attrs.define
@@ -220,7 +221,7 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         cards = []
         for card in deck.cards:
             body = compiler.block(card.body, frozenset({"player"}))
-            cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card))] * card.copies)
+            cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card), card.later)] * card.copies)
         decks[deck.name] = (deck.policy, cards)
 
     ends = [(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]

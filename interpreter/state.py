@@ -43,6 +43,7 @@ class Held:
 
     deck: str
     card: str
+    since: int = attrs.field(default=0, eq=False)  # the turn it was kept in (not part of its identity)
 
     @property
     def name(self) -> str:
@@ -132,7 +133,7 @@ def state_to_json(state: GameState) -> dict:
         "end_reason": state.end_reason,
         "bank": {"balance": state.bank.balance, "unlimited": state.bank.unlimited},
         "players": [{"seat": p.seat, "name": p.name, "at": p.at, "out": p.out, "owing": p.owing,
-                     "extra_turns": p.extra_turns, "hand": [[h.deck, h.card] for h in p.hand],
+                     "extra_turns": p.extra_turns, "hand": [[h.deck, h.card, h.since] for h in p.hand],
                      "fields": {k: _ref(v) for k, v in p.f.items()}} for p in state.players],
         "things": {t.name: {k: _ref(v) for k, v in t.f.items()} for t in state.things},
         "globals": {k: _ref(v) for k, v in state.globals.items()},
@@ -146,7 +147,7 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
     """Rebuild a state; `things` are fresh Thing objects (fixed data) to fill, `squares` by name."""
     by_thing = {t.name: t for t in things}
     players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"], owing=p["owing"],
-                      extra_turns=p["extra_turns"], hand=[Held(d, c) for d, c in p["hand"]]) for p in data["players"]]
+                      extra_turns=p["extra_turns"], hand=[Held(*h) for h in p["hand"]]) for p in data["players"]]
     by_player = {p.name: p for p in players}
 
     def deref(value):

@@ -78,6 +78,7 @@ FORMS = {
                               "replace card", "remove card", "extend deck", "remove scenario"},
     (ast.Bank, "unlimited"): {True},
     (ast.Card, "keep"): {True, False},
+    (ast.Card, "later"): {True, False},
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
