@@ -527,6 +527,8 @@ class Card:
     body: Block
     span: Span
     later: bool = False  # `keep later`: once kept, `use card` offers it only from the next turn on
+    tradable: bool = False  # `tradable [when COND]`: while kept, it may be traded (`trade …, cards`)
+    tradable_when: object | None = None  # COND, with `player` = its holder
 
 
 @node
@@ -595,6 +597,7 @@ class TradeDecl:
     when: object | None
     span: Span
     meta: Meta = NO_META
+    cards: bool = False  # `trade Property, cards …`: kept cards flagged `tradable` may be traded too
 
 
 @node

@@ -223,6 +223,14 @@ class Checker(TypeChecker):
                 if card.keep and deck.policy == "cut":
                     self.error("R0904", f"card `{card.name}` is kept, but a `cut` deck never gives its cards away",
                                card.span, help="kept cards come from `reshuffle` or `once` decks")
+                if card.tradable and not card.keep:
+                    self.error("R0905", f"card `{card.name}` is `tradable`, but it is not kept, so nobody ever holds it",
+                               card.span, help="flag it `keep` too, or drop `tradable`")
+                elif card.tradable and not (self.p.trade is not None and self.p.trade.cards):
+                    self.warn("R0906", f"card `{card.name}` is `tradable`, but no `trade` lists `cards`",
+                              card.span, help="add `cards` to the trade: `trade Property, cards with cash`")
+                if card.tradable_when is not None:
+                    self.expect(card.tradable_when, T.BOOL, {**scope, "player": T.PLAYER}, "a card's trade condition")
                 self.block(card.body, {**scope, "player": T.PLAYER}, "card")
 
     def check_turn(self, scope):
@@ -397,7 +405,9 @@ class Checker(TypeChecker):
                             if t.name == "money":
                                 amounts += 1
                             elif t.name == "card":
-                                pass
+                                if self.p.trade is not None and not self.p.trade.cards:
+                                    self.error("R0312", "the scenario trades a card, but the `trade` declaration does "
+                                               "not list `cards`", thing.span)
                             elif t.name not in kinds:
                                 self.error("R0312", f"a trade's side lists things of a traded kind "
                                            f"({', '.join(f'`{k}`' for k in sorted(kinds)) or 'none'}), kept cards and "

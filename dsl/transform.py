@@ -125,10 +125,11 @@ class ToAst(Transformer):
         return ast.Variation(what="remove phase", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
 
     def replace_card(self, meta, c):
-        deck, name, title, copies, keep, body = c
+        deck, name, title, copies, keep, tradable, body = c
         card = ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        span=span_of(meta), later=keep == "later")
+                        span=span_of(meta), later=keep == "later", tradable=tradable is not None,
+                        tradable_when=tradable[1] if tradable is not None else None)
         return ast.Variation(what="replace card", target=f"{deck}.{name}", node=card, span=span_of(meta))
 
     def remove_card(self, meta, c):
@@ -237,10 +238,14 @@ class ToAst(Transformer):
         return ast.Deck(name=str(c[0]), policy=str(c[1]), cards=tuple(c[3:]), span=span_of(meta), meta=c[2])
 
     def card_decl(self, meta, c):
-        name, title, copies, keep, body = c
+        name, title, copies, keep, tradable, body = c
         return ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        span=span_of(meta), later=keep == "later")
+                        span=span_of(meta), later=keep == "later", tradable=tradable is not None,
+                        tradable_when=tradable[1] if tradable is not None else None)
+
+    def tradable_flag(self, meta, c):
+        return ("tradable", c[0])
 
     def keep_flag(self, meta, c):
         return "later" if c[0] is not None else "keep"
@@ -290,7 +295,11 @@ class ToAst(Transformer):
 
     def trade_decl(self, meta, c):
         kinds, with_cash, when, m = c
-        return ast.TradeDecl(kinds=kinds, with_cash=with_cash is not None, when=when, span=span_of(meta), meta=m)
+        # `cards` in the list is not a kind: it lets kept cards flagged `tradable` be traded.
+        cards = any(k.id == "cards" for k in kinds)
+        kinds = tuple(k for k in kinds if k.id != "cards")
+        return ast.TradeDecl(kinds=kinds, with_cash=with_cash is not None, when=when, span=span_of(meta), meta=m,
+                             cards=cards)
 
     def trade_cash(self, meta, c):
         return True

@@ -87,7 +87,7 @@ class Cards:
         """A kept card leaves its holder: to the discard pile, or (`to`) into another's hand."""
         if held not in player.hand:
             return
-        player.hand.remove(held)
+        held = player.hand.pop(player.hand.index(held))  # the card itself, with the turn it was kept in
         if to is not None:
             to.hand.append(held)
             self.emit("give", where, player.name, to.name, held.deck, held.card)

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import attrs
 
-from .state import Player, Thing, name_of
+from .state import Held, Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
 
@@ -153,7 +153,8 @@ class Dealing:
 
     def trade_is_legal(self, offer: TradeOffer) -> bool:
         rules = self.rules
-        if not rules.trade_kinds or offer.partner is offer.proposer or offer.partner.out or offer.proposer.out:
+        if not (rules.trade_kinds or rules.trade_cards) or offer.partner is offer.proposer \
+                or offer.partner.out or offer.proposer.out:
             return False
         if not (offer.gives or offer.cash > 0) or not (offer.takes or offer.cash < 0):
             return False  # a trade has two sides: nothing may be given, or lent, for nothing
@@ -162,12 +163,27 @@ class Dealing:
         payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)
         if payer.f["cash"] < amount:
             return False
-        for thing, owner in [(t, offer.proposer) for t in offer.gives] + [(t, offer.partner) for t in offer.takes]:
-            if not isinstance(thing, Thing) or thing.kind not in rules.trade_kinds or thing.f.get("owner") is not owner:
-                return False
+        for side, owner in ((offer.gives, offer.proposer), (offer.takes, offer.partner)):
+            for thing in side:
+                if isinstance(thing, Held):
+                    if not self._card_is_tradable(thing, owner, side):
+                        return False
+                elif not isinstance(thing, Thing) or thing.kind not in rules.trade_kinds \
+                        or thing.f.get("owner") is not owner:
+                    return False
         if rules.trade_when is not None:
             return bool(rules.trade_when(self, {"player": offer.proposer, "partner": offer.partner}))
         return True
+
+    def _card_is_tradable(self, held: Held, holder: Player, side: tuple) -> bool:
+        """A kept card may be traded if the trade lists `cards`, its holder keeps as many copies as
+        the side names, and the card is `tradable` (and its `when` holds for the holder)."""
+        if not self.rules.trade_cards or holder.hand.count(held) < side.count(held):
+            return False
+        card = self.cards[held.deck][held.card]
+        if not card.tradable:
+            return False
+        return card.tradable_when is None or bool(card.tradable_when(self, {"player": holder}))
 
     def trade(self, offer: TradeOffer, where: str) -> bool:
         if not self.trade_is_legal(offer):
@@ -181,10 +197,13 @@ class Dealing:
         """An agreed trade, on the spot: ownership and cash move in one step."""
         self.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
                   [t.name for t in offer.takes], offer.cash)
-        for t in offer.gives:
-            self.set_field(t, "owner", offer.partner, where)
-        for t in offer.takes:
-            self.set_field(t, "owner", offer.proposer, where)
+        for giver, receiver, side in ((offer.proposer, offer.partner, offer.gives),
+                                      (offer.partner, offer.proposer, offer.takes)):
+            for t in side:
+                if isinstance(t, Held):
+                    self.discard_held(giver, t, where, to=receiver)
+                else:
+                    self.set_field(t, "owner", receiver, where)
         if offer.cash > 0:
             self.pay(offer.cash, offer.proposer, offer.partner, where)
         elif offer.cash < 0:

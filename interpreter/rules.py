@@ -51,6 +51,8 @@ class CardDef:
     body: object
     where: str
     later: bool = False  # `keep later`: once kept, usable only from its holder's next turn on
+    tradable: bool = False  # `tradable`: while kept, it may be traded
+    tradable_when: object | None = None  # its condition, with `player` = the holder
 
 
 @attrs.define
@@ -94,6 +96,7 @@ class Rules:
     hint_kinds: dict  # name -> the kind its parameter is declared with
     invariants: list  # (text, closure, where)
     compiler: Compiler
+    trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
 
     @property
     def program(self):
@@ -221,7 +224,9 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         cards = []
         for card in deck.cards:
             body = compiler.block(card.body, frozenset({"player"}))
-            cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card), card.later)] * card.copies)
+            cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card), card.later,
+                                  card.tradable, compiler.expr(card.tradable_when, frozenset({"player"}))
+                                  if card.tradable_when is not None else None)] * card.copies)
         decks[deck.name] = (deck.policy, cards)
 
     ends = [(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
@@ -273,5 +278,5 @@ def compile_rules(rules_file: ast.RulesFile, overrides: list[str] | None = None)
         trade_when=compiler.expr(p.trade.when, frozenset({"player", "partner"})) if p.trade and p.trade.when else None,
         trade_where=compiler.where(p.trade) if p.trade else "",
         decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param[1] for n, h in p.hints.items() if h.param},
-        invariants=invariants, compiler=compiler,
+        invariants=invariants, compiler=compiler, trade_cards=bool(p.trade and p.trade.cards),
     )

@@ -2,7 +2,7 @@
 
 A rulebook is plain text. Its sections are its headings when it has a table of contents (a line
 `Table of Contents` followed by bulleted titles, each found again as a line of the body, in
-order), else its paragraphs (FINANCE's one page), each named by its first words. A citation
+order), else its paragraphs (a one-page rulebook), each named by its first words. A citation
 belongs to the section that holds its quoted text: the quote is cut at its ellipses (`...`, `…`)
 and each piece is looked for, with case, punctuation and spacing ignored; the section holding the
 most pieces wins (the first, on a tie). A citation none of whose pieces is in the rulebook is a

@@ -79,6 +79,7 @@ FORMS = {
     (ast.Bank, "unlimited"): {True},
     (ast.Card, "keep"): {True, False},
     (ast.Card, "later"): {True, False},
+    (ast.Card, "tradable"): {True, False},
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
