@@ -332,6 +332,7 @@ class Auction:
     orelse: Block | None
     span: Span
     meta: Meta = NO_META
+    window: bool = False  # `with window`: each bidder may act (borrow…) before each of his bids
 
 
 @node

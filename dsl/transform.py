@@ -478,9 +478,13 @@ class ToAst(Transformer):
         return ast.For(var=str(c[0]), collection=c[1], body=c[2], span=span_of(meta), meta=c[2].meta)
 
     def auction_stmt(self, meta, c):
-        thing, minimum, among, var, body, orelse = c
+        thing, minimum, among, window, var, body, orelse = c
         return ast.Auction(thing=thing, minimum=minimum, among=among, var=str(var), body=body,
-                           orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta)
+                           orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta,
+                           window=window is not None)
+
+    def bid_window(self, meta, c):
+        return True
 
     def choose_stmt(self, meta, c):
         return ast.Choose(name=_unquote(c[0]), by=c[1], options=tuple(c[3:]), span=span_of(meta), meta=c[2])

@@ -20,7 +20,7 @@ from .model import Program
 from .types import Type
 
 PLAYER_BUILTINS = {"name": T.TEXT, "seat": T.COUNT, "out": T.BOOL, "position": T.SQUARE,
-                   "owing": T.MONEY, "hand": T.list_of(Type("card")), "extra_turns": T.COUNT}
+                   "owing": T.MONEY, "bidding": T.MONEY, "hand": T.list_of(Type("card")), "extra_turns": T.COUNT}
 DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT}
 NARROWED_PLAYER = "$player"  # env key: account paths known to be a player (tested `!= bank`)
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}

@@ -18,7 +18,7 @@ from rulesc.dsl import ast
 from .errors import InternalError, RuleRuntimeError
 from .state import Held
 
-PLAYER_BUILTINS = {"name", "seat", "out", "owing", "hand", "extra_turns"}
+PLAYER_BUILTINS = {"name", "seat", "out", "owing", "bidding", "hand", "extra_turns"}
 
 # What an expression reads, beyond its arguments: field names, and these markers. The engine
 # counts changes to each, so a condition whose reads did not change need not be evaluated again.
@@ -160,7 +160,7 @@ class ExpressionCodegen:
             if base_name == "player" and node.name in PLAYER_BUILTINS:
                 if node.name == "out":
                     self.reads.add(OUT)
-                elif node.name in ("owing", "hand", "extra_turns"):
+                elif node.name in ("owing", "bidding", "hand", "extra_turns"):
                     self.reads.add(UNTRACKED)
                 return f"{obj}.{node.name}"
             if base_name == "deck":

@@ -54,8 +54,12 @@ class Dealing:
         self.emit("choose", where, player.name, name, name_of(picked))
         return picked
 
-    def auction(self, thing, minimum: int, bidders, where: str):
-        """Open ascending auction: bidders in turn raise or drop out until one bid stands."""
+    def auction(self, thing, minimum: int, bidders, where: str, windows: bool = False):
+        """Open ascending auction: bidders in turn raise or drop out until one bid stands.
+
+        `windows` (`auction … with window`): before each of his bids, a bidder whose agent wants
+        one gets an action window, in which his `bidding` is the lowest bid he may make, so that
+        he may raise the cash for it (a bid is "an immediate use" of a loan)."""
         current = self.state.players[self.state.current]
         # A player named twice in `among` bids once (a list like `[players[0], current]` may repeat one).
         unique = {p.seat: p for p in bidders if not p.out}.values()
@@ -68,6 +72,8 @@ class Dealing:
                 if bidder is high:
                     continue
                 low = price + 1 if high is not None else minimum
+                if windows:
+                    self._bid_window(bidder, low, where)
                 cash = bidder.f["cash"]
                 if cash < low:
                     active.remove(bidder)
@@ -87,6 +93,18 @@ class Dealing:
             return None
         self.emit("sold", where, thing.name, high.name, price)
         return Sale(high, price)
+
+    def _bid_window(self, bidder: Player, low: int, where: str) -> None:
+        current = self.state.players[self.state.current]
+        if bidder.out or not self.agent(bidder).wants_window(self, bidder, bidder is current):
+            return
+        bidder.bidding = low
+        self.descend("windows open windows", help="look for an action whose body opens a `window` again")
+        try:
+            self.window(bidder, where=where)
+        finally:
+            self.depth -= 1
+            bidder.bidding = 0
 
     def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
         """Every legal (action, argument) for the player now.

@@ -58,6 +58,7 @@ class Player:
     at: int = 0  # board index
     out: bool = False
     owing: int = 0  # while raising cash for a debt, the amount owed
+    bidding: int = 0  # in an action window before a bid (`auction … with window`), the lowest bid he may make
     hand: list = attrs.Factory(list)  # cards kept for later (Held)
     extra_turns: int = 0  # turns to play again before the next player's
 
@@ -133,6 +134,7 @@ def state_to_json(state: GameState) -> dict:
         "end_reason": state.end_reason,
         "bank": {"balance": state.bank.balance, "unlimited": state.bank.unlimited},
         "players": [{"seat": p.seat, "name": p.name, "at": p.at, "out": p.out, "owing": p.owing,
+                     "bidding": p.bidding,
                      "extra_turns": p.extra_turns, "hand": [[h.deck, h.card, h.since] for h in p.hand],
                      "fields": {k: _ref(v) for k, v in p.f.items()}} for p in state.players],
         "things": {t.name: {k: _ref(v) for k, v in t.f.items()} for t in state.things},
@@ -146,7 +148,7 @@ def state_to_json(state: GameState) -> dict:
 def state_from_json(data: dict, things: list, squares: dict) -> GameState:
     """Rebuild a state; `things` are fresh Thing objects (fixed data) to fill, `squares` by name."""
     by_thing = {t.name: t for t in things}
-    players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"], owing=p["owing"],
+    players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"], owing=p["owing"], bidding=p.get("bidding", 0),
                       extra_turns=p["extra_turns"], hand=[Held(*h) for h in p["hand"]]) for p in data["players"]]
     by_player = {p.name: p for p in players}
 

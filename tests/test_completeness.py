@@ -80,6 +80,7 @@ FORMS = {
     (ast.Card, "keep"): {True, False},
     (ast.Card, "later"): {True, False},
     (ast.Card, "tradable"): {True, False},
+    (ast.Auction, "window"): {True, False},
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
