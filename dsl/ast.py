@@ -334,6 +334,7 @@ class Auction:
     orelse: Block | None
     span: Span
     meta: Meta = NO_META
+    window: bool = False  # `with window`: each bidder may act (borrow…) before each of his bids
 
 
 @node
@@ -491,10 +492,23 @@ class Board:
 
 
 @node
+class AssumedValue:
+    """One entry of a row's `assumed` list: a column (`rents`), or one element of a list column
+    (`income[2]`, counting from 0) when the rulebook states the others."""
+
+    column: str
+    index: int | None
+    span: Span
+
+    def __str__(self) -> str:
+        return self.column if self.index is None else f"{self.column}[{self.index}]"
+
+
+@node
 class Row:
     name: str
     cells: tuple
-    assumed_columns: tuple | None  # None: nothing assumed; (): the whole row
+    assumed_columns: tuple | None  # of AssumedValue; None: nothing assumed; (): the whole row
     cite: str | None
     span: Span
 
@@ -517,6 +531,9 @@ class Card:
     body: Block
     span: Span
     lasting: bool = False  # in force until the next card of its deck is drawn (`Deck.showing`)
+    later: bool = False  # `keep later`: once kept, `use card` offers it only from the next turn on
+    tradable: bool = False  # `tradable [when COND]`: while kept, it may be traded (`trade …, cards`)
+    tradable_when: object | None = None  # COND, with `player` = its holder
 
 
 @node
@@ -619,6 +636,7 @@ class TradeDecl:
     when: object | None
     span: Span
     meta: Meta = NO_META
+    cards: bool = False  # `trade Property, cards …`: kept cards flagged `tradable` may be traded too
 
 
 @node
@@ -724,6 +742,21 @@ class ScenarioAs:
 @node
 class ScenarioExpect:
     condition: object
+    span: Span
+
+
+@node
+class ScenarioTrade:
+    """`do Ann trade F1 to Bob for E1, $5,000` (must be legal, then done as agreed) / `forbid ...`
+    (must be illegal) / `offer ...` (Ann's agent proposes it in her next action window, if legal
+    then; the partner's `accept` answer decides). A side lists things, kept cards and at most one
+    amount of money."""
+
+    mode: str  # "do", "forbid" or "offer"
+    player: str
+    partner: str
+    gives: tuple
+    takes: tuple
     span: Span
 
 

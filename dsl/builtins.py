@@ -40,6 +40,7 @@ PLAYER_FIELDS = {  # every player has these; a file's `player:` declares more
     "out": T.BOOL,
     "position": T.SQUARE,
     "owing": T.MONEY,
+    "bidding": T.MONEY,  # in an auction `with window`: the lowest bid he may make now
     "hand": T.list_of(Type("card")),
     "extra_turns": T.COUNT,
 }

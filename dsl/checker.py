@@ -174,9 +174,15 @@ class Checker(TypeChecker):
                     for col, cell in zip(columns[1:], row.cells):
                         if col in types:
                             self.expect(cell, types[col], scope, f"`{col}` of `{row.name}`")
-                    for col in row.assumed_columns or ():
+                    for assumed in row.assumed_columns or ():
+                        col = assumed.column
                         if col not in columns:
-                            self.error("R0602", f"`assumed {col}`: table `{kind}` has no column `{col}`", row.span)
+                            self.error("R0602", f"`assumed {assumed}`: table `{kind}` has no column `{col}`", assumed.span)
+                        elif assumed.index is not None:
+                            cell = row.cells[columns.index(col) - 1]
+                            if not isinstance(cell, ast.ListExpr) or assumed.index >= len(cell.items):
+                                self.error("R0602", f"`assumed {assumed}`: `{col}` of `{row.name}` has no element "
+                                           f"{assumed.index} (elements count from 0)", assumed.span)
                     thing = p.things.get(row.name)
                     if thing is not None and thing.assumed:
                         note = ", ".join(thing.assumed)
@@ -226,6 +232,14 @@ class Checker(TypeChecker):
                     self.error("R0905", f"card `{card.name}` is both kept and `lasting`", card.span,
                                help="a lasting card is in force from its draw until the next card of its deck; "
                                     "a kept card waits in a hand: drop one of the two")
+                if card.tradable and not card.keep:
+                    self.error("R0907", f"card `{card.name}` is `tradable`, but it is not kept, so nobody ever holds it",
+                               card.span, help="flag it `keep` too, or drop `tradable`")
+                elif card.tradable and not (self.p.trade is not None and self.p.trade.cards):
+                    self.warn("R0908", f"card `{card.name}` is `tradable`, but no `trade` lists `cards`",
+                              card.span, help="add `cards` to the trade: `trade Property, cards with cash`")
+                if card.tradable_when is not None:
+                    self.expect(card.tradable_when, T.BOOL, {**scope, "player": T.PLAYER}, "a card's trade condition")
                 self.block(card.body, {**scope, "player": T.PLAYER}, "card")
 
     def check_setup(self, scope):
@@ -414,6 +428,29 @@ class Checker(TypeChecker):
                                    item.span)
                     elif item.argument is not None:
                         self.expect(item.argument, Type(action.param.kind), env, "the action's argument")
+                elif isinstance(item, ast.ScenarioTrade):
+                    self.need_player(item.player, env, item.span)
+                    self.need_player(item.partner, env, item.span)
+                    if self.p.trade is None:
+                        self.error("R0205", "the scenario trades, but the file has no `trade` declaration", item.span,
+                                   help="declare what may be traded: `trade Kind with cash`")
+                    kinds = {k.id for k in self.p.trade.kinds} if self.p.trade is not None else set()
+                    for side in (item.gives, item.takes):
+                        amounts = 0
+                        for thing in side:
+                            t = self.infer(thing, env)
+                            if t.name == "money":
+                                amounts += 1
+                            elif t.name == "card":
+                                if self.p.trade is not None and not self.p.trade.cards:
+                                    self.error("R0313", "the scenario trades a card, but the `trade` declaration does "
+                                               "not list `cards`", thing.span)
+                            elif t.name not in kinds:
+                                self.error("R0313", f"a trade's side lists things of a traded kind "
+                                           f"({', '.join(f'`{k}`' for k in sorted(kinds)) or 'none'}), kept cards and "
+                                           f"money, not a `{t}`", thing.span)
+                        if amounts > 1:
+                            self.error("R0313", "a trade's side has at most one amount of money", item.span)
                 elif isinstance(item, ast.ScenarioAnswer):
                     self.need_player(item.player, env, item.span)
                     for v in item.values:

@@ -156,7 +156,7 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                     if row.assumed_columns is None:
                         assumed = ()
                     else:
-                        assumed = tuple(row.assumed_columns) or tuple(columns)
+                        assumed = tuple(str(a) for a in row.assumed_columns) or tuple(columns)
                     if decl.meta.assumed:
                         assumed = tuple(columns)
                     prog.things[row.name] = ThingDef(row.name, decl.kind, values, assumed,

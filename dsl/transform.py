@@ -126,10 +126,11 @@ class ToAst(Transformer):
         return ast.Variation(what="remove phase", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
 
     def replace_card(self, meta, c):
-        deck, name, title, copies, keep, lasting, body = c
+        deck, name, title, copies, keep, lasting, tradable, body = c
         card = ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        lasting=lasting is not None, span=span_of(meta))
+                        lasting=lasting is not None, span=span_of(meta), later=keep == "later",
+                        tradable=tradable is not None, tradable_when=tradable[1] if tradable is not None else None)
         return ast.Variation(what="replace card", target=f"{deck}.{name}", node=card, span=span_of(meta))
 
     def remove_card(self, meta, c):
@@ -222,7 +223,11 @@ class ToAst(Transformer):
                        span=span_of(meta))
 
     def row_assumed(self, meta, c):
-        return ("row_assumed", tuple(str(t) for t in c))
+        return ("row_assumed", tuple(c))
+
+    def assumed_value(self, meta, c):
+        return ast.AssumedValue(column=str(c[0]), index=int(c[1]) if c[1] is not None else None,
+                                span=span_of(meta))
 
     def neg_money(self, meta, c):
         return ast.Literal(value=-int(str(c[0])[1:].replace(",", "")), type="money", span=span_of(meta))
@@ -235,10 +240,17 @@ class ToAst(Transformer):
         return ast.Deck(name=str(c[0]), policy=str(c[1]), cards=tuple(c[3:]), span=span_of(meta), meta=c[2])
 
     def card_decl(self, meta, c):
-        name, title, copies, keep, lasting, body = c
+        name, title, copies, keep, lasting, tradable, body = c
         return ast.Card(name=str(name), title=_unquote(title) if title is not None else None,
                         copies=copies if copies is not None else 1, keep=keep is not None, body=body,
-                        lasting=lasting is not None, span=span_of(meta))
+                        lasting=lasting is not None, span=span_of(meta), later=keep == "later",
+                        tradable=tradable is not None, tradable_when=tradable[1] if tradable is not None else None)
+
+    def tradable_flag(self, meta, c):
+        return ("tradable", c[0])
+
+    def keep_flag(self, meta, c):
+        return "later" if c[0] is not None else "keep"
 
     def copies(self, meta, c):
         return int(c[0])
@@ -310,7 +322,11 @@ class ToAst(Transformer):
 
     def trade_decl(self, meta, c):
         kinds, with_cash, when, m = c
-        return ast.TradeDecl(kinds=kinds, with_cash=with_cash is not None, when=when, span=span_of(meta), meta=m)
+        # `cards` in the list is not a kind: it lets kept cards flagged `tradable` be traded.
+        cards = any(k.id == "cards" for k in kinds)
+        kinds = tuple(k for k in kinds if k.id != "cards")
+        return ast.TradeDecl(kinds=kinds, with_cash=with_cash is not None, when=when, span=span_of(meta), meta=m,
+                             cards=cards)
 
     def trade_cash(self, meta, c):
         return True
@@ -361,6 +377,22 @@ class ToAst(Transformer):
     def scenario_forbid(self, meta, c):
         return ast.ScenarioAction(player=str(c[0]), action=str(c[1]), argument=c[2], expect_legal=False,
                                   span=span_of(meta))
+
+    def _scenario_trade(self, mode, meta, c):
+        return ast.ScenarioTrade(mode=mode, player=str(c[0]), gives=c[1], partner=str(c[2]), takes=c[3],
+                                 span=span_of(meta))
+
+    def scenario_trade_do(self, meta, c):
+        return self._scenario_trade("do", meta, c)
+
+    def scenario_trade_forbid(self, meta, c):
+        return self._scenario_trade("forbid", meta, c)
+
+    def scenario_trade_offer(self, meta, c):
+        return self._scenario_trade("offer", meta, c)
+
+    def trade_side(self, meta, c):
+        return tuple(c)
 
     def set_stmt_line(self, meta, c):
         stmt = c[0]
@@ -473,9 +505,13 @@ class ToAst(Transformer):
         return ast.For(var=str(c[0]), collection=c[1], body=c[2], span=span_of(meta), meta=c[2].meta)
 
     def auction_stmt(self, meta, c):
-        thing, minimum, among, var, body, orelse = c
+        thing, minimum, among, window, var, body, orelse = c
         return ast.Auction(thing=thing, minimum=minimum, among=among, var=str(var), body=body,
-                           orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta)
+                           orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta,
+                           window=window is not None)
+
+    def bid_window(self, meta, c):
+        return True
 
     def choose_stmt(self, meta, c):
         return ast.Choose(name=_unquote(c[0]), by=c[1], options=tuple(c[3:]), span=span_of(meta), meta=c[2])

@@ -211,6 +211,7 @@ class ScriptedAgent(Agent):
         self.script = {k: list(v) for k, v in (script or {}).items()}
         if "act" in self.script:
             self.script["act"] = [ScriptedAct(*a) if a is not None else None for a in self.script["act"]]  # None: pass
+        self.offers: list = []  # trade offers to propose, each in the first window where it is legal
 
     def _next(self, name):
         queue = self.script.get(name)
@@ -229,9 +230,13 @@ class ScriptedAgent(Agent):
         return options[0]
 
     def wants_window(self, game, player, own_turn):
-        return bool(self.script.get("act"))
+        return bool(self.script.get("act")) or bool(self.offers)
 
     def act(self, game, player, options, raising):
+        for offer in self.offers:
+            if game.trade_is_legal(offer):
+                self.offers.remove(offer)
+                return offer
         wanted = self._next("act")
         if wanted is None:
             return None

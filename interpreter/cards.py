@@ -52,7 +52,7 @@ class Cards:
         else:
             self.state.showing.pop(deck, None)
         if card.keep:
-            held = Held(deck, name)
+            held = Held(deck, name, self.state.turn)
             player.hand.append(held)  # in his hand while he decides
             self.emit("draw", where, player.name, deck, name)
             if self.choose(player, "keep", ["keep", "use"], where) == "keep":
@@ -79,10 +79,13 @@ class Cards:
             self.emit("discard", where, deck, name)
 
     def use_card(self, player: Player, where: RuleRef) -> None:
-        """The player uses one card he kept: its effect runs, then it is discarded."""
-        if not player.hand:
+        """The player uses one card he kept: its effect runs, then it is discarded. A `keep later`
+        card kept in this turn is not offered yet."""
+        turn = self.state.turn
+        usable = [h for h in player.hand if not (h.since == turn and self.cards[h.deck][h.card].later)]
+        if not usable:
             return
-        held = self.choose(player, "use card", list(player.hand), where)
+        held = self.choose(player, "use card", usable, where)
         player.hand.remove(held)
         self._to_discards(held.deck, held.card)
         self.emit("use", where, player.name, held.deck, held.card)
@@ -92,7 +95,7 @@ class Cards:
         """A kept card leaves its holder: to the discard pile, or (`to`) into another's hand."""
         if held not in player.hand:
             return
-        player.hand.remove(held)
+        held = player.hand.pop(player.hand.index(held))  # the card itself, with the turn it was kept in
         if to is not None:
             to.hand.append(held)
             self.emit("give", where, player.name, to.name, held.deck, held.card)

@@ -292,13 +292,14 @@ class Compiler:
         thing, minimum = self.expr(node.thing, local), self.expr(node.minimum, local)
         among = self.expr(node.among, local) if node.among is not None else None
         var = node.var
+        windows = node.window
         body = self.block(node.body, local | {var})
         orelse = self.block(node.orelse, local) if node.orelse is not None else None
 
         def auction(g, e):
             g.tick(where, node)
             bidders = among(g, e) if among is not None else g.active
-            sale = g.auction(thing(g, e), minimum(g, e), bidders, where)
+            sale = g.auction(thing(g, e), minimum(g, e), bidders, where, windows)
             if sale is not None:
                 e[var] = sale
                 body(g, e)

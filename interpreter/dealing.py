@@ -14,7 +14,7 @@ from typing import NamedTuple
 import attrs
 
 from .events import NO_RULE, RuleRef
-from .state import Player, Thing, name_of
+from .state import Held, Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
 MAX_AMOUNTS = 10_000  # the most amounts one action may offer at once (`from … to … step …`)
@@ -65,8 +65,12 @@ class Dealing:
         self.emit("choose", where, player.name, name, name_of(picked))
         return picked
 
-    def auction(self, thing, minimum: int, bidders, where: RuleRef):
-        """Open ascending auction: bidders in turn raise or drop out until one bid stands."""
+    def auction(self, thing, minimum: int, bidders, where: RuleRef, windows: bool = False):
+        """Open ascending auction: bidders in turn raise or drop out until one bid stands.
+
+        `windows` (`auction … with window`): before each of his bids, a bidder whose agent wants
+        one gets an action window, in which his `bidding` is the lowest bid he may make, so that
+        he may raise the cash for it (a bid is "an immediate use" of a loan)."""
         current = self.state.players[self.state.current]
         # A player named twice in `among` bids once (a list like `[players[0], current]` may repeat one).
         unique = {p.seat: p for p in bidders if not p.out}.values()
@@ -79,6 +83,8 @@ class Dealing:
                 if bidder is high:
                     continue
                 low = price + 1 if high is not None else minimum
+                if windows:
+                    self._bid_window(bidder, low, where)
                 cash = bidder.f["cash"]
                 if cash < low:
                     active.remove(bidder)
@@ -98,6 +104,18 @@ class Dealing:
             return None
         self.emit("sold", where, thing.name, high.name, price)
         return Sale(high, price)
+
+    def _bid_window(self, bidder: Player, low: int, where: str) -> None:
+        current = self.state.players[self.state.current]
+        if bidder.out or not self.agent(bidder).wants_window(self, bidder, bidder is current):
+            return
+        bidder.bidding = low
+        self.descend("windows open windows", help="look for an action whose body opens a `window` again")
+        try:
+            self.window(bidder, where=where)
+        finally:
+            self.depth -= 1
+            bidder.bidding = 0
 
     def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
         """Every legal (action, argument) for the player now.
@@ -209,7 +227,8 @@ class Dealing:
 
     def trade_is_legal(self, offer: TradeOffer) -> bool:
         rules = self.rules
-        if not rules.trade_kinds or offer.partner is offer.proposer or offer.partner.out or offer.proposer.out:
+        if not (rules.trade_kinds or rules.trade_cards) or offer.partner is offer.proposer \
+                or offer.partner.out or offer.proposer.out:
             return False
         if self.window_only is not None:  # a window restricted to named actions allows no trades
             return False
@@ -220,29 +239,51 @@ class Dealing:
         payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)
         if payer.f["cash"] < amount:
             return False
-        for thing, owner in [(t, offer.proposer) for t in offer.gives] + [(t, offer.partner) for t in offer.takes]:
-            if thing.kind not in rules.trade_kinds or thing.f.get("owner") is not owner:
-                return False
+        for side, owner in ((offer.gives, offer.proposer), (offer.takes, offer.partner)):
+            for thing in side:
+                if isinstance(thing, Held):
+                    if not self._card_is_tradable(thing, owner, side):
+                        return False
+                elif not isinstance(thing, Thing) or thing.kind not in rules.trade_kinds \
+                        or thing.f.get("owner") is not owner:
+                    return False
         if rules.trade_when is not None:
             return bool(rules.trade_when(self, {"player": offer.proposer, "partner": offer.partner}))
         return True
+
+    def _card_is_tradable(self, held: Held, holder: Player, side: tuple) -> bool:
+        """A kept card may be traded if the trade lists `cards`, its holder keeps as many copies as
+        the side names, and the card is `tradable` (and its `when` holds for the holder)."""
+        if not self.rules.trade_cards or holder.hand.count(held) < side.count(held):
+            return False
+        card = self.cards[held.deck][held.card]
+        if not card.tradable:
+            return False
+        return card.tradable_when is None or bool(card.tradable_when(self, {"player": holder}))
 
     def trade(self, offer: TradeOffer, where: RuleRef) -> bool:
         if not self.trade_is_legal(offer):
             raise AgentError(f"{offer.proposer.name}'s agent offered a trade the rules do not allow: {offer}")
         if not self.agent(offer.partner).accept(self, offer.partner, offer):
             return False
+        self.complete_trade(offer, where)
+        return True
+
+    def complete_trade(self, offer: TradeOffer, where: str) -> None:
+        """An agreed trade, on the spot: ownership and cash move in one step."""
         self.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
                   [t.name for t in offer.takes], offer.cash)
-        for t in offer.gives:
-            self.set_field(t, "owner", offer.partner, where)
-        for t in offer.takes:
-            self.set_field(t, "owner", offer.proposer, where)
+        for giver, receiver, side in ((offer.proposer, offer.partner, offer.gives),
+                                      (offer.partner, offer.proposer, offer.takes)):
+            for t in side:
+                if isinstance(t, Held):
+                    self.discard_held(giver, t, where, to=receiver)
+                else:
+                    self.set_field(t, "owner", receiver, where)
         if offer.cash > 0:
             self.pay(offer.cash, offer.proposer, offer.partner, where)
         elif offer.cash < 0:
             self.pay(-offer.cash, offer.partner, offer.proposer, where)
-        return True
 
     def window(self, player: Player, raising: int | None = None, where: RuleRef = NO_RULE, only=None) -> None:
         outer, self.window_only = self.window_only, only  # a debt inside it opens an ordinary window

@@ -420,7 +420,7 @@ class Game(Cards, Dealing):
                         h.body(self, env)
             except TurnEnded:
                 pass
-        if rules.actions or rules.trade_kinds:
+        if rules.actions or rules.trade_kinds or rules.trade_cards:
             seat = self.active.index(player) if player in self.active else 0
             for p in self.active[seat:] + self.active[:seat]:
                 if not self.agents[p.seat].wants_window(self, p, p is player):

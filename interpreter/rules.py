@@ -61,6 +61,9 @@ class CardDef:
     body: object
     where: RuleRef
     lasting: bool = False
+    later: bool = False  # `keep later`: once kept, usable only from its holder's next turn on
+    tradable: bool = False  # `tradable`: while kept, it may be traded
+    tradable_when: object | None = None  # its condition, with `player` = the holder
 
 
 @attrs.define
@@ -157,6 +160,7 @@ class Rules:
     invariants: list  # [InvariantDef]
     compiler: Compiler
     setup: object | None = None  # the `setup:` block, compiled; run once before the first turn
+    trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
 
     @property
     def program(self):
@@ -302,7 +306,9 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         for card in deck.cards:
             body = compiler.block(card.body, frozenset({"player"}))
             cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card),
-                                  card.lasting)] * card.copies)
+                                  card.lasting, card.later, card.tradable,
+                                  compiler.expr(card.tradable_when, frozenset({PLAYER}))
+                                  if card.tradable_when is not None else None)] * card.copies)
         decks[deck.name] = DeckDef(deck.policy, cards)
 
     ends = [EndDef(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
@@ -354,4 +360,5 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
         setup=compiler.block(p.setup.body, frozenset()) if p.setup is not None else None,
+        trade_cards=bool(p.trade and p.trade.cards),
     )

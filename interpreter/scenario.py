@@ -13,7 +13,7 @@ import attrs
 from rulesc.dsl import ast
 
 from .agents import ScriptedAct, ScriptedAgent
-from .dealing import AgentError
+from .dealing import AgentError, TradeOffer
 from .engine import Game
 from .errors import GameEnded, RuleRuntimeError, TurnEnded
 from .rules import Rules
@@ -68,6 +68,22 @@ def _show(value, money: bool = False) -> str:
     if money and isinstance(value, int):
         return f"`${value:,}`"
     return f"`{value}`"
+
+
+def _offer(compiler, item, players: dict, env_names, g, env) -> TradeOffer:
+    """A scenario's trade as an offer: things and cards change hands, the amounts net to one payment."""
+    sides = []
+    cash = 0
+    for sign, side in ((1, item.gives), (-1, item.takes)):
+        items = []
+        for node in side:
+            value = compiler.expr(node, env_names)(g, env)
+            if isinstance(value, int) and not isinstance(value, bool):
+                cash += sign * value
+            else:
+                items.append(value)
+        sides.append(tuple(items))
+    return TradeOffer(players[item.player], players[item.partner], sides[0], sides[1], cash)
 
 
 def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
@@ -141,6 +157,20 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                 elif legal:
                     try:
                         g.perform(player, legal[0])
+                    except (TurnEnded, GameEnded):
+                        pass
+            elif isinstance(item, ast.ScenarioTrade):
+                offer = _offer(compiler, item, players, env_names, g, env_for())
+                what = f"the trade `{rules.program.text_at(item.span).strip()}`"
+                if item.mode == "offer":
+                    agents[offer.proposer.seat].offers.append(offer)
+                elif g.trade_is_legal(offer) != (item.mode == "do"):
+                    allowed = "is not allowed here, but the scenario does it" if item.mode == "do" else \
+                        "is allowed here, but the scenario forbids it"
+                    result.failures.append(Failure(item.span.line, f"{what} {allowed}"))
+                elif item.mode == "do":
+                    try:
+                        g.complete_trade(offer, rules.trade_where)
                     except (TurnEnded, GameEnded):
                         pass
             elif isinstance(item, ast.ScenarioExpect):

@@ -43,6 +43,7 @@ class Held:
 
     deck: str
     card: str
+    since: int = attrs.field(default=0, eq=False)  # the turn it was kept in (not part of its identity)
 
     @property
     def name(self) -> str:
@@ -57,6 +58,7 @@ class Player:
     at: int = 0  # board index
     out: bool = False
     owing: int = 0  # while raising cash for a debt, the amount owed
+    bidding: int = 0  # in an action window before a bid (`auction … with window`), the lowest bid he may make
     hand: list = attrs.Factory(list)  # cards kept for later (Held)
     extra_turns: int = 0  # turns to play again before the next player's
     visits: int = 0  # arrivals of his token on a square so far: each is a new visit
@@ -135,7 +137,8 @@ def state_to_json(state: GameState) -> dict:
         "end_reason": state.end_reason,
         "bank": {"balance": state.bank.balance, "unlimited": state.bank.unlimited},
         "players": [{"seat": p.seat, "name": p.name, "at": p.at, "out": p.out, "owing": p.owing,
-                     "extra_turns": p.extra_turns, "hand": [[h.deck, h.card] for h in p.hand],
+                     "bidding": p.bidding,
+                     "extra_turns": p.extra_turns, "hand": [[h.deck, h.card, h.since] for h in p.hand],
                      "visits": p.visits, "uses": {k: list(v) for k, v in p.uses.items()},
                      "fields": {k: _ref(v) for k, v in p.f.items()}} for p in state.players],
         "things": {t.name: {k: _ref(v) for k, v in t.f.items()} for t in state.things},
@@ -151,7 +154,7 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
     """Rebuild a state; `things` are fresh Thing objects (fixed data) to fill, `squares` by name."""
     by_thing = {t.name: t for t in things}
     players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"], owing=p["owing"],
-                      extra_turns=p["extra_turns"], hand=[Held(d, c) for d, c in p["hand"]],
+                      bidding=p.get("bidding", 0), extra_turns=p["extra_turns"], hand=[Held(*h) for h in p["hand"]],
                       visits=p.get("visits", 0), uses={k: list(v) for k, v in p.get("uses", {}).items()})
                for p in data["players"]]
     by_player = {p.name: p for p in players}

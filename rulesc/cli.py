@@ -258,6 +258,25 @@ def cmd_test(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_citations(args) -> int:
+    from . import citations
+    for path in [*args.files, args.rulebook]:
+        if not Path(path).is_file():
+            print(f"rulesc: error: no such file: {path}", file=sys.stderr)
+            return 2
+    text = citations.table(args.files, args.rulebook)
+    if args.update is None:
+        print(text, end="")
+        return 0
+    try:
+        changed = citations.update(args.update, text)
+    except (OSError, ValueError) as exc:
+        print(f"rulesc: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{'updated' if changed else 'unchanged'} {args.update}")
+    return 0
+
+
 # ---- the parser -----------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -314,6 +333,12 @@ def build_parser() -> argparse.ArgumentParser:
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("citations", help="which rules implement each rulebook section, from the citations")
+    p.add_argument("files", nargs="+", metavar="FILE", help="the game's rules file, then any variants of it")
+    p.add_argument("--rulebook", required=True, metavar="TEXT", help="the rulebook as plain text")
+    p.add_argument("--update", metavar="DOC.md", help="write the table between the markers of DOC.md")
+    p.set_defaults(func=cmd_citations)
 
     p = sub.add_parser("test", help="run the scenarios (the rulebook's worked examples)")
     p.add_argument("files", nargs="+", metavar="FILE")

@@ -426,7 +426,8 @@ class _Builder:
             label.cite(action.body.meta)
         if p.trade is not None:
             trade = p.trade
-            what = ", ".join(k.id for k in trade.kinds) + (" with cash" if trade.with_cash else "")
+            what = ", ".join([k.id for k in trade.kinds] + (["cards"] if trade.cards else [])) \
+                + (" with cash" if trade.with_cash else "")
             label.line(f"• trade {what}")
             if trade.when is not None:
                 label.code(self.cond(trade.when), "  when ")

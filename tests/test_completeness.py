@@ -82,10 +82,14 @@ FORMS = {
     (ast.Bank, "unlimited"): {True},
     (ast.Card, "keep"): {True, False},
     (ast.Card, "lasting"): {True, False},
+    (ast.Card, "later"): {True, False},
+    (ast.Card, "tradable"): {True, False},
+    (ast.Auction, "window"): {True, False},
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
     (ast.SquareDecl, "stop"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
+    (ast.ScenarioTrade, "mode"): {"do", "forbid", "offer"},
     (ast.DiscardHeld, "to"): {"none", "a player"},
 }
 

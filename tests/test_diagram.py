@@ -187,10 +187,17 @@ def test_finance_shows_the_turn(finance):
     assert edges(dot, "eliminate_1", "end_1")
     assert "count(players) == 1" in node_line(dot, "end_1")
     assert "last player standing" in dot
-    # The action window lists `build` and the trade; `on debt` raises cash there.
+    # The action window lists `build` and the trade; `on debt` does not raise cash ("provided ...
+    # his debts are settled"), so no edge leads from it to the window.
     window = node_line(dot, "action_window")
     assert "build(p: Lease), any time" in window and "trade Lease with cash" in window
+    assert not edges(dot, "debt_1", "action_window")
+
+
+def test_raise_cash_leads_to_the_action_window():
+    dot = build_diagram(load(FINANCE.parent / "wheeler.rules")).source
     assert edges(dot, "debt_1", "action_window")
+    assert "trade Property, cards with cash" in node_line(dot, "action_window")
     # And the loop back to the next player.
     assert edges(dot, "next_turn", "end_turn_limit") or edges(dot, "next_turn", "end_1")
 

@@ -41,8 +41,16 @@ def test_assumed_rents_are_listed(checked):
     rubeville = _assumed(result, "`Rubeville`")
     assert len(rubeville) == 1
     assert "rents" in rubeville[0].what
-    # Rubeville's rents are assumed, its number and value are not.
-    assert "number" not in rubeville[0].what and "value" not in rubeville[0].what
+    # Rubeville's rents and lease number are assumed (the rulebook states only WAYBACK's "No. 1"),
+    # its value is not (the published series list gives it).
+    assert "number" in rubeville[0].what and "value" not in rubeville[0].what
+
+
+def test_only_the_values_the_rulebook_does_not_state_are_assumed(checked):
+    _, result = checked
+    (lasalle,) = _assumed(result, "`LaSalleStreet`")
+    assert "number" in lasalle.what and "rents" in lasalle.what
+    assert not _assumed(result, "`Wayback`")  # "on WAYBACK (lease No. 1) ... the ordinary $2 rent to $10"
 
 
 def test_assumption_points_at_its_row(checked):

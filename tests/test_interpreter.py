@@ -113,8 +113,11 @@ def test_games_end_by_the_rules_or_the_counted_limit(finance, seed, players, age
 
 
 def test_heuristic_games_mostly_end_by_the_rules(finance):
+    # Since a debtor may not trade ("provided ... his debts are settled"), a player short of a rent
+    # is out at once and his leases leave the game unsold: fewer series are completed and more
+    # games run to the 1,500-turn cap (34 of these 40 end by the rules).
     reasons = [play(finance, seed).state.end_reason for seed in range(40)]
-    assert reasons.count("last player standing") >= 36
+    assert reasons.count("last player standing") >= 32
 
 
 def test_auction_goes_to_the_highest_bid_and_bids_never_exceed_cash(finance):

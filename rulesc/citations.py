@@ -1,0 +1,213 @@
+"""Which rules implement which rulebook section: a table generated from the citations (`§ "…"`).
+
+A rulebook is plain text. Its sections are its headings when it has a table of contents (a line
+`Table of Contents` followed by bulleted titles, each found again as a line of the body, in
+order), else its paragraphs (a one-page rulebook), each named by its first words. A citation
+belongs to the section that holds its quoted text: the quote is cut at its ellipses (`...`, `…`)
+and each piece is looked for, with case, punctuation and spacing ignored; the section holding the
+most pieces wins (the first, on a tie). A citation none of whose pieces is in the rulebook is a
+paraphrase, listed apart so that it can be made a quotation.
+
+The table lists every section, so a section no rule cites shows as such. `rulesc citations FILE
+--rulebook TEXT` prints it; `--update DOC.md` writes it into DOC.md between the markers
+`<!-- citations begin -->` and `<!-- citations end -->` (tests/test_citations.py checks that the
+game pages are current).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import attrs
+
+from rulesc.dsl import ast, walk
+from rulesc.dsl.parser import parse_file
+
+BEGIN = "<!-- citations begin -->"
+END = "<!-- citations end -->"
+_BULLET = re.compile(r"^\s*[•*\-]\s+(.*\S)\s*$")
+_WORD = re.compile(r"[a-z0-9$%]+")
+_ELLIPSIS = re.compile(r"\.\.\.|…")
+
+
+@attrs.frozen
+class Section:
+    title: str
+    text: str  # normalised: lower-case words separated by single spaces
+
+
+@attrs.frozen
+class Citation:
+    file: str
+    line: int
+    label: str  # the cited line's code, without its citation
+    quote: str
+    scenario: bool  # a worked example (scenario) rather than a rule
+
+
+def normalise(text: str) -> str:
+    text = text.lower().replace("’", "'").replace("‘", "'")
+    return " ".join(_WORD.findall(text.replace("'", "")))
+
+
+def sections(text: str) -> list[Section]:
+    """The rulebook's sections: its headings if it has a table of contents, else its paragraphs."""
+    lines = text.splitlines()
+    titles, body = _contents(lines)
+    if titles:
+        return _by_headings(lines, titles, body)
+    return _by_paragraphs(text)
+
+
+def _contents(lines: list[str]) -> tuple[list[str], int]:
+    """The titles of the table of contents, and the index of the first line after it."""
+    starts = [i for i, line in enumerate(lines) if line.strip() == "Table of Contents"]
+    if not starts:
+        return [], 0
+    titles = []
+    at = starts[-1] + 1
+    for i in range(at, len(lines)):
+        if not lines[i].strip():
+            continue
+        m = _BULLET.match(lines[i])
+        if not m:
+            break
+        titles.append(m.group(1))
+        at = i + 1
+    return titles, at
+
+
+def _by_headings(lines: list[str], titles: list[str], at: int) -> list[Section]:
+    found = []  # (line index, title)
+    for title in titles:
+        for i in range(at, len(lines)):
+            if lines[i].strip() == title:
+                found.append((i, title))
+                at = i + 1
+                break
+    result = []
+    for k, (i, title) in enumerate(found):
+        end = found[k + 1][0] if k + 1 < len(found) else len(lines)
+        result.append(Section(title, normalise("\n".join(lines[i + 1:end]))))
+    return result
+
+
+def _by_paragraphs(text: str) -> list[Section]:
+    result = []
+    for para in re.split(r"\n\s*\n", text):
+        words = para.split()
+        if len(words) < 6 or "." not in para:  # a signature or a stray word, not a rule
+            continue
+        title = " ".join(words[:7]) + ("…" if len(words) > 7 else "")
+        result.append(Section(title, normalise(para)))
+    return result
+
+
+def citations(path) -> list[Citation]:
+    """Every citation in a rules file as written (not its base's): the line, its code and the quote."""
+    tree = parse_file(path)
+    source = Path(path).read_text(encoding="utf-8").splitlines()
+    found: list[Citation] = []
+
+    def label(line: int) -> str:
+        code = source[line - 1].strip() if 0 < line <= len(source) else ""
+        code = re.split(r"\s(?:§|cite\s+\"|assumed\b)", " " + code, maxsplit=1)[0].strip()
+        return code if len(code) <= 60 else code[:59].rstrip() + "…"
+
+    def visit(node, owner, in_scenario: bool):
+        scenario = in_scenario or isinstance(node, ast.Scenario)
+        cite = None
+        if isinstance(node, ast.Row):
+            cite = node.cite
+        elif getattr(node, "meta", None) is not None:
+            cite = node.meta.cite
+        if cite:
+            # A block's citation is its header's: `on land School:   § "…"`.
+            at = owner if isinstance(node, ast.Block) and owner is not None else node
+            found.append(Citation(Path(path).name, at.span.line, label(at.span.line), cite, scenario))
+        for child in walk.children(node):
+            visit(child, node, scenario)
+
+    for decl in tree.decls:
+        visit(decl, None, False)
+    return sorted(set(found), key=lambda c: (c.line, c.quote))
+
+
+def place(quote: str, secs: list[Section]) -> Section | None:
+    """The section that holds the quoted text (see the module's docstring), or None."""
+    pieces = [normalise(p) for p in _ELLIPSIS.split(quote)]
+    pieces = [p for p in pieces if len(p.split()) >= 2 or (p and len(pieces) == 1)]
+    best, score = None, 0
+    for sec in secs:
+        hits = sum(1 for p in pieces if f" {p} " in f" {sec.text} ")
+        if hits > score:
+            best, score = sec, hits
+    return best
+
+
+def table(rules_paths, rulebook_path) -> str:
+    """The markdown table: each rulebook section, the rules and the scenarios that cite it. The
+    first rules file is the game; the others (its variants) are named with their lines."""
+    if isinstance(rules_paths, (str, Path)):
+        rules_paths = [rules_paths]
+    secs = sections(Path(rulebook_path).read_text(encoding="utf-8"))
+    rules: dict = {s.title: [] for s in secs}
+    examples: dict = {s.title: [] for s in secs}
+    unplaced = []
+    main = Path(rules_paths[0]).name
+    for c in [c for path in rules_paths for c in citations(path)]:
+        sec = place(c.quote, secs)
+        if sec is None:
+            unplaced.append(c)
+            continue
+        (examples if c.scenario else rules)[sec.title].append(c)
+    def where(c: Citation) -> str:
+        return str(c.line) if c.file == main else f"{c.file}:{c.line}"
+
+    def cell(items) -> str:
+        seen, out = set(), []
+        for c in items:
+            key = (c.file, c.line)
+            if key not in seen:
+                seen.add(key)
+                out.append(f"`{c.label}` ({where(c)})".replace("|", "\\|"))
+        return "<br>".join(out)
+
+    names = ", ".join(f"`{Path(p).name}`" for p in rules_paths)
+    lines = [f"Generated by `rulesc citations` from the citations (`§ \"…\"`) of {names}, against the "
+             f"rulebook `{Path(rulebook_path).name}`; bare line numbers are those of `{main}`. A section "
+             "that no rule cites says so.",
+             "",
+             "| rulebook section | rules that cite it | worked examples (scenarios) |",
+             "| --- | --- | --- |"]
+    for s in secs:
+        r, e = cell(rules[s.title]), cell(examples[s.title])
+        lines.append(f"| {s.title} | {r or '**no rule cites this section**'} | {e} |")
+    if unplaced:
+        lines += ["", "Citations whose text is not in this rulebook (paraphrases, or other sources):", ""]
+        for c in unplaced:
+            lines.append(f"- line {where(c)}, `{c.label}`: \"{c.quote}\"".replace("|", "\\|"))
+    return "\n".join(lines) + "\n"
+
+
+def update(doc_path, text: str) -> bool:
+    """Write `text` between the markers of `doc_path`; True if the file changed."""
+    doc = Path(doc_path).read_text(encoding="utf-8")
+    if BEGIN not in doc or END not in doc:
+        raise ValueError(f"{doc_path} has no `{BEGIN}` … `{END}` markers")
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    new = f"{head}{BEGIN}\n{text}{END}{tail}"
+    if new == doc:
+        return False
+    Path(doc_path).write_text(new, encoding="utf-8")
+    return True
+
+
+def current(doc_path) -> str | None:
+    """The table now between the markers of `doc_path` (None without markers)."""
+    doc = Path(doc_path).read_text(encoding="utf-8")
+    if BEGIN not in doc or END not in doc:
+        return None
+    return doc.split(BEGIN, 1)[1].split(END, 1)[0].lstrip("\n")

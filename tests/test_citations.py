@@ -1,0 +1,65 @@
+"""The game pages' rulebook tables are generated from the citations and are current; the
+generator finds sections, places quotes (ellipses and all) and shows a section nobody cites."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesc import citations
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [
+    (["games/wheeler.rules", "games/wheeler-level1.rules"], "docs/rulebooks/wheeler-dealer.txt", "docs/games/wheeler.md"),
+    (["games/finance.rules"], "docs/rulebooks/finance-1932.txt", "docs/games/finance.md"),
+]
+
+
+@pytest.mark.parametrize("files, rulebook, page", PAGES, ids=lambda x: x if isinstance(x, str) else None)
+def test_the_game_page_table_is_current(files, rulebook, page):
+    expected = citations.table([ROOT / f for f in files], ROOT / rulebook)
+    assert citations.current(ROOT / page) == expected, (
+        f"{page} is out of date: run `rulesc citations {' '.join(files)} --rulebook {rulebook} --update {page}`")
+
+
+def test_the_wheeler_sections_are_the_table_of_contents():
+    secs = citations.sections((ROOT / "docs/rulebooks/wheeler-dealer.txt").read_text(encoding="utf-8"))
+    titles = [s.title for s in secs]
+    assert titles[0] == "Game Equipment" and titles[-1] == "\"Insider Tips\" on Playing the Game"
+    assert "\"Combo Platter\" Card" in titles and "Bankruptcy" in titles and len(titles) == 33
+
+
+def test_a_quote_with_ellipses_goes_to_the_section_holding_its_pieces():
+    secs = citations.sections((ROOT / "docs/rulebooks/wheeler-dealer.txt").read_text(encoding="utf-8"))
+    sec = citations.place("Simply pay to the Bank the debt ... (Nothing need be paid to the property's owner!)", secs)
+    assert sec.title == "Poaching"
+    assert citations.place("a rule no rulebook has", secs) is None
+
+
+def test_a_section_no_rule_cites_shows(tmp_path):
+    rules = tmp_path / "tiny.rules"
+    rules.write_text((ROOT / "tests/checker_cases/scenario_trade_items.rules").read_text(encoding="utf-8")
+                     .replace("trade Lot with cash", 'trade Lot with cash   § "Lots may be traded for cash."'))
+    book = tmp_path / "book.txt"
+    book.write_text("Players may trade. Lots may be traded for cash.\n\nEach player rolls two dice and moves.\n")
+    text = citations.table(rules, book)
+    assert "| Players may trade. Lots may be traded… | `trade Lot with cash` (28) |  |" in text
+    assert "| Each player rolls two dice and moves. | **no rule cites this section** |  |" in text
+
+
+def test_the_command_prints_and_updates(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(f"# Page\n\n{citations.BEGIN}\nold\n{citations.END}\n\nafter\n")
+    run = [sys.executable, "-m", "rulesc", "citations", "games/finance.rules", "--rulebook", "docs/rulebooks/finance-1932.txt"]
+    out = subprocess.run(run, capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and "| A player may buy, sell or trade" in out.stdout
+    out = subprocess.run([*run, "--update", str(page)], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and "updated" in out.stdout
+    assert citations.current(page) == citations.table(ROOT / "games/finance.rules", ROOT / "docs/rulebooks/finance-1932.txt")
+    assert page.read_text().endswith(f"{citations.END}\n\nafter\n")
+    missing = subprocess.run([sys.executable, "-m", "rulesc", "citations", "nope.rules", "--rulebook", "x.txt"],
+                             capture_output=True, text=True, cwd=ROOT)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
