@@ -258,6 +258,26 @@ def cmd_test(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_diff(args) -> int:
+    from . import diff
+    base = load_rules(args.base, args.set)
+    variant = load_rules(args.variant, args.set)
+    found = diff.changes(base, variant)
+    measured = None
+    if args.games:
+        players = _players(variant, args.players)
+        if not base.players_range[0] <= players <= base.players_range[1]:
+            print(f"rulesc: error: {base.title} is not for {players} players", file=sys.stderr)
+            return 2
+        with progress_bar("diffing", args.games, quiet=args.format == "json") as progress:
+            measured = diff.measure(base, variant, args.games, args.seed, players, args.agents, progress=progress)
+    if args.format == "json":
+        print(json.dumps(diff.diff_json(found, measured), indent=2))
+    else:
+        sys.stdout.write(diff.format_diff(base.title, variant.title, found, measured))
+    return 0
+
+
 def cmd_citations(args) -> int:
     from . import citations
     for path in [*args.files, args.rulebook]:
@@ -333,6 +353,16 @@ def build_parser() -> argparse.ArgumentParser:
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("diff", help="what a variant changes, and (with --games) its effect on paired seeds")
+    p.add_argument("base", metavar="BASE")
+    p.add_argument("variant", metavar="VARIANT")
+    p.add_argument("--games", type=int, default=0, help="play this many games of each on the same seeds")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    with_agents(p)
+    with_set(p)
+    p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("citations", help="which rules implement each rulebook section, from the citations")
     p.add_argument("files", nargs="+", metavar="FILE", help="the game's rules file, then any variants of it")

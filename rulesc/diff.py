@@ -1,0 +1,277 @@
+"""`rulesc diff BASE VARIANT`: what a house rule changes, in the game's terms, and what it does.
+
+The static part sets the two checked programs side by side, declaration by declaration
+(parameters by their values, phases, handlers, hooks, actions, cards, table rows, end
+conditions, functions, hints, invariants, scenarios), and lists what was added, removed or
+changed. The measured part plays both games on the same seeds (game i: seed S + i, the same
+players and agents) and reports paired differences: game length, final wealth spread, money by
+rule (per-seed differences, with intervals), and how games end and who wins (McNemar's counts on
+the paired outcomes), marking what is significant at 95%; and the base's scenarios whose outcome
+the variant changes.
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Callable
+
+import attrs
+
+from rulesc.interpreter.events import field_index
+from rulesc.interpreter.rules import Rules
+from rulesc.interpreter.scenario import run_scenarios
+
+from . import stats
+from .simulate import play_one
+from .sources import RuleSources
+
+PAY_AMOUNT = field_index("pay", "amount")
+TURN_LIMIT = "turn limit"
+
+
+# ---- what the variant changes ----------------------------------------------------------------------------
+
+@attrs.frozen
+class Change:
+    what: str  # "added" | "removed" | "changed"
+    category: str  # "parameter", "phase", "handler", …
+    name: str
+    base: str | None  # the declaration's text in the base (None if added)
+    variant: str | None
+
+
+def _text(program, node) -> str:
+    """A declaration's source, whitespace collapsed, citations and assumptions left out."""
+    span = node.span
+    lines = program.sources.get(span.file, program.source).splitlines()
+    last = span.end_line - 1 if span.end_line > span.line and span.end_column == 1 else span.end_line
+    body = []
+    for line in lines[span.line - 1:last]:
+        code = line.split("§")[0].split(" cite ")[0]
+        code = code.split("  assumed")[0].split("#")[0]
+        if code.strip():
+            body.append(" ".join(code.split()))
+    return " / ".join(body)
+
+
+def _declarations(rules: Rules) -> dict:
+    """(category, name) -> what the declaration says, for every declaration that shapes play."""
+    p = rules.program
+    out: dict = {}
+    for name, param in p.params.items():
+        value = rules.compiler.params.get(name)
+        money = rules.checked.types.get(id(param.value))
+        out["parameter", name] = f"${value:,}" if money is not None and money.name == "money" else repr(value)
+    if p.turn is not None:
+        for i, phase in enumerate(p.turn.phases, 1):
+            out["phase", phase.name] = f"#{i}: {_text(p, phase)}"
+    for kind, items in (("handler", p.handlers), ("hook", p.hooks)):
+        seen: collections.Counter = collections.Counter()
+        for h in items:
+            head = _text(p, h).split(" / ")[0].rstrip(":")
+            seen[head] += 1
+            out[kind, head if seen[head] == 1 else f"{head} ({seen[head]})"] = _text(p, h)
+    for name, action in p.actions.items():
+        out["action", name] = _text(p, action)
+    for deck in p.decks.values():
+        for card in deck.cards:
+            out["card", f"{deck.name}.{card.name}"] = _text(p, card)
+    for tables in p.tables.values():  # a kind's tables: one in the base, more where a variant adds rows
+        for table in tables:
+            for row in table.rows:
+                out["row", f"{table.kind}.{row.name}"] = _text(p, row)
+    for end in p.ends:
+        out["end", end.reason] = _text(p, end)
+    for category, items in (("function", p.defines), ("procedure", p.procedures), ("hint", p.hints)):
+        for name, decl in items.items():
+            out[category, name] = _text(p, decl)
+    for inv in p.invariants:
+        out["invariant", inv.text] = _text(p, inv)
+    if p.trade is not None:
+        out["trade", "trade"] = _text(p, p.trade)
+    if p.board is not None:
+        out["board", "board"] = " ".join(n.id for n in p.board.squares)
+    for s in p.scenarios:
+        out["scenario", s.title] = _text(p, s)
+    return out
+
+
+def changes(base: Rules, variant: Rules) -> list[Change]:
+    """What the variant adds, removes and changes, in the order of the base's declarations."""
+    a, b = _declarations(base), _declarations(variant)
+    out = []
+    for key, text in a.items():
+        if key not in b:
+            out.append(Change("removed", key[0], key[1], text, None))
+        elif b[key] != text:
+            out.append(Change("changed", key[0], key[1], text, b[key]))
+    out += [Change("added", key[0], key[1], None, text) for key, text in b.items() if key not in a]
+    return out
+
+
+# ---- what the variant does -------------------------------------------------------------------------------
+
+@attrs.define
+class Played:
+    """What one game gave, for the paired comparison."""
+
+    turns: int
+    reason: str
+    winner: int | None  # seat, from 1
+    spread: int  # richest player's cash minus the poorest's, at the end
+    money: dict  # rule text -> money paid by that rule
+
+
+def _play(rules: Rules, players: int, seed: int, agents: str) -> Played:
+    game = play_one(rules, players, seed, agents)
+    state = game.state
+    cash = [p.f.get("cash", 0) for p in state.players]
+    sources = RuleSources.of(rules.program)
+    money: collections.Counter = collections.Counter()
+    for event in game.events:
+        if event.kind == "pay":
+            money[sources.text(event.rule).split("§")[0].strip() or "(the engine)"] += event.payload[PAY_AMOUNT]
+    return Played(state.turn, state.end_reason, state.winner.seat + 1 if state.winner is not None else None,
+                  max(cash) - min(cash) if cash else 0, dict(money))
+
+
+@attrs.define
+class Outcome:
+    """A yes/no outcome of a game, its share in each game and McNemar's test on the pairs."""
+
+    name: str
+    base: stats.Interval
+    variant: stats.Interval
+    test: stats.McNemar
+
+
+@attrs.define
+class Measured:
+    games: int
+    players: int
+    agents: str
+    seed: int
+    turns: stats.Interval  # the variant's turns minus the base's, per seed
+    spread: stats.Interval
+    base_turns: stats.Interval
+    variant_turns: stats.Interval
+    outcomes: list  # [Outcome]: completion, each end reason, each seat's win
+    money: list  # [(rule text, base mean, variant mean, paired Interval)], biggest change first
+    scenarios: list  # [(title, passed in base, passed in variant or None if the variant removed it)]
+
+
+def measure(base: Rules, variant: Rules, games: int, seed: int, players: int, agents: str = "heuristic",
+            progress: Callable[[int], None] | None = None) -> Measured:
+    pairs = []
+    for i in range(games):
+        pairs.append((_play(base, players, seed + i, agents), _play(variant, players, seed + i, agents)))
+        if progress is not None:
+            progress(i + 1)
+    a = [p for p, _ in pairs]
+    b = [q for _, q in pairs]
+
+    def outcome(name, test) -> Outcome:
+        xs, ys = [test(g) for g in a], [test(g) for g in b]
+        return Outcome(name, stats.wilson(sum(xs), games), stats.wilson(sum(ys), games), stats.mcnemar(xs, ys))
+
+    outcomes = [outcome("ended by a rule (not the turn limit)", lambda g: g.reason != TURN_LIMIT)]
+    reasons = sorted({g.reason for g in a + b if g.reason}, key=str)
+    outcomes += [outcome(f"ended: {r}", lambda g, r=r: g.reason == r) for r in reasons]
+    outcomes += [outcome(f"seat {s} won", lambda g, s=s: g.winner == s) for s in range(1, players + 1)]
+
+    rules_seen = sorted({r for g in a + b for r in g.money})
+    money = []
+    for rule in rules_seen:
+        xs, ys = [g.money.get(rule, 0) for g in a], [g.money.get(rule, 0) for g in b]
+        money.append((rule, stats.mean(xs).value, stats.mean(ys).value, stats.paired_difference(xs, ys)))
+    money.sort(key=lambda m: (-abs(m[3].value), m[0]))
+
+    base_results = {r.title: r.passed for r in run_scenarios(base)}
+    variant_results = {r.title: r.passed for r in run_scenarios(variant)}
+    scenarios = [(title, ok, variant_results.get(title)) for title, ok in base_results.items()
+                 if variant_results.get(title) != ok]
+
+    return Measured(games, players, agents, seed,
+                    turns=stats.paired_difference([g.turns for g in a], [g.turns for g in b]),
+                    spread=stats.paired_difference([g.spread for g in a], [g.spread for g in b]),
+                    base_turns=stats.mean([g.turns for g in a]), variant_turns=stats.mean([g.turns for g in b]),
+                    outcomes=outcomes, money=money, scenarios=scenarios)
+
+
+# ---- the report ------------------------------------------------------------------------------------------
+
+MONEY_SHOWN = 8
+
+
+def _mark(significant: bool) -> str:
+    return "  *" if significant else ""
+
+
+def format_diff(base_title: str, variant_title: str, found: list[Change], measured: Measured | None) -> str:
+    lines = [f"{variant_title} against {base_title}", "", f"what the variant changes ({len(found)}):"]
+    sign = {"added": "+", "removed": "-", "changed": "~"}
+    for c in found:
+        detail = c.variant if c.what != "removed" else c.base
+        if c.what == "changed" and c.category == "parameter":
+            detail = f"{c.base} -> {c.variant}"
+        elif c.category == "scenario":
+            detail = ""
+        lines.append(f"  {sign[c.what]} {c.category} {c.name}" + (f": {_shorten(detail)}" if detail else ""))
+    if not found:
+        lines.append("  nothing")
+    if measured is None:
+        return "\n".join(lines) + "\n"
+    m = measured
+    lines += ["", f"measured on {m.games} paired games ({m.players} players, {m.agents} agents, "
+                  f"seeds {m.seed}..{m.seed + m.games - 1}); 95% intervals, * marks a significant difference", ""]
+    lines.append("turns per game: base {:.1f}, variant {:.1f}; difference {}{}".format(
+        m.base_turns.value, m.variant_turns.value, _interval(m.turns, "{:+.1f}"), _mark(m.turns.excludes_zero)))
+    lines.append("final cash spread (richest - poorest): difference {}{}".format(
+        _interval(m.spread, "{:+,.0f}"), _mark(m.spread.excludes_zero)))
+    lines += ["", f"  {'outcome':<40} {'base':>22} {'variant':>22}   base only / variant only"]
+    for o in m.outcomes:
+        lines.append(f"  {o.name[:40]:<40} {_share(o.base):>22} {_share(o.variant):>22}   "
+                     f"{o.test.base_only:>4} / {o.test.variant_only:<4}{_mark(o.test.significant)}")
+    lines += ["", "money by rule, per game (the biggest changes):"]
+    for rule, before, after, diff in m.money[:MONEY_SHOWN]:
+        lines.append(f"  {_shorten(rule, 48):<48} {before:>12,.0f} -> {after:>12,.0f}  "
+                     f"{_interval(diff, '{:+,.0f}')}{_mark(diff.excludes_zero)}")
+    lines += ["", "base scenarios whose outcome changes:"]
+    for title, before, after in m.scenarios:
+        now = "removed" if after is None else ("passes" if after else "fails")
+        lines.append(f"  {title}: {'passes' if before else 'fails'} in the base, {now} in the variant")
+    if not m.scenarios:
+        lines.append("  none")
+    return "\n".join(lines) + "\n"
+
+
+def diff_json(found: list[Change], measured: Measured | None) -> dict:
+    out: dict = {"changes": [attrs.asdict(c) for c in found]}
+    if measured is not None:
+        m = measured
+        out["measured"] = {
+            "games": m.games, "players": m.players, "agents": m.agents, "seed": m.seed,
+            "turns": {"base": m.base_turns.to_json(), "variant": m.variant_turns.to_json(),
+                      "difference": m.turns.to_json(), "significant": m.turns.excludes_zero},
+            "spread": {"difference": m.spread.to_json(), "significant": m.spread.excludes_zero},
+            "outcomes": [{"name": o.name, "base": o.base.to_json(), "variant": o.variant.to_json(),
+                          "base_only": o.test.base_only, "variant_only": o.test.variant_only,
+                          "significant": o.test.significant} for o in m.outcomes],
+            "money": [{"rule": r, "base": a, "variant": b, "difference": d.to_json(), "significant": d.excludes_zero}
+                      for r, a, b, d in m.money],
+            "scenarios": [{"title": t, "base": a, "variant": b} for t, a, b in m.scenarios],
+        }
+    return out
+
+
+def _interval(i: stats.Interval, fmt: str) -> str:
+    return f"{fmt.format(i.value)} [{fmt.format(i.low)}, {fmt.format(i.high)}]"
+
+
+def _share(i: stats.Interval) -> str:
+    return f"{100 * i.value:5.1f}% [{100 * i.low:4.1f}, {100 * i.high:4.1f}]"
+
+
+def _shorten(text: str | None, width: int = 90) -> str:
+    text = text or ""
+    return text if len(text) <= width else text[:width - 1] + "…"
