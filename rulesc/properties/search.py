@@ -14,7 +14,18 @@ How the search is kept short and repeatable:
 - shrinking plays at most about `shrink_limit` games, then keeps the smallest failing game
   it has (only games that already failed fail again), so a failure costs bounded time;
 - Hypothesis runs with `seed`, no database and no deadline: the same rules, examples, seed
-  and turn cap always give the same report, word for word.
+  and turn cap always give the same report, word for word;
+- the caps rise to the game's own turn limit, but a search in which no game reached its cap
+  is the last: at a higher cap Hypothesis would draw the very same games.
+
+Every game of the search either ends by a rule, stops at the search's turn cap, or stops at
+Hypothesis's data limit; the report counts each. A failure keeps every value its game drew,
+so `rulesc run --draws` plays it again.
+
+Then the whole games: `games` seeded games with the heuristic agents, to the game's own turn
+limit, with every invariant checked after every event; long games are where late-game rules
+live. Game `i` has seed `seed + i` and cycles through the player counts, so
+`rulesc run FILE --seed S --players K --check` plays it again.
 """
 
 from __future__ import annotations
@@ -28,15 +39,18 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.dealing import AgentError
-from rulesc.interpreter.engine import Game
+from rulesc.interpreter.engine import DEFAULT_TURN_LIMIT, Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.rules import Rules
 
 from .coverage import Coverage, coverage_report
-from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source
+from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source, encode_draws
 from .failures import Failure, crash_message, crash_where, failure_record
 from .invariants import BUILTIN, CRASH, InvariantChecker, PropertyFailure
+
+WHOLE_GAMES = 10  # seeded whole games with the heuristic agents, by default
 
 VERBOSITY = Verbosity.quiet
 SHRINK_LIMIT = 300  # games shrinking may play before it settles for what it has
@@ -59,6 +73,12 @@ class PropertyReport:
     games: int  # games played in all, shrinking included
     caps: list  # the turn caps searched, in order
     stopped: int  # games that drew as much as one Hypothesis example may and stopped there
+    capped: int = 0  # games of the search that reached the search's turn cap
+    longest: int = 0  # the most turns any game of the search played
+    whole_games: int = 0  # seeded whole games played with the heuristic agents
+    whole_turns: list = attrs.Factory(list)  # each whole game's length in turns
+    whole_limited: list = attrs.Factory(list)  # seeds of whole games that reached the turn limit, unbroken
+    turn_limit: int = 0  # the game's own turn limit
 
     @property
     def ok(self) -> bool:
@@ -68,12 +88,20 @@ class PropertyReport:
         return next((f for f in self.failures if f.invariant == invariant), None)
 
 
+SHORT_GAME = 64  # the search caps below the top one are of short games: at most this many turns
+
+
 def turn_caps(max_turns: int) -> list[int]:
-    """The turn caps of the successive searches: `max_turns`, and quarters of it down to about 10."""
+    """The turn caps of the successive searches: `max_turns`, and before it the quarters of it, down
+    to about 10, that are short games (at most `SHORT_GAME` turns). A long game costs as much at a
+    middle cap as at the top one, so the search goes from short games straight to whole ones."""
     caps = [max_turns]
-    while caps[0] // 4 >= 4:
-        caps.insert(0, caps[0] // 4)
-    return caps
+    cap = max_turns
+    while cap // 4 >= 10:
+        cap //= 4
+        if cap <= SHORT_GAME:
+            caps.append(cap)
+    return sorted(caps)
 
 
 class _Search:
@@ -96,16 +124,32 @@ def _observer(source: _Source, coverage: Coverage, invariants: InvariantChecker)
     return observe
 
 
-def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns: int = 200,
-                     progress: Callable[[int], None] | None = None,
-                     shrink_limit: int = SHRINK_LIMIT) -> PropertyReport:
-    """Play `examples` Hypothesis-generated games per search and check every invariant.
+def replay_args(rules: Rules, set_args=(), turn_limit: int | None = None) -> list[str]:
+    """The `rulesc run` arguments common to every replay of a game of these rules."""
+    args = ["run", rules.path]
+    for item in set_args:
+        args += ["--set", item]
+    own = rules.turn_limit or DEFAULT_TURN_LIMIT
+    if turn_limit is not None and turn_limit != own:
+        args += ["--turn-limit", str(turn_limit)]
+    return args
 
-    `progress`, if given, is called with the number of games played so far (shrinking
-    included), e.g. to drive a progress bar. Shrinking a failure plays at most about
-    `shrink_limit` games before it settles for the smallest failing game found so far
-    (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
+
+def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns: int | None = None,
+                     progress: Callable[[int], None] | None = None,
+                     shrink_limit: int = SHRINK_LIMIT, games: int = 0, set_args=()) -> PropertyReport:
+    """Play `examples` Hypothesis-generated games per search and check every invariant, then `games`
+    seeded whole games with the heuristic agents.
+
+    `max_turns` is the highest turn cap of the search and the whole games' turn limit (by
+    default the game's own). `progress`, if given, is called with the number of games played
+    so far (shrinking included), e.g. to drive a progress bar. Shrinking a failure plays at
+    most about `shrink_limit` games before it settles for the smallest failing game found so
+    far (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
+    `set_args` are the `--set` overrides the rules were compiled with, for the replay commands.
     """
+    own_limit = rules.turn_limit or DEFAULT_TURN_LIMIT
+    max_turns = max_turns or own_limit
     declared = [text for text, _, _ in rules.invariants]
     names = list(dict.fromkeys([*BUILTIN, *declared]))
     # One exception class per invariant, so that Hypothesis shrinks each failure as its own.
@@ -117,6 +161,32 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     skip: set = set()
     played = [0]
     stopped = [0]  # games that drew a whole example's worth of data before they ended
+    capped = [0]  # games that reached the search's turn cap
+    longest = [0]
+    reached = [False]  # whether a game of this level's search reached its cap
+
+    def play(game: Game, skip_now: frozenset):
+        """Play `game` to its end; the PropertyFailure it raised, or None."""
+        try:
+            game.play()
+            return None
+        except PropertyFailure as failure:
+            failure.game = game
+            return failure
+        except (RuleRuntimeError, AgentError, RecursionError) as exc:
+            if CRASH in skip_now:
+                return None
+            return failure_types[CRASH](CRASH, crash_message(exc), len(game.events) - 1 if game.events else None,
+                                        crash_where(rules, game, exc), game, kind="crash")
+        except (HypothesisException, OutOfData):
+            raise
+        except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
+            if CRASH in skip_now:
+                return None
+            return failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
+                                        len(game.events) - 1 if game.events else None,
+                                        game.events[-1][2] if game.events else "", game, kind="internal",
+                                        detail=traceback.format_exc())
 
     def one_game(data, skip_now: frozenset, search: "_Search", cap: int):
         source = _Source(data)
@@ -131,28 +201,17 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         if progress is not None:
             progress(played[0])
         try:
-            game.play()
-            return
+            found = play(game, skip_now)
         except OutOfData:
             stopped[0] += 1
+            found = None
+        longest[0] = max(longest[0], game.state.turn)
+        if found is None:
+            if game.state.end_reason == "turn limit" and game.state.turn >= cap:
+                capped[0] += 1
+                reached[0] = True
             return
-        except PropertyFailure as failure:
-            failure.game = game
-            found = failure
-        except (RuleRuntimeError, AgentError, RecursionError) as exc:
-            if CRASH in skip_now:
-                return
-            found = failure_types[CRASH](CRASH, crash_message(exc), len(game.events) - 1 if game.events else None,
-                                         crash_where(rules, game, exc), game, kind="crash")
-        except HypothesisException:
-            raise
-        except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
-            if CRASH in skip_now:
-                return
-            found = failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
-                                         len(game.events) - 1 if game.events else None,
-                                         game.events[-1][2] if game.events else "", game, kind="internal",
-                                         detail=traceback.format_exc())
+        found.draws = list(source.drawn)
         key = tuple(source.drawn)
         if search.shrinks > shrink_limit and key not in search.failing:
             return  # shrinking has had its budget: only games that already failed fail again
@@ -162,13 +221,15 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     # Look for short failures first: the whole search at a low turn cap, then at higher
     # ones, so a broken invariant comes back as a game about as short as any that breaks
     # it, before the shrinker even starts. After a failure the search goes on at the same
-    # cap with that invariant set aside (at the lower caps nothing at all failed).
-    caps = turn_caps(max_turns)
+    # cap with that invariant set aside (at the lower caps nothing at all failed). A level
+    # at which no game reached the cap is the last: higher caps would play the same games.
+    caps = turn_caps(max_turns) if examples > 0 else []
     level = 0
     while level < len(caps):
         skip_now = frozenset(skip)
         state = _Search()
         cap = caps[level]
+        reached[0] = False
 
         @hypothesis_seed(seed)
         @settings(max_examples=examples, database=None, deadline=None, derandomize=True,
@@ -181,12 +242,51 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         try:
             search()
         except PropertyFailure as found:
-            failures.append(attrs.evolve(failure_record(rules, found), cap=cap))
+            record = failure_record(rules, found)
+            args = replay_args(rules, set_args, cap) + ["--players", str(record.players), "--seed", str(seed),
+                                                         "--draws", encode_draws(found.draws or []), "--check"]
+            failures.append(attrs.evolve(record, cap=cap, draws=found.draws, replay=args))
             skip.add(found.invariant)
             if skip >= set(names) | {CRASH}:
                 break
             continue
+        if not reached[0]:
+            break
         level += 1
+
+    # The whole games: seeded, heuristic agents, the game's own turn limit, every invariant.
+    whole_turns: list = []
+    limited: list = []
+    span = high - low + 1
+    for i in range(games):
+        if skip >= set(names) | {CRASH}:
+            break
+        game_seed = seed + i
+        players = low + i % span
+        skip_now = frozenset(skip)
+        game = Game(rules, players, seed=game_seed, agents=make_agents("heuristic", game_seed, players),
+                    record=True, turn_limit=max_turns)
+        checker = InvariantChecker(game, rules, set(skip_now), failure_types)
+
+        def observe(g, kind, where, payload, checker=checker):
+            coverage.event(kind, where, payload)
+            checker(g, kind, where, payload)
+
+        game.observer = observe
+        played[0] += 1
+        if progress is not None:
+            progress(played[0])
+        found = play(game, skip_now)
+        whole_turns.append(game.state.turn)
+        if found is None:
+            if game.state.end_reason == "turn limit":
+                limited.append(game_seed)
+            continue
+        record = failure_record(rules, found)
+        args = replay_args(rules, set_args, max_turns) + ["--players", str(players), "--seed", str(game_seed),
+                                                          "--check"]
+        failures.append(attrs.evolve(record, found_by="whole games", replay=args))
+        skip.add(found.invariant)
 
     return PropertyReport(
         title=rules.title, path=rules.path, examples=examples, seed=seed, max_turns=max_turns,
@@ -194,5 +294,28 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         declared_at={text: where for text, _, where in rules.invariants},
         failures=failures, coverage=coverage_report(rules, coverage), games=played[0],
         caps=caps[:level + 1] if level < len(caps) else caps, stopped=stopped[0],
+        capped=capped[0], longest=longest[0], whole_games=len(whole_turns), whole_turns=whole_turns,
+        whole_limited=limited, turn_limit=own_limit,
     )
 
+
+def play_checked(rules: Rules, game: Game) -> Failure | None:
+    """Play one game to its end with every invariant checked after every event (`rulesc run --check`):
+    the failure, as the check reports it, or None. A game of draws that runs out of them stops,
+    unbroken, where the checker's game stopped."""
+    names = list(dict.fromkeys([*BUILTIN, *(text for text, _, _ in rules.invariants)]))
+    failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {})
+                     for i, name in enumerate(names + [CRASH])}
+    game.observer = InvariantChecker(game, rules, set(), failure_types)
+    found = None
+    try:
+        game.play()
+    except OutOfData:
+        pass
+    except PropertyFailure as failure:
+        failure.game = game
+        found = failure
+    except (RuleRuntimeError, AgentError, RecursionError) as exc:
+        found = failure_types[CRASH](CRASH, crash_message(exc), len(game.events) - 1 if game.events else None,
+                                     crash_where(rules, game, exc), game, kind="crash")
+    return attrs.evolve(failure_record(rules, found), found_by="run") if found is not None else None
