@@ -41,6 +41,7 @@ class Failure:
     seed: int = 0  # the game's seed: for a whole game, all its dice; for a drawn one, only the log's header
     draws: list | None = None  # a drawn game's every value (players, dice, cards, decisions), to replay it
     replay: list = attrs.Factory(list)  # the `rulesc` arguments that play this very game again
+    shrunk: bool = True  # False for a game too long to shrink quickly, reported as found
     rule_path: str = ""  # the path of the file `rule` is in, as the rules were loaded
 
 
@@ -92,7 +93,7 @@ def failure_json(f: Failure) -> dict:
         "invariant": f.invariant, "kind": f.kind, "message": f.message,
         "before": f.before, "after": f.after,
         "rule": {"file": f.rule_path or file, "line": int(line), "text": f.rule_text} if line.isdigit() else None,
-        "event_index": f.event_index, "found_by": f.found_by, "cap": f.cap,
+        "event_index": f.event_index, "found_by": f.found_by, "cap": f.cap, "shrunk": f.shrunk,
         "players": f.players, "turns": f.turns, "seed": f.seed,
         "replay": ("rulesc " + shlex.join(f.replay)) if f.replay else None, "replay_args": f.replay,
         "events": f.trace, "detail": f.detail,

@@ -48,8 +48,10 @@ def _format_failure(f: Failure, debug: bool = False) -> list[str]:
                      f"{_count(len(f.trace), 'event')} (heuristic agents, not shrunk)")
     else:
         found = f" (found by the search with a cap of {f.cap} turns)" if f.cap is not None else ""
-        lines.append(f"  minimal game: {_count(f.players, 'player')}, {_count(f.turns, 'turn')}, "
-                     f"{_count(len(f.trace), 'event')}{found}")
+        if not f.shrunk:
+            found = f" (found by the search with a cap of {f.cap} turns; too long to shrink quickly)"
+        lines.append(f"  {'minimal game' if f.shrunk else 'game'}: {_count(f.players, 'player')}, "
+                     f"{_count(f.turns, 'turn')}, {_count(len(f.trace), 'event')}{found}")
     if f.trace:
         end = len(f.trace)
         start = max(0, end - TRACE_TAIL)

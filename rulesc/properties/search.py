@@ -30,6 +30,7 @@ live. Game `i` has seed `seed + i` and cycles through the player counts, so
 
 from __future__ import annotations
 
+import contextlib
 import traceback
 from typing import Callable
 
@@ -54,6 +55,7 @@ WHOLE_GAMES = 10  # seeded whole games with the heuristic agents, by default
 
 VERBOSITY = Verbosity.quiet
 SHRINK_LIMIT = 300  # games shrinking may play before it settles for what it has
+SHRINK_DRAWS = 600  # a failing game that drew more values than this is reported unshrunk
 
 
 @attrs.define
@@ -102,6 +104,28 @@ def turn_caps(max_turns: int) -> list[int]:
         if cap <= SHORT_GAME:
             caps.append(cap)
     return sorted(caps)
+
+
+@contextlib.contextmanager
+def _no_local_constants():
+    """Hypothesis mixes into what it draws the literals it finds in the source of every non-library
+    module loaded so far, so a check would draw other games once another module (the CLI, a test) had
+    been imported. Within the check it sees none: the same rules and seed always draw the same games."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        empty = providers.Constants(integers=providers.SortedSet(),
+                                    floats=providers.SortedSet(key=providers.float_to_int),
+                                    bytes=providers.SortedSet(), strings=providers.SortedSet())
+        real, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
+        fresh = type(cache)(1024)
+    except (ImportError, AttributeError, TypeError):  # pragma: no cover - another Hypothesis
+        yield
+        return
+    providers._get_local_constants, providers.CONSTANTS_CACHE = (lambda: empty), fresh
+    try:
+        yield
+    finally:
+        providers._get_local_constants, providers.CONSTANTS_CACHE = real, cache
 
 
 class _Search:
@@ -231,21 +255,36 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         cap = caps[level]
         reached[0] = False
 
-        @hypothesis_seed(seed)
-        @settings(max_examples=examples, database=None, deadline=None, derandomize=True,
-                  suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-                  report_multiple_bugs=False, verbosity=VERBOSITY, print_blob=False)
-        @given(st.data())
-        def search(data):
-            one_game(data, skip_now, state, cap)
+        def run(shrink: bool, state: _Search) -> None:
+            phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
 
+            @hypothesis_seed(seed)
+            @settings(max_examples=examples, database=None, deadline=None, derandomize=True,
+                      suppress_health_check=list(HealthCheck), phases=phases,
+                      report_multiple_bugs=False, verbosity=VERBOSITY, print_blob=False)
+            @given(st.data())
+            def search(data):
+                one_game(data, skip_now, state, cap)
+
+            with _no_local_constants():
+                search()
+
+        # Generate first; a failing game short enough to shrink quickly is then found again
+        # (the same seed draws the same games) and shrunk. Hypothesis's shrinker costs about
+        # the length of the game for every attempt, so a long game is reported as it was found.
         try:
-            search()
+            run(False, state)
         except PropertyFailure as found:
+            shrunk = len(found.draws or ()) <= SHRINK_DRAWS
+            if shrunk:
+                try:
+                    run(True, _Search())
+                except PropertyFailure as smaller:
+                    found = smaller
             record = failure_record(rules, found)
             args = replay_args(rules, set_args, cap) + ["--players", str(record.players), "--seed", str(seed),
                                                          "--draws", encode_draws(found.draws or []), "--check"]
-            failures.append(attrs.evolve(record, cap=cap, draws=found.draws, replay=args))
+            failures.append(attrs.evolve(record, cap=cap, draws=found.draws, replay=args, shrunk=shrunk))
             skip.add(found.invariant)
             if skip >= set(names) | {CRASH}:
                 break
