@@ -26,7 +26,7 @@ from rulesc.interpreter.scenario import run_scenarios
 
 from . import report
 from .properties.search import WHOLE_GAMES
-from .simulate import format_summary, play_one, simulate
+from .simulate import format_broken, format_summary, play_one, simulate
 
 IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012", "R0513"}  # unreadable file or bad option: usage/I-O
 
@@ -287,13 +287,18 @@ def cmd_simulate(args) -> int:
     players = _players(rules, args.players)
     started = time.perf_counter()
     with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
-        summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress)
+        summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress, check=args.check)
     elapsed = time.perf_counter() - started
     sys.stdout.write(format_summary(summary, rules.program.sources))
+    if args.check:
+        import shlex
+        replay = ["rulesc", "run", args.file] + [x for item in args.set for x in ("--set", item)] + \
+            ["--players", str(players), "--agents", args.agents]
+        sys.stdout.write(format_broken(summary, shlex.join(replay)))
     if not args.quiet:
         print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
-    return 0
+    return 1 if summary.broken else 0
 
 
 def cmd_test(args) -> int:
@@ -382,6 +387,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=int, default=1000, help="number of games")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
+    p.add_argument("--check", action="store_true",
+                   help="check every invariant after every event; list the games that break one (exit 1)")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_simulate)

@@ -146,3 +146,20 @@ def test_json_gives_the_failure_as_data(capsys):
     assert failure["replay"].startswith("rulesc run ") and failure["replay_args"][0] == "run"
     status = {i["name"]: i["ok"] for i in props["invariants"]}
     assert status["an out player holds nothing"] is False and status["money is conserved"] is True
+
+
+def test_simulate_check_lists_the_games_that_break_an_invariant(capsys):
+    path = DATA / "out_keeps_cash.rules"
+    code, out, _ = run(capsys, "simulate", path, "-n", "20", "--check", "--quiet")
+    assert code == 1
+    assert re.search(r"^invariants: \d+ of 20 games broke one", out, re.M), out
+    replay = next(line for line in out.splitlines() if line.strip().startswith("replay: rulesc "))
+    code, replayed, _ = run(capsys, *shlex.split(replay.split("replay: rulesc ", 1)[1]))
+    assert code == 1 and "FAILED: an out player holds nothing" in replayed
+    code, out, _ = run(capsys, "simulate", DATA / "base.rules", "-n", "5", "--check", "--quiet")
+    assert code == 0 and "all held" in out
+
+
+def test_run_draws_refuses_a_word_that_is_not_draws(capsys):
+    code, _, err = run(capsys, "run", DATA / "base.rules", "--draws", "nonsense")
+    assert code == 2 and "--draws" in err

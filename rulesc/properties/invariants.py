@@ -8,7 +8,7 @@ This is what the property checker checks; how games are generated and searched l
 - cards are conserved: for every deck, its pile, its discards and the copies kept in
   players' hands add up to the same number;
 - an out player holds nothing: no thing's `owner` is a player who is out, he keeps no
-  cards in his hand, and his cash and every other money field of his are 0 (checked at
+  cards in his hand, and his cash and every account of his are 0 (checked at
   the next `turn` or `end` event, since `on eliminate` rules clear them after the
   `eliminate` event);
 - the game progresses: no player takes `RUN_LIMIT` turns in a row while others are in
@@ -42,9 +42,11 @@ CHANGES = frozenset({"pay", "set", "sold", "trade", "eliminate", "draw", "discar
 
 
 def money_fields(rules: Rules) -> list[str]:
-    """The player fields that hold money (cash, deposits, accounts...): what an out player must not keep."""
+    """The player's fields that hold money, what an out player must not keep: his `cash`, and every
+    field of type `account` (a deposit, a pot). A plain `money` field is a figure (a tally of fines,
+    a debt owed), not money held: money conservation does not count it either."""
     fields = rules.program.player_fields.values()
-    return [f.name for f in fields if f.type.name in ("money", "account") and not f.type.is_list]
+    return [f.name for f in fields if f.name == "cash" or (f.type.name == "account" and not f.type.is_list)]
 
 
 class PropertyFailure(Exception):

@@ -51,7 +51,7 @@ from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source, encode_dra
 from .failures import Failure, crash_message, crash_where, failure_record
 from .invariants import BUILTIN, CRASH, InvariantChecker, PropertyFailure
 
-WHOLE_GAMES = 10  # seeded whole games with the heuristic agents, by default
+WHOLE_GAMES = 50  # seeded whole games with the heuristic agents, by default (they are cheap beside the search)
 
 VERBOSITY = Verbosity.quiet
 SHRINK_LIMIT = 300  # games shrinking may play before it settles for what it has
