@@ -227,17 +227,23 @@ def cmd_run(args) -> int:
     game = _new_game(args, rules)
     players = len(game.state.players)
     failure = None
-    if args.check:
-        from .properties import play_checked
-        failure = play_checked(rules, game)
-    elif args.draws:
-        from .properties import OutOfData
-        try:
+    try:
+        if args.check:
+            from .properties import play_checked
+            failure = play_checked(rules, game)
+        elif args.draws:
+            from .properties import OutOfData
+            try:
+                game.play()
+            except OutOfData:
+                pass
+        else:
             game.play()
-        except OutOfData:
-            pass
-    else:
-        game.play()
+    except ValueError as exc:
+        if not args.draws:
+            raise
+        print(f"rulesc: error: --draws: {exc}", file=sys.stderr)  # the draws of another game, or other rules
+        return 2
     state = game.state
     if args.log:
         text = events_to_jsonl(game.events)
