@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 
 from .failures import Failure, failure_json
-from .search import PropertyReport
+from .search import PropertyReport, examples_at
 
 TRACE_TAIL = 25  # events of a counterexample the text report shows
 MISSED_SHOWN = 20  # never-exercised rules (or statements) the text report lists
@@ -97,7 +97,10 @@ def format_report(report: PropertyReport, debug: bool = False) -> str:
     low, high = report.players_range
     players = f"{low}..{high}" if low != high else f"{low}"
     caps = ", ".join(str(c) for c in report.caps)
-    out = [f"property check: {report.examples} games, players {players}, up to {report.max_turns} turns each",
+    top = report.caps[-1] if report.caps else 0
+    fewer = examples_at(report.examples, report.caps, top) if report.caps else report.examples
+    long = f" ({fewer} at cap {top})" if fewer != report.examples else ""
+    out = [f"property check: {report.examples} games{long}, players {players}, up to {report.max_turns} turns each",
            f"  {report.title} ({report.path}), seed {report.seed}",
            (f"  searched at turn caps {caps}: {report.games - report.whole_games} games played in all, "
             "shrinking included" + _search_end(report)) if report.caps else "  no search (--examples 0)"]

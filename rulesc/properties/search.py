@@ -128,6 +128,12 @@ def _no_local_constants():
         providers._get_local_constants, providers.CONSTANTS_CACHE = real, cache
 
 
+def examples_at(examples: int, caps: list, cap: int) -> int:
+    """Games per search: `examples` of short games; half as many at a long cap above short ones,
+    where each game costs many short ones and the seeded whole games play long games too."""
+    return examples if cap <= SHORT_GAME or cap == caps[0] else max(1, examples // 2)
+
+
 class _Search:
     """One Hypothesis search: the games that failed, and how many games shrinking has played."""
 
@@ -248,6 +254,10 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     # cap with that invariant set aside (at the lower caps nothing at all failed). A level
     # at which no game reached the cap is the last: higher caps would play the same games.
     caps = turn_caps(max_turns) if examples > 0 else []
+
+    def level_examples(cap: int) -> int:
+        return examples_at(examples, caps, cap)
+
     level = 0
     while level < len(caps):
         skip_now = frozenset(skip)
@@ -259,7 +269,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
             phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
 
             @hypothesis_seed(seed)
-            @settings(max_examples=examples, database=None, deadline=None, derandomize=True,
+            @settings(max_examples=level_examples(cap), database=None, deadline=None, derandomize=True,
                       suppress_health_check=list(HealthCheck), phases=phases,
                       report_multiple_bugs=False, verbosity=VERBOSITY, print_blob=False)
             @given(st.data())
