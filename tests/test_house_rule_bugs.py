@@ -110,6 +110,10 @@ def test_rent_paid_twice_shows_as_a_changed_base_scenario(capsys):
     assert "expected `Ann.cash == $290`, but the left side is `$280`" in out, out
     # Information about a house rule, not an error: the house rule is meant to change outcomes.
     assert code == 0, out + err
+    # The static check points at both rules: the restated one, and the base's it doubles.
+    assert re.search(r"rent_twice\.rules:7:1: warning\[R0409\]: this handler and the one at base\.rules:\d+ both run "
+                     r"when a player lands on `Lease` under the same condition, and both move money", err), err
+    assert re.search(r"note: the other handler at \S*base\.rules:\d+:1", err), err
     code, out, _ = run(capsys, "check", "--format", "json", *FAST, DATA / "rent_twice.rules")
     scenarios = json.loads(out)[0]["scenarios"]
     assert scenarios["changed_by_variant"] == 1 and scenarios["failed"] == 0
