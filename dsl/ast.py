@@ -779,6 +779,15 @@ class Scenario:
     meta: Meta = NO_META
 
 
+@attrs.frozen
+class Override:
+    """A variant's `override param`, with the base's declaration it replaced: data beside the tree
+    (the walk does not enter it), for the checker to compare the two values' types."""
+
+    param: Param
+    base: Param
+
+
 @node
 class RulesFile:
     path: str
@@ -786,3 +795,4 @@ class RulesFile:
     decls: tuple
     span: Span
     sources: dict = attrs.Factory(dict)  # every file's text by path, the base files of a variant too
+    overrides: tuple = ()  # a variant's `override param`s: Override records, base's first

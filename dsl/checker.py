@@ -9,11 +9,14 @@ The inferred types are kept (`Checked.types`) for the interpreter's compiler.
 
 from __future__ import annotations
 
+import os
+import re
+
 import attrs
 
-from . import ast
+from . import ast, walk
 from . import types as T
-from .diagnostics import Span
+from .diagnostics import Diagnostic, Label, Span
 from .model import Program, build_program
 from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, PLAYER_FIELDS, SETTINGS
 from .typecheck import (Assumption, TypeChecker, a_type, plural,
@@ -318,6 +321,48 @@ class Checker(TypeChecker):
             if hook.when is not None:
                 self.expect(hook.when, T.BOOL, env, "a hook's condition")
             self.block(hook.body, env, "turn")
+        self.check_overlapping_handlers()
+
+    def check_overlapping_handlers(self) -> None:
+        """R0409: two `on land`/`on pass` handlers for the same squares, under the same condition (or
+        none), that both move money: each arrival pays twice. Typically a variant restating a rule of
+        its base beside the base's own. Reported at the later handler, with a note at the earlier."""
+        p = self.p
+
+        def pays(h) -> bool:
+            return any(isinstance(st, ast.Pay) for st in walk.statements(h.body))
+
+        def squares(h) -> set:
+            if h.target in p.kinds:
+                return {name for name, thing in p.things.items() if thing.kind == h.target} | {h.target}
+            return {h.target}
+
+        def condition(h) -> str | None:
+            if h.when is None:
+                return None
+            text = p.text_at(h.when.span)
+            if text == "this expression":
+                return f"#{id(h)}"  # over several lines: never taken for the same as another
+            return re.sub(rf"\b{re.escape(h.var)}\b", "_", text) if h.var else text
+
+        movers = [h for h in p.handlers if h.event in ("land", "pass") and h.target is not None and pays(h)]
+        for i, later in enumerate(movers):
+            for earlier in movers[:i]:
+                if earlier.event != later.event or not squares(earlier) & squares(later):
+                    continue
+                a, b = condition(earlier), condition(later)
+                if a is not None and b is not None and a != b:
+                    continue
+                file = earlier.span.file or p.path
+                self._report(Diagnostic(
+                    "warning", "R0410", f"this handler and the one at {os.path.basename(file)}:{earlier.span.line} "
+                    f"both run when a player {'lands on' if later.event == 'land' else 'passes'} "
+                    f"`{later.target}`{' under the same condition' if a == b and a is not None else ''}, "
+                    "and both move money", later.span.file or p.path, later.span,
+                    labels=(Label(earlier.span, "the other handler", file),),
+                    help="if this restates the other rule, one of them is enough; if both are meant, "
+                         "say so in one handler"))
+                break
 
     def check_actions(self, scope):
         p = self.p

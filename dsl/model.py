@@ -58,6 +58,7 @@ class Program:
     invariants: list = attrs.Factory(list)
     scenarios: list = attrs.Factory(list)
     extends: list = attrs.Factory(list)
+    overrides: tuple = ()  # a variant's ast.Override records: each `override param` and the base's declaration
 
     def text_at(self, span) -> str:
         """The source text of a one-line span (in whichever file it is), or a stand-in."""
@@ -75,7 +76,8 @@ class Program:
 
 
 def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
-    prog = Program(path=rules.path, source=rules.source, sources=dict(rules.sources) or {rules.path: rules.source})
+    prog = Program(path=rules.path, source=rules.source, sources=dict(rules.sources) or {rules.path: rules.source},
+                   overrides=tuple(getattr(rules, "overrides", ())))
     diags: list[Diagnostic] = []
     seen: dict[str, tuple[str, Span]] = {}
 

@@ -17,7 +17,7 @@ from . import ast
 from . import types as T
 from .builtins import (BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
                        GLOBAL_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS)
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Label, Span
 from .model import Program
 from .types import Type
 
@@ -146,8 +146,12 @@ class TypeChecker:
         scope: dict[str, Type] = dict(GLOBAL_NAMES)
         self.scope = scope  # functions called from parameters see the scope as it is being built
         earlier: dict[str, Type] = {}  # a parameter is a constant: it may use the parameters above it
+        overrides = {id(o.param): o for o in self.p.overrides}
         for name, param in self.p.params.items():
             scope[name] = earlier[name] = self.infer(param.value, dict(earlier))
+            override = overrides.get(id(param))
+            if override is not None:
+                self.check_override(override, scope[name], dict(earlier))
         for name, f in self.p.global_fields.items():
             scope[name] = self.resolve_type(f.type)
         for name in self.p.kinds:
@@ -161,6 +165,25 @@ class TypeChecker:
         for name in self.p.decks:
             scope[name] = Type("deck")
         return scope
+
+    def check_override(self, override, new: Type, env: dict) -> None:
+        """R0514: an `override param` whose value is not of the type of the base's value; reported
+        at the override, with a note at the base's declaration (the base's uses of the parameter
+        then report their own errors, at the base's lines)."""
+        errors = len(self.diags)
+        base = self.infer(override.base.value, env)
+        del self.diags[errors:]  # the base's own problems are not the variant's
+        if T.ANY in (base, new) or T.compatible(base, new, self.board_kinds):
+            return
+        span = override.param.span
+        base_span = override.base.span
+        self._report(Diagnostic(
+            "error", "R0514", f"`override param {override.param.name}` gives a `{new}`, but the base's "
+            f"`{override.param.name}` is a `{base}`", span.file or self.p.path, span,
+            labels=(Label(base_span, f"the base declares `{override.param.name}` as a `{base}`",
+                          base_span.file or self.p.path),),
+            help=f"give a `{base}` value, as the base does: every rule that uses `{override.param.name}` "
+                 "expects one"))
 
     # ---- expressions ------------------------------------------------------------------------------
     def expect(self, node, expected: Type, env, what: str) -> Type:

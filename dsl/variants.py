@@ -16,7 +16,7 @@ from pathlib import Path
 import attrs
 
 from . import ast
-from .diagnostics import Diagnostic, RulesError
+from .diagnostics import Diagnostic, Label, RulesError
 from .parser import parse_file
 
 MAX_CHAIN = 16
@@ -25,6 +25,20 @@ MAX_CHAIN = 16
 def load_file(path) -> ast.RulesFile:
     """Parse a rules file and resolve its `extends` chain; raise RulesError on any problem."""
     return _load(Path(path), [])
+
+
+def _cycle(first: ast.Extends, path: Path, key: Path, chain: list) -> Diagnostic:
+    """R0512 at the `extends` that closes a cycle, with a note at every other `extends` of it."""
+    start = next((i for i, (resolved, _, _) in enumerate(chain) if resolved == key), None)
+    if start is None:  # the chain is too long rather than a cycle
+        return _error("R0512", f"`extends \"{first.path}\"` makes a chain of more than {MAX_CHAIN} variants", first)
+    links = chain[start:]
+    names = [Path(shown).name for _, shown, _ in links] + [path.name, Path(links[0][1]).name]
+    labels = [Label(node.span, f"`{Path(shown).name}` extends `{node.path}`", node.span.file or shown)
+              for _, shown, node in links]
+    return _error("R0512", f"`extends \"{first.path}\"` makes a cycle of variants: " + " extends ".join(
+        f"`{n}`" for n in names), first, labels=labels,
+        help="one of these files must be the base game, with no `extends`")
 
 
 def _load(path: Path, chain: list) -> ast.RulesFile:
@@ -41,17 +55,18 @@ def _load(path: Path, chain: list) -> ast.RulesFile:
         raise RulesError([_error("R0511", "`extends` comes once, before every other declaration", extends[-1])])
     base_path = (path.parent / first.path)
     key = base_path.resolve()
-    if key in chain or len(chain) >= MAX_CHAIN:
-        raise RulesError([_error("R0512", f"`extends \"{first.path}\"` makes a cycle of variants", first)])
+    if key in [resolved for resolved, _, _ in chain] or len(chain) >= MAX_CHAIN:
+        raise RulesError([_cycle(first, path, key, chain)])
     if not base_path.is_file():
         raise RulesError([_error("R0513", f"the base file `{first.path}` does not exist", first,
                                  help=f"the path is relative to `{path}`")])
-    base = _load(base_path, chain + [path.resolve()])
+    base = _load(base_path, chain + [(path.resolve(), str(path), first)])
     decls = list(base.decls)
+    overrides = list(base.overrides)
     problems: list[Diagnostic] = []
     for decl in rules.decls[1:]:
         if isinstance(decl, ast.Variation):
-            problem = _apply(decls, decl)
+            problem = _apply(decls, decl, overrides)
             if problem is not None:
                 problems.append(problem)
         else:
@@ -59,7 +74,7 @@ def _load(path: Path, chain: list) -> ast.RulesFile:
     if problems:
         raise RulesError(problems)
     sources = {**base.sources, rules.path: rules.source}
-    return attrs.evolve(rules, decls=tuple(decls), sources=sources)
+    return attrs.evolve(rules, decls=tuple(decls), sources=sources, overrides=tuple(overrides))
 
 
 def _error(code: str, message: str, node, help: str | None = None, labels=()) -> Diagnostic:
@@ -70,12 +85,15 @@ def _find(decls: list, kind, test=lambda d: True) -> int | None:
     return next((i for i, d in enumerate(decls) if isinstance(d, kind) and test(d)), None)
 
 
-def _apply(decls: list, v: ast.Variation) -> Diagnostic | None:
-    """Apply one change to the base's declarations (in place); a Diagnostic if it cannot be."""
+def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
+    """Apply one change to the base's declarations (in place); a Diagnostic if it cannot be.
+    An overridden parameter is recorded in `overrides` as (the override, the base's declaration),
+    so that the type checker can report a value of the wrong type at the override."""
     if v.what == "override param":
         i = _find(decls, ast.Param, lambda d: d.name == v.target)
         if i is None:
             return _missing(v, "parameter", [d.name for d in decls if isinstance(d, ast.Param)])
+        overrides.append(ast.Override(v.node, decls[i]))
         decls[i] = v.node
     elif v.what == "override game":
         i = _find(decls, ast.Game)

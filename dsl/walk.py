@@ -39,7 +39,7 @@ def children(node) -> Iterator:
     if type(node) not in _NODES:
         raise UnknownNode(f"{type(node).__name__} is not an AST node")
     for field in node.__attrs_attrs__:
-        if field.name == "sources":  # RulesFile's text of every file: data, not tree
+        if field.name in ("sources", "overrides"):  # RulesFile's texts and overridden params: data, not tree
             continue
         yield from _nodes_in(getattr(node, field.name), node)
 

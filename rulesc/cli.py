@@ -25,7 +25,8 @@ from rulesc.interpreter.rules import compile_rules, load_rules
 from rulesc.interpreter.scenario import run_scenarios
 
 from . import report
-from .simulate import format_summary, play_one, simulate
+from .properties.search import WHOLE_GAMES
+from .simulate import format_broken, format_summary, play_one, simulate
 
 IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012", "R0513"}  # unreadable file or bad option: usage/I-O
 
@@ -110,32 +111,41 @@ def cmd_check(args) -> int:
         if args.format == "json":
             results.append({"path": path, "diagnostics": [d.to_json() for d in checked.diagnostics],
                             "checked": report.inventory(checked),
-                            "assumptions": [{"what": a.what, "note": a.note, "line": a.span.line}
-                                            for a in checked.assumptions]})
+                            "assumptions": [{"what": a.what, "note": a.note, "file": a.span.file or path,
+                                             "line": a.span.line} for a in checked.assumptions]})
         else:
             sys.stderr.write(report.format_diagnostics(checked))
             sys.stdout.write(report.format_static(checked))
         if not checked.ok:
             worst = max(worst, 1)
             continue
-        if not args.static:
-            from hypothesis.configuration import set_hypothesis_home_dir
+        if args.static:
+            continue
+        rules = compile_rules(checked, args.set)
+        scenarios = report.scenario_results(path, run_scenarios(rules))
+        if args.format == "json":
+            results[-1]["scenarios"] = scenarios
+        else:
+            sys.stdout.write(report.format_scenarios(scenarios))
+        if scenarios["failed"]:
+            worst = max(worst, 1)
+        from hypothesis.configuration import set_hypothesis_home_dir
 
-            from .properties import check_properties, format_report, report_json
-            rules = compile_rules(checked, args.set)
-            with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
-                set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
-                try:
-                    with progress_bar("property check: games played", None, quiet=args.format == "json") as progress:
-                        prop = check_properties(rules, examples=args.examples, seed=args.seed, progress=progress)
-                finally:
-                    set_hypothesis_home_dir(None)
-            if args.format == "json":
-                results[-1]["properties"] = report_json(prop)
-            else:
-                sys.stdout.write(format_report(prop))
-            if not prop.ok:
-                worst = max(worst, 1)
+        from .properties import check_properties, format_report, report_json
+        with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
+            set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
+            try:
+                with progress_bar("property check: games played", None, quiet=args.format == "json") as progress:
+                    prop = check_properties(rules, examples=args.examples, seed=args.seed, progress=progress,
+                                            max_turns=args.max_turns, games=args.games, set_args=args.set)
+            finally:
+                set_hypothesis_home_dir(None)
+        if args.format == "json":
+            results[-1]["properties"] = report_json(prop)
+        else:
+            sys.stdout.write(format_report(prop, args.debug))
+        if not prop.ok:
+            worst = max(worst, 1)
     if args.format == "json":
         print(json.dumps(results, indent=2))
     return worst
@@ -182,28 +192,84 @@ def cmd_replay(args, rules) -> int:
     return 1
 
 
+def _new_game(args, rules):
+    """The game `rulesc run` plays: seeded with agents, or the checker's drawn values (`--draws`)."""
+    from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.engine import Game
+    if args.draws:
+        from .properties import DataRandom, DrawnSource, HypothesisAgent, decode_draws
+        try:
+            source = DrawnSource(decode_draws(args.draws))
+            low, high = rules.players_range
+            players = source.integer(low, high)
+        except ValueError as exc:
+            print(f"rulesc: error: --draws: {exc}", file=sys.stderr)
+            raise Exit(2) from None
+        if args.players is not None and args.players != players:
+            print(f"rulesc: error: these draws are of a game of {players} players, not {args.players}",
+                  file=sys.stderr)
+            raise Exit(2)
+        agents = {seat: HypothesisAgent(source) for seat in range(players)}
+        return Game(rules, players, seed=args.seed, agents=agents, rng=DataRandom(source),
+                    turn_limit=args.turn_limit)
+    players = _players(rules, args.players)
+    return Game(rules, players, seed=args.seed, agents=make_agents(args.agents, args.seed, players),
+                turn_limit=args.turn_limit)
+
+
 def cmd_run(args) -> int:
     rules = _load(args)
     if args.replay:
         return cmd_replay(args, rules)
-    players = _players(rules, args.players)
-    game = play_one(rules, players, args.seed, args.agents)
+    if args.turn_limit is not None and args.turn_limit < 1:
+        print("rulesc: error: --turn-limit must be at least 1", file=sys.stderr)
+        return 2
+    game = _new_game(args, rules)
+    players = len(game.state.players)
+    failure = None
+    try:
+        if args.check:
+            from .properties import play_checked
+            failure = play_checked(rules, game)
+        elif args.draws:
+            from .properties import OutOfData
+            try:
+                game.play()
+            except OutOfData:
+                pass
+        else:
+            game.play()
+    except ValueError as exc:
+        if not args.draws:
+            raise
+        print(f"rulesc: error: --draws: {exc}", file=sys.stderr)  # the draws of another game, or other rules
+        return 2
     state = game.state
     if args.log:
         text = events_to_jsonl(game.events)
         if args.log == "-":
             sys.stdout.write(text)
-            return 0
+            return 1 if failure is not None else 0
         Path(args.log).write_text(text, encoding="utf-8")
     winner = state.winner.name if state.winner else "nobody"
-    print(f"{rules.title}: seed {args.seed}, {players} players, {args.agents} agents")
-    print(f"ended after {state.turn} turns: {state.end_reason}; winner: {winner}")
+    how = "the checker's draws" if args.draws else f"{args.agents} agents"
+    print(f"{rules.title}: seed {args.seed}, {players} players, {how}")
+    if failure is not None:
+        from .properties.report import _format_failure
+        print(f"stopped after {state.turn} turns: an invariant broke")
+        print("\n".join(_format_failure(failure, args.debug)))
+    elif state.over:
+        print(f"ended after {state.turn} turns: {state.end_reason}; winner: {winner}")
+    else:
+        print(f"stopped after {state.turn} turns: the draws ran out (the checker's game stopped here too)")
     for p in state.players:
         status = "out" if p.out else f"cash {p.f['cash']:,}"
         print(f"  {p.name}: {status}")
+    if args.check and failure is None:
+        print("every invariant held after every event")
     if args.log:
         print(f"{len(game.events)} events written to {args.log}")
-    return 0
+    return 1 if failure is not None else 0
 
 
 def cmd_play(args) -> int:
@@ -227,13 +293,18 @@ def cmd_simulate(args) -> int:
     players = _players(rules, args.players)
     started = time.perf_counter()
     with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
-        summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress)
+        summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress, check=args.check)
     elapsed = time.perf_counter() - started
     sys.stdout.write(format_summary(summary, rules.program.sources))
+    if args.check:
+        import shlex
+        replay = ["rulesc", "run", args.file] + [x for item in args.set for x in ("--set", item)] + \
+            ["--players", str(players), "--agents", args.agents]
+        sys.stdout.write(format_broken(summary, shlex.join(replay)))
     if not args.quiet:
         print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
-    return 0
+    return 1 if summary.broken else 0
 
 
 def cmd_test(args) -> int:
@@ -316,7 +387,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--static", action="store_true", help="only the static checks (milliseconds)")
     p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("--examples", type=int, default=100, help="generated games for the property tests")
+    p.add_argument("--examples", type=int, default=100, help="generated games per search of the property tests")
+    p.add_argument("--max-turns", type=int, metavar="N",
+                   help="the budget of turns: the highest turn cap of the search and the whole games' turn limit "
+                        "(default: the game's own turn limit)")
+    p.add_argument("--games", type=int, default=WHOLE_GAMES, metavar="N",
+                   help=f"seeded whole games played with the heuristic agents, every invariant checked "
+                        f"(default {WHOLE_GAMES}; 0 for none)")
     p.add_argument("--seed", type=int, default=0)
     with_set(p)
     p.set_defaults(func=cmd_check)
@@ -332,6 +409,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--log", metavar="EVENTS.jsonl", help="write the event log as JSON lines ('-' for stdout)")
     p.add_argument("--replay", metavar="EVENTS.jsonl", help="play a logged game again and check it is the same")
+    p.add_argument("--check", action="store_true",
+                   help="check every invariant after every event; exit 1 and show the failure if one breaks")
+    p.add_argument("--draws", metavar="WORD",
+                   help="play the game `rulesc check` drew (its dice, cards and decisions), as its failure prints")
+    p.add_argument("--turn-limit", type=int, metavar="N", help="end the game after N turns (default: the game's own)")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_run)
@@ -350,6 +432,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=int, default=1000, help="number of games")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
+    p.add_argument("--check", action="store_true",
+                   help="check every invariant after every event; list the games that break one (exit 1)")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_simulate)
@@ -381,6 +465,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    for name in ("examples", "games", "max_turns"):
+        value = getattr(args, name, None)
+        if value is not None and value < (1 if name == "max_turns" else 0):
+            parser.error(f"--{name.replace('_', '-')} must be at least {1 if name == 'max_turns' else 0}")
     try:
         return args.func(args)
     except Exit as exc:

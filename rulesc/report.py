@@ -67,3 +67,41 @@ def format_diagnostics(checked: Checked) -> str:
     sources = checked.program.sources
     return "".join(render_text(d, sources.get(d.path, checked.program.source)) + "\n"
                    for d in checked.diagnostics)
+
+
+def scenario_results(rules_path: str, results: list) -> dict:
+    """The scenarios a check ran, as data: each with its place, whether it passed, and whether it is the
+    base's (for a variant, a base scenario that fails is one the house rule changes: information, not an
+    error; a failure of the file's own scenario is an error)."""
+    from pathlib import Path
+    own = Path(rules_path).resolve()
+    out = []
+    for r in results:
+        file = r.file or rules_path
+        out.append({"title": r.title, "file": file, "line": r.line, "passed": r.passed,
+                    "inherited": Path(file).resolve() != own,
+                    "failures": [{"line": f.line, "message": f.message} for f in r.failures]})
+    return {"passed": sum(1 for r in out if r["passed"]),
+            "failed": sum(1 for r in out if not r["passed"] and not r["inherited"]),
+            "changed_by_variant": sum(1 for r in out if not r["passed"] and r["inherited"]),
+            "scenarios": out}
+
+
+def format_scenarios(data: dict) -> str:
+    """The scenario part of `rulesc check`'s text report."""
+    runs = data["scenarios"]
+    if not runs:
+        return ""
+    out = [f"scenarios: {data['passed']} of {len(runs)} pass"]
+    for r in runs:
+        if r["passed"]:
+            continue
+        label = "CHANGED" if r["inherited"] else "FAIL"
+        out.append(f"  {label:<8}{r['file']}:{r['line']}  {r['title']}")
+        for f in r["failures"]:
+            out.append(f"          {r['file']}:{f['line']}: {f['message']}")
+    if data["changed_by_variant"]:
+        n = data["changed_by_variant"]
+        out.append(f"  {n} of the base's scenarios {'gives' if n == 1 else 'give'} other results under this house "
+                   "rule (CHANGED: information, not an error; `remove scenario` says it is meant)")
+    return "\n".join(out) + "\n\n"

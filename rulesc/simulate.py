@@ -35,6 +35,7 @@ class Summary:
     reasons: collections.Counter = attrs.Factory(collections.Counter)
     wins: collections.Counter = attrs.Factory(collections.Counter)
     money_by_rule: collections.Counter = attrs.Factory(collections.Counter)  # RuleRef -> money paid
+    broken: list = attrs.Factory(list)  # with `check`: (seed, Failure) of each game that broke an invariant
 
     @property
     def total_turns(self) -> int:
@@ -48,13 +49,22 @@ def play_one(rules: Rules, players: int, seed: int, agents: str, record: bool = 
 
 
 def simulate(rules: Rules, games: int, seed: int, players: int, agents: str = "heuristic",
-             progress: Callable[[int], None] | None = None) -> Summary:
+             progress: Callable[[int], None] | None = None, check: bool = False) -> Summary:
+    """Play `games` games; with `check`, every invariant is checked after every event, and a game
+    that breaks one stops there and is listed in `broken`."""
     summary = Summary(rules.title, games, players, agents, seed)
     for i in range(games):
-        game = play_one(rules, players, seed + i, agents)
+        if check:
+            from .properties import play_checked
+            game = Game(rules, players, seed=seed + i, agents=make_agents(agents, seed + i, players))
+            failure = play_checked(rules, game)
+            if failure is not None:
+                summary.broken.append((seed + i, failure))
+        else:
+            game = play_one(rules, players, seed + i, agents)
         state = game.state
         summary.turns.append(state.turn)
-        summary.reasons[state.end_reason] += 1
+        summary.reasons[state.end_reason or "broke an invariant"] += 1
         if state.winner is not None:
             summary.wins[state.winner.seat + 1] += 1
         for event in game.events:
@@ -94,4 +104,15 @@ def format_summary(s: Summary, sources: dict) -> str:
         if len(text) > 60:
             text = text[:57] + "..."
         lines.append(f"  {where:<22} {amount:>14,}  {100 * amount / total:5.1f}%  {text}")
+    return "\n".join(lines) + "\n"
+
+
+def format_broken(s: Summary, command: str) -> str:
+    """`simulate --check`: which games broke an invariant, each with the command that replays it."""
+    if not s.broken:
+        return "\ninvariants: checked after every event of every game; all held\n"
+    lines = ["", f"invariants: {len(s.broken)} of {s.games} games broke one (each stopped there):"]
+    for game_seed, f in s.broken:
+        lines.append(f"  seed {game_seed}: {f.invariant} at turn {f.turns}, rule {f.rule or 'none'}: {f.message}")
+        lines.append(f"    replay: {command} --seed {game_seed} --check")
     return "\n".join(lines) + "\n"

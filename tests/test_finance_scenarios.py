@@ -72,7 +72,7 @@ def test_a_failed_expectation_names_its_line_and_values(tmp_path):
     result = results_for(text, tmp_path)["WAYBACK rents $30 with two houses"]
     lines = text.splitlines()
     first = result.failures[0]
-    assert "Ann.cash == $970" in lines[first.line - 1]
+    assert "Ann.cash == starting_cash - $30" in lines[first.line - 1]
     assert "969" in first.message and "970" in first.message
 
 

@@ -221,6 +221,8 @@ def test_turn_caps_search_short_games_first():
     assert turn_caps(200) == [12, 50, 200]
     assert turn_caps(60) == [15, 60]
     assert turn_caps(10) == [10]
+    # Long games cost as much at a middle cap as at the top one: from short games straight to whole ones.
+    assert turn_caps(1500) == [23, 1500]
 
 
 @settings(max_examples=30, database=None, deadline=None)

@@ -14,14 +14,14 @@
 """
 
 from .coverage import CoverageItem
-from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source
+from .drawing import DataRandom, DrawnSource, HypothesisAgent, OutOfData, _Source, decode_draws, encode_draws
 from .failures import Failure
-from .invariants import BUILTIN, CARDS, CRASH, MONEY, NEGATIVE, OUT, PropertyFailure
+from .invariants import BUILTIN, CARDS, CRASH, MONEY, NEGATIVE, OUT, PROGRESS, InvariantChecker, PropertyFailure
 from .report import format_report, report_json
-from .search import PropertyReport, check_properties, turn_caps
+from .search import WHOLE_GAMES, PropertyReport, check_properties, play_checked, turn_caps
 
 __all__ = [
-    "BUILTIN", "CARDS", "CRASH", "MONEY", "NEGATIVE", "OUT",
-    "CoverageItem", "DataRandom", "Failure", "HypothesisAgent", "OutOfData", "PropertyFailure", "PropertyReport",
-    "_Source", "check_properties", "format_report", "report_json", "turn_caps",
+    "BUILTIN", "CARDS", "CRASH", "MONEY", "NEGATIVE", "OUT", "PROGRESS",
+    "CoverageItem", "InvariantChecker", "DataRandom", "DrawnSource", "decode_draws", "encode_draws", "Failure", "HypothesisAgent", "OutOfData", "PropertyFailure", "PropertyReport",
+    "WHOLE_GAMES", "_Source", "check_properties", "play_checked", "format_report", "report_json", "turn_caps",
 ]

@@ -10,13 +10,17 @@ picks among the options it is given.
 - each turn's choices form one Hypothesis span, so the shrinker can delete whole turns;
 - a game that has drawn as much as one Hypothesis example may hold stops there, unbroken
   (`OutOfData`), rather than being thrown away or going on from a seed nobody can shrink.
+
+Every value a game drew is kept (`_Source.drawn`); `encode_draws` writes them as one short
+word, and `DrawnSource` plays them back without Hypothesis, so that `rulesc run --draws`
+replays exactly the game the checker found, through the same agent and dice.
 """
 
 from __future__ import annotations
 
-import contextlib
-
+import base64
 import random
+import zlib
 
 from hypothesis import strategies as st
 
@@ -38,31 +42,6 @@ DATA_BUDGET = int(_BUFFER_SIZE * 0.75)  # a game that has drawn this much stops,
 
 class OutOfData(Exception):
     """A game drew as much as one Hypothesis example may hold; it stops there, unbroken."""
-
-
-@contextlib.contextmanager
-def without_local_constants():
-    """Hypothesis mixes into its draws the constants it finds in the "local" modules loaded in
-    the process (those outside site-packages), so what it generates would depend on what else
-    was imported and on how rulesc is installed (editable or from a wheel): the same rules and
-    seed could give another game. During the search it sees no local constants at all."""
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:  # pragma: no cover - a Hypothesis without this module
-        yield
-        return
-    original = getattr(providers, "_get_local_constants", None)
-    if original is None or not hasattr(providers, "Constants"):  # pragma: no cover - a Hypothesis without the pool
-        yield
-        return
-    empty = providers.Constants()
-    providers._get_local_constants = lambda: empty
-    providers.CONSTANTS_CACHE.cache.clear()
-    try:
-        yield
-    finally:
-        providers._get_local_constants = original
-        providers.CONSTANTS_CACHE.cache.clear()
 
 
 class _Source:
@@ -140,6 +119,76 @@ class _Source:
             self._window_mask = self.integer(0, 2 ** len(game.state.players) - 1)
         self._window_asked.add(player.seat)
         return bool(self._window_mask >> player.seat & 1)
+
+
+class DrawnSource(_Source):
+    """The values of a game the checker drew, played back in order: the same game, without Hypothesis.
+
+    A value out of the range the game now asks for (the rules changed since) is a `ValueError`;
+    a game that asks for more values than were drawn stops there (`OutOfData`), as it did
+    when the checker played it."""
+
+    def __init__(self, values: list):
+        super().__init__(None, budget=1 << 62)
+        self.values = list(values)
+        self.next = 0
+
+    def _take(self):
+        if self.next >= len(self.values):
+            raise OutOfData()
+        value = self.values[self.next]
+        self.next += 1
+        self.drawn.append(value)
+        return value
+
+    def integer(self, low: int, high: int) -> int:
+        if high <= low:
+            return low
+        value = self._take()
+        if not low <= value <= high:
+            raise ValueError(f"drawn value #{self.next - 1} is {value}, but the game now asks for "
+                             f"{low}..{high}: these draws are of another game")
+        return value
+
+    def boolean(self) -> bool:
+        return bool(self._take())
+
+
+DRAWS_PREFIX = "d1."  # the encoding's version
+
+
+def encode_draws(values) -> str:
+    """A game's drawn values as one word for a command line: zigzag varints, deflated, base64url."""
+    out = bytearray()
+    for v in values:
+        v = int(v)
+        z = v * 2 if v >= 0 else -v * 2 - 1
+        while True:
+            byte = z & 0x7F
+            z >>= 7
+            out.append(byte | (0x80 if z else 0))
+            if not z:
+                break
+    return DRAWS_PREFIX + base64.urlsafe_b64encode(zlib.compress(bytes(out), 9)).decode("ascii").rstrip("=")
+
+
+def decode_draws(word: str) -> list[int]:
+    """The values `encode_draws` wrote; ValueError if `word` is not such a word."""
+    if not word.startswith(DRAWS_PREFIX):
+        raise ValueError(f"draws start with `{DRAWS_PREFIX}`")
+    body = word[len(DRAWS_PREFIX):]
+    try:
+        raw = zlib.decompress(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    except (ValueError, zlib.error) as exc:
+        raise ValueError(f"not a word of draws ({exc})") from None
+    values, z, shift = [], 0, 0
+    for byte in raw:
+        z |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            values.append(z // 2 if z % 2 == 0 else -(z + 1) // 2)
+            z, shift = 0, 0
+    return values
 
 
 class DataRandom(random.Random):

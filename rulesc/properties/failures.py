@@ -34,6 +34,14 @@ class Failure:
     trace: list  # every event of the minimal game, as event_to_json dicts
     detail: str | None = None  # a traceback, for internal errors
     cap: int | None = None  # the turn cap of the search that found it
+    before: dict | None = None  # what the invariant reads, before the event that broke it
+    after: dict | None = None  # ... and after it
+    found_by: str = "search"  # "search" (Hypothesis, shrunk) or "whole games" (seeded heuristic agents)
+    seed: int = 0  # the game's seed: for a whole game, all its dice; for a drawn one, only the log's header
+    draws: list | None = None  # a drawn game's every value (players, dice, cards, decisions), to replay it
+    replay: list = attrs.Factory(list)  # the `rulesc` arguments that play this very game again
+    shrunk: bool = True  # False for a game too long to shrink quickly, reported as found
+    rule_path: str = ""  # the path of the file `rule` is in, as the rules were loaded
 
 
 def crash_message(exc: BaseException) -> str:
@@ -63,5 +71,22 @@ def failure_record(rules: Rules, found: PropertyFailure) -> Failure:
         rule_text=RuleSources.of(rules.program).text(found.where), event_index=found.event_index,
         players=len(game.state.players) if game is not None else 0,
         turns=game.state.turn if game is not None else 0, trace=trace, detail=found.detail,
+        before=found.before, after=found.after, seed=game.seed if game is not None else 0,
+        rule_path=found.where.file,
     )
+
+
+def failure_json(f: Failure) -> dict:
+    """A failure as data for `--format json`: the invariant, the values before and after, the rule's
+    span, the replay command and the trace as events."""
+    import shlex
+    return {
+        "invariant": f.invariant, "kind": f.kind, "message": f.message,
+        "before": f.before, "after": f.after,
+        "rule": {"file": f.rule.file, "line": f.rule.line, "text": f.rule_text} if f.rule else None,
+        "event_index": f.event_index, "found_by": f.found_by, "cap": f.cap, "shrunk": f.shrunk,
+        "players": f.players, "turns": f.turns, "seed": f.seed,
+        "replay": ("rulesc " + shlex.join(f.replay)) if f.replay else None, "replay_args": f.replay,
+        "events": f.trace, "detail": f.detail,
+    }
 

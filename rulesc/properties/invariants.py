@@ -7,9 +7,13 @@ This is what the property checker checks; how games are generated and searched l
 - no player has negative cash;
 - cards are conserved: for every deck, its pile, its discards and the copies kept in
   players' hands add up to the same number;
-- an out player holds nothing: no thing's `owner` is a player who is out and he keeps no
-  cards in his hand (checked at the next `turn` or `end` event, since `on eliminate`
-  rules clear ownership after the `eliminate` event);
+- an out player holds nothing: no thing's `owner` is a player who is out, he keeps no
+  cards in his hand, and his cash and every account of his are 0 (checked at
+  the next `turn` or `end` event, since `on eliminate` rules clear them after the
+  `eliminate` event);
+- the game progresses: no player takes `RUN_LIMIT` turns in a row while others are in
+  the game (a rule that gives a turn after every turn), and something changes — money,
+  a field, an owner, a card — at least once every `STALL_TURNS` turns;
 - every `invariant` the rules file declares.
 
 A game whose rules crash counts as breaking one more invariant, `CRASH`; the search
@@ -27,21 +31,39 @@ MONEY = "money is conserved"
 NEGATIVE = "no player has negative cash"
 CARDS = "cards are conserved"
 OUT = "an out player holds nothing"
+PROGRESS = "the game progresses"
 CRASH = "the rules run without crashing"
-BUILTIN = (MONEY, NEGATIVE, CARDS, OUT)
-ELIMINATED_PLAYER = field_index("eliminate", "player")
+BUILTIN = (MONEY, NEGATIVE, CARDS, OUT, PROGRESS)
+# Payload fields the checks read, by name (see interpreter/events.py FIELDS).
+ELIMINATED_PLAYER, TURN_PLAYER = field_index("eliminate", "player"), field_index("turn", "player")
+PAY_AMOUNT, PAY_FROM, PAY_TO = field_index("pay", "amount"), field_index("pay", "from"), field_index("pay", "to")
+SET_TARGET, SET_FIELD, SET_OLD = field_index("set", "target"), field_index("set", "field"), field_index("set", "old")
+
+RUN_LIMIT = 30  # turns in a row one player may take while others are in the game
+STALL_TURNS = 60  # turns in a row in which nothing but positions may change
+# The events that change what a game is about (money, fields, owners, cards, who is in);
+# moves, rolls, phases and decisions alone are no progress.
+CHANGES = frozenset({"pay", "set", "sold", "trade", "eliminate", "draw", "discard", "use", "give", "end"})
+
+
+def money_fields(rules: Rules) -> list[str]:
+    """The player's fields that hold money, what an out player must not keep: his `cash`, and every
+    field of type `account` (a deposit, a pot). A plain `money` field is a figure (a tally of fines,
+    a debt owed), not money held: money conservation does not count it either."""
+    fields = rules.program.player_fields.values()
+    return [f.name for f in fields if f.name == "cash" or (f.type.name == "account" and not f.type.is_list)]
 
 
 class PropertyFailure(Exception):
     """An invariant broke, or the rules crashed, in a generated game.
 
     Carries the invariant's name, a message with the values, the index of the event that
-    broke it (None before the first event) and that event's rule (a `RuleRef`). The
+    broke it (None before the first event) and that event's rule `file:line`. The
     checker makes one subclass per invariant so that Hypothesis tells them apart.
     """
 
     def __init__(self, invariant: str, message: str, event_index: int | None, where: RuleRef, game=None,
-                 kind: str = "invariant", detail: str | None = None):
+                 kind: str = "invariant", detail: str | None = None, before=None, after=None):
         super().__init__(f"{invariant}: {message}")
         self.invariant = invariant
         self.message = message
@@ -50,6 +72,8 @@ class PropertyFailure(Exception):
         self.game = game
         self.kind = kind
         self.detail = detail
+        self.before = before  # what the invariant reads, before the event that broke it (JSON data)
+        self.after = after  # ... and after it
 
 
 class InvariantChecker:
@@ -68,7 +92,13 @@ class InvariantChecker:
         self.money = self._money()
         self.cards = {d: self._cards(d) for d in state.decks}
         self.owned_things = [t for t in game.things if "owner" in t.f]
+        self.money_fields = money_fields(rules)
         self.eliminated: dict = {}  # player name -> index of its `eliminate` event
+        self.run_player = None  # who took the last turn, and how many turns in a row
+        self.run = 0
+        self.last_extra = None  # index of the last `extra` event (a turn given again)
+        self.changed_turn = 0  # the last turn in which something changed
+        self.last_rule = None  # index of the last event a rule caused
 
     def _held(self, deck: str) -> int:
         return sum(1 for p in self.game.state.players for h in getattr(p, "hand", ()) if h.deck == deck)
@@ -81,8 +111,18 @@ class InvariantChecker:
         state = self.game.state
         return sum(p.f.get("cash", 0) for p in state.players) + state.bank.balance
 
-    def fail(self, invariant: str, message: str, index: int | None, where: RuleRef):
-        raise self.types[invariant](invariant, message, index, where, self.game)
+    def fail(self, invariant: str, message: str, index: int | None, where: RuleRef, before=None, after=None):
+        raise self.types[invariant](invariant, message, index, where, self.game, before=before, after=after)
+
+    def _cash_before(self, name: str, after: int, kind: str, payload) -> int | None:
+        """A player's cash before this event, where the event says (a payment, a `set`)."""
+        if kind == "pay" and payload[PAY_FROM] == name:
+            return after + payload[PAY_AMOUNT]
+        if kind == "pay" and payload[PAY_TO] == name:
+            return after - payload[PAY_AMOUNT]
+        if kind == "set" and payload[SET_TARGET] == name and payload[SET_FIELD] == "cash":
+            return payload[SET_OLD]
+        return None
 
     def __call__(self, game, kind, where, payload) -> None:
         index = len(game.events) - 1
@@ -92,31 +132,72 @@ class InvariantChecker:
             total = self._money()
             if total != self.money:
                 self.fail(MONEY, f"players' cash plus the bank came to {self.money} after setup and "
-                                 f"{total} now ({total - self.money:+d})", index, where)
+                                 f"{total} now ({total - self.money:+d})", index, where,
+                          {"total": self.money}, {"total": total})
         if NEGATIVE not in skip:
             for p in state.players:
                 cash = p.f.get("cash", 0)
                 if cash < 0:
-                    self.fail(NEGATIVE, f"{p.name} has {cash} in cash", index, where)
+                    self.fail(NEGATIVE, f"{p.name} has {cash} in cash", index, where,
+                              {"player": p.name, "cash": self._cash_before(p.name, cash, kind, payload)},
+                              {"player": p.name, "cash": cash})
         if CARDS not in skip:
             for deck, count in self.cards.items():
                 now = self._cards(deck)
                 if now != count:
                     self.fail(CARDS, f"deck `{deck}` had {count} cards after setup and has {now} now "
                                      f"({len(state.decks[deck])} in the pile, {len(state.discards[deck])} discarded, "
-                                     f"{self._held(deck)} kept in players' hands)", index, where)
+                                     f"{self._held(deck)} kept in players' hands)", index, where,
+                              {"deck": deck, "cards": count}, {"deck": deck, "cards": now})
+        if where:
+            self.last_rule = index
+        if kind in CHANGES:
+            self.changed_turn = state.turn
         if kind == "eliminate":
             self.eliminated.setdefault(payload[ELIMINATED_PLAYER], index)
-        elif (kind == "turn" or kind == "end") and OUT not in skip and self.eliminated:
-            self._check_out()
+        elif kind == "extra":
+            self.last_extra = index
+        elif kind == "turn" or kind == "end":
+            if OUT not in skip and self.eliminated:
+                self._check_out()
+            if kind == "turn" and PROGRESS not in skip:
+                self._check_progress(payload[TURN_PLAYER], index)
         for inv in self.declared:
+            text, condition, declared = inv.text, inv.condition, inv.where
             try:
-                holds = inv.condition(game, {})
+                holds = condition(game, {})
             except RuleRuntimeError as exc:
-                self.fail(inv.text, f"the invariant could not be evaluated: {exc.message}", index, where or inv.where)
+                self.fail(text, f"the invariant could not be evaluated: {exc.message}", index, where or declared)
             if not holds:
-                self.fail(inv.text, f"`{inv.text}` (declared at {inv.where}) is false after this event", index,
-                          where or inv.where)
+                after = {"holds": False, "event": kind}
+                if kind == "set":
+                    after.update(target=payload[SET_TARGET], field=payload[SET_FIELD], old=payload[SET_OLD],
+                                 new=payload[SET_OLD + 1])
+                self.fail(text, f"`{text}` (declared at {declared}) is false after this event", index,
+                          where or declared, {"holds": True}, after)
+
+    def _where(self, index: int | None) -> RuleRef:
+        events = self.game.events
+        return events[index].rule if index is not None and index < len(events) else NO_RULE
+
+    def _check_progress(self, player: str, index: int) -> None:
+        """At each `turn` event: one player taking every turn, or turns in which nothing changes."""
+        game = self.game
+        turn = game.state.turn
+        self.run = self.run + 1 if player == self.run_player else 1
+        self.run_player = player
+        if self.run >= RUN_LIMIT and len(game.active) > 1:
+            blame = self.last_extra if self.last_extra is not None else self.last_rule
+            self.fail(PROGRESS, f"{player} has taken {self.run} turns in a row while {len(game.active) - 1} other "
+                                f"player(s) wait; a rule gives him turn after turn, so the game need never end",
+                      blame, self._where(blame), {"player": player, "turns_in_a_row": self.run - 1},
+                      {"player": player, "turns_in_a_row": self.run})
+        if turn - self.changed_turn > STALL_TURNS:
+            blame = self.last_rule
+            self.fail(PROGRESS, f"nothing but positions has changed in {turn - self.changed_turn - 1} turns "
+                                f"(turns {self.changed_turn + 1}..{turn - 1}): no payment, field, owner or card; "
+                                "the game is stuck", blame, self._where(blame),
+                      {"last_change_turn": self.changed_turn}, {"turn": turn})
 
     def _check_out(self) -> None:
         held: dict = {}
@@ -125,15 +206,21 @@ class InvariantChecker:
             if owner is not None and getattr(owner, "out", False):
                 held.setdefault(owner.name, []).append(t.name)
         for p in self.game.state.players:
-            if p.out and getattr(p, "hand", None):
+            if not p.out:
+                continue
+            for field in self.money_fields:
+                value = p.f.get(field)
+                if value:
+                    held.setdefault(p.name, []).append(f"{value} in `{field}`")
+            if getattr(p, "hand", None):
                 held.setdefault(p.name, []).extend(f"the kept card {h.deck}/{h.card}" for h in p.hand)
         if not held:
             return
         name = min(held, key=lambda n: self.eliminated.get(n, -1))
         index = self.eliminated.get(name)
-        events = self.game.events
-        where = events[index].rule if index is not None and index < len(events) else NO_RULE
+        where = self._where(index)
         things = held[name]
         shown = ", ".join(things[:6]) + (f" and {len(things) - 6} more" if len(things) > 6 else "")
         self.fail(OUT, f"{name} is out (eliminated at event #{index}) but still holds {shown} at the end of the "
-                       f"turn; no rule took them from him", index, where)
+                       f"turn; no rule took them from him", index, where,
+                  {"player": name, "holds": []}, {"player": name, "holds": things})

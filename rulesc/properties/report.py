@@ -6,8 +6,10 @@ touching how games are generated, and the other way round.
 
 from __future__ import annotations
 
-from .failures import Failure
-from .search import PropertyReport
+import shlex
+
+from .failures import Failure, failure_json
+from .search import PropertyReport, examples_at
 
 TRACE_TAIL = 25  # events of a counterexample the text report shows
 MISSED_SHOWN = 20  # never-exercised rules (or statements) the text report lists
@@ -39,9 +41,17 @@ def _format_failure(f: Failure, debug: bool = False) -> list[str]:
         lines.append(f"  {label}: {f.rule.text}" + (f"    {f.rule_text}" if f.rule_text else ""))
     else:
         lines.append(f"  {label}: none (the engine itself, before or between rules)")
-    found = f" (found by the search with a cap of {f.cap} turns)" if f.cap is not None else ""
-    lines.append(f"  minimal game: {_count(f.players, 'player')}, {_count(f.turns, 'turn')}, "
-                 f"{_count(len(f.trace), 'event')}{found}")
+    if f.found_by == "run":
+        lines.append(f"  game: {_count(f.players, 'player')}, {_count(f.turns, 'turn')}, {_count(len(f.trace), 'event')}")
+    elif f.found_by == "whole games":
+        lines.append(f"  whole game: seed {f.seed}, {_count(f.players, 'player')}, {_count(f.turns, 'turn')}, "
+                     f"{_count(len(f.trace), 'event')} (heuristic agents, not shrunk)")
+    else:
+        found = f" (found by the search with a cap of {f.cap} turns)" if f.cap is not None else ""
+        if not f.shrunk:
+            found = f" (found by the search with a cap of {f.cap} turns; too long to shrink quickly)"
+        lines.append(f"  {'minimal game' if f.shrunk else 'game'}: {_count(f.players, 'player')}, "
+                     f"{_count(f.turns, 'turn')}, {_count(len(f.trace), 'event')}{found}")
     if f.trace:
         end = len(f.trace)
         start = max(0, end - TRACE_TAIL)
@@ -54,6 +64,8 @@ def _format_failure(f: Failure, debug: bool = False) -> list[str]:
         for e in shown:
             mark = ">>" if e["seq"] == f.event_index else "  "
             lines.append(f"    {mark} {_format_event(e)}")
+    if f.replay:
+        lines.append("  replay this game: rulesc " + shlex.join(f.replay))
     if f.detail:
         if debug:
             lines.append("  traceback:")
@@ -61,6 +73,19 @@ def _format_failure(f: Failure, debug: bool = False) -> list[str]:
         else:
             lines.append("  (the Python traceback is shown with --debug)")
     return lines
+
+
+def _search_end(report: PropertyReport) -> str:
+    """How the games of the search ended, when not all by a rule: every game ends or is counted here."""
+    parts = []
+    if report.capped:
+        parts.append(f"{report.capped} reached the turn cap")
+    if report.stopped:
+        parts.append(f"{report.stopped} stopped early at Hypothesis's data limit")
+    if report.caps and report.caps[-1] < report.max_turns:
+        parts.append(f"no game reached {report.caps[-1]} turns, so higher caps would play the same games")
+    text = "; ".join(parts)
+    return f"; {text}; the longest played {report.longest} turns" if text else ""
 
 
 def _count(n: int, noun: str) -> str:
@@ -72,11 +97,21 @@ def format_report(report: PropertyReport, debug: bool = False) -> str:
     low, high = report.players_range
     players = f"{low}..{high}" if low != high else f"{low}"
     caps = ", ".join(str(c) for c in report.caps)
-    out = [f"property check: {report.examples} games, players {players}, up to {report.max_turns} turns each",
+    top = report.caps[-1] if report.caps else 0
+    fewer = examples_at(report.examples, report.caps, top) if report.caps else report.examples
+    long = f" ({fewer} at cap {top})" if fewer != report.examples else ""
+    out = [f"property check: {report.examples} games{long}, players {players}, up to {report.max_turns} turns each",
            f"  {report.title} ({report.path}), seed {report.seed}",
-           f"  searched at turn caps {caps}: {report.games} games played in all, shrinking included"
-           + (f"; {report.stopped} stopped early at Hypothesis's data limit" if report.stopped else ""),
-           "", "invariants:"]
+           (f"  searched at turn caps {caps}: {report.games - report.whole_games} games played in all, "
+            "shrinking included" + _search_end(report)) if report.caps else "  no search (--examples 0)"]
+    if report.whole_games:
+        turns = sorted(report.whole_turns)
+        limited = report.whole_limited
+        out.append(f"  whole games: {report.whole_games} with the heuristic agents (seeds {report.seed}.."
+                   f"{report.seed + report.whole_games - 1}), {turns[0]}..{turns[-1]} turns"
+                   + (f"; seed{'s' if len(limited) > 1 else ''} {', '.join(map(str, limited))} reached the turn "
+                      f"limit of {report.max_turns} unbroken" if limited else ""))
+    out += ["", "invariants:"]
     width = max(len(n) for n in report.invariants)
     for name in report.invariants:
         failure = report.failure_of(name)
@@ -105,5 +140,18 @@ def format_report(report: PropertyReport, debug: bool = False) -> str:
 
 
 def report_json(report: PropertyReport) -> dict:
-    """The report for `--format json`: whether every invariant held, and the text report."""
-    return {"ok": report.ok, "report": format_report(report)}
+    """The report for `--format json`, as data: each invariant's status, each failure (invariant,
+    values before and after, rule span, replay command, events), how the games ended, coverage."""
+    return {
+        "ok": report.ok, "title": report.title, "path": report.path, "seed": report.seed,
+        "examples": report.examples, "max_turns": report.max_turns, "players": list(report.players_range),
+        "invariants": [{"name": name, "ok": report.failure_of(name) is None,
+                        "declared_at": report.declared_at[name].text if name in report.declared_at else None} for name in report.invariants],
+        "failures": [failure_json(f) for f in report.failures],
+        "search": {"caps": report.caps, "games": report.games - report.whole_games, "capped": report.capped,
+                   "stopped_at_data_limit": report.stopped, "longest": report.longest},
+        "whole_games": {"games": report.whole_games, "turns": report.whole_turns,
+                        "reached_turn_limit": report.whole_limited},
+        "coverage": [{"what": item.what, "total": len(item.total), "exercised": item.exercised,
+                      "missed": item.missed} for item in report.coverage],
+    }

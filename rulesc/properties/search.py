@@ -14,11 +14,23 @@ How the search is kept short and repeatable:
 - shrinking plays at most about `shrink_limit` games, then keeps the smallest failing game
   it has (only games that already failed fail again), so a failure costs bounded time;
 - Hypothesis runs with `seed`, no database and no deadline: the same rules, examples, seed
-  and turn cap always give the same report, word for word.
+  and turn cap always give the same report, word for word;
+- the caps rise to the game's own turn limit, but a search in which no game reached its cap
+  is the last: at a higher cap Hypothesis would draw the very same games.
+
+Every game of the search either ends by a rule, stops at the search's turn cap, or stops at
+Hypothesis's data limit; the report counts each. A failure keeps every value its game drew,
+so `rulesc run --draws` plays it again.
+
+Then the whole games: `games` seeded games with the heuristic agents, to the game's own turn
+limit, with every invariant checked after every event; long games are where late-game rules
+live. Game `i` has seed `seed + i` and cycles through the player counts, so
+`rulesc run FILE --seed S --players K --check` plays it again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import traceback
 from typing import Callable
 
@@ -28,19 +40,23 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.dealing import AgentError
-from rulesc.interpreter.engine import Game
+from rulesc.interpreter.engine import DEFAULT_TURN_LIMIT, Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import NO_RULE
 from rulesc.interpreter.rules import Rules
 
 from .coverage import Coverage, coverage_report
-from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source, without_local_constants
+from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source, encode_draws
 from .failures import Failure, crash_message, crash_where, failure_record
 from .invariants import BUILTIN, CRASH, InvariantChecker, PropertyFailure
 
+WHOLE_GAMES = 50  # seeded whole games with the heuristic agents, by default (they are cheap beside the search)
+
 VERBOSITY = Verbosity.quiet
 SHRINK_LIMIT = 300  # games shrinking may play before it settles for what it has
+SHRINK_DRAWS = 600  # a failing game that drew more values than this is reported unshrunk
 
 
 @attrs.define
@@ -60,6 +76,12 @@ class PropertyReport:
     games: int  # games played in all, shrinking included
     caps: list  # the turn caps searched, in order
     stopped: int  # games that drew as much as one Hypothesis example may and stopped there
+    capped: int = 0  # games of the search that reached the search's turn cap
+    longest: int = 0  # the most turns any game of the search played
+    whole_games: int = 0  # seeded whole games played with the heuristic agents
+    whole_turns: list = attrs.Factory(list)  # each whole game's length in turns
+    whole_limited: list = attrs.Factory(list)  # seeds of whole games that reached the turn limit, unbroken
+    turn_limit: int = 0  # the game's own turn limit
 
     @property
     def ok(self) -> bool:
@@ -69,12 +91,48 @@ class PropertyReport:
         return next((f for f in self.failures if f.invariant == invariant), None)
 
 
+SHORT_GAME = 64  # the search caps below the top one are of short games: at most this many turns
+
+
 def turn_caps(max_turns: int) -> list[int]:
-    """The turn caps of the successive searches: `max_turns`, and quarters of it down to about 10."""
+    """The turn caps of the successive searches: `max_turns`, and before it the quarters of it, down
+    to about 10, that are short games (at most `SHORT_GAME` turns). A long game costs as much at a
+    middle cap as at the top one, so the search goes from short games straight to whole ones."""
     caps = [max_turns]
-    while caps[0] // 4 >= 4:
-        caps.insert(0, caps[0] // 4)
-    return caps
+    cap = max_turns
+    while cap // 4 >= 10:
+        cap //= 4
+        if cap <= SHORT_GAME:
+            caps.append(cap)
+    return sorted(caps)
+
+
+@contextlib.contextmanager
+def _no_local_constants():
+    """Hypothesis mixes into what it draws the literals it finds in the source of every non-library
+    module loaded so far, so a check would draw other games once another module (the CLI, a test) had
+    been imported. Within the check it sees none: the same rules and seed always draw the same games."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        empty = providers.Constants(integers=providers.SortedSet(),
+                                    floats=providers.SortedSet(key=providers.float_to_int),
+                                    bytes=providers.SortedSet(), strings=providers.SortedSet())
+        real, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
+        fresh = type(cache)(1024)
+    except (ImportError, AttributeError, TypeError):  # pragma: no cover - another Hypothesis
+        yield
+        return
+    providers._get_local_constants, providers.CONSTANTS_CACHE = (lambda: empty), fresh
+    try:
+        yield
+    finally:
+        providers._get_local_constants, providers.CONSTANTS_CACHE = real, cache
+
+
+def examples_at(examples: int, caps: list, cap: int) -> int:
+    """Games per search: `examples` of short games; half as many at a long cap above short ones,
+    where each game costs many short ones and the seeded whole games play long games too."""
+    return examples if cap <= SHORT_GAME or cap == caps[0] else max(1, examples // 2)
 
 
 class _Search:
@@ -97,16 +155,32 @@ def _observer(source: _Source, coverage: Coverage, invariants: InvariantChecker)
     return observe
 
 
-def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns: int = 200,
-                     progress: Callable[[int], None] | None = None,
-                     shrink_limit: int = SHRINK_LIMIT) -> PropertyReport:
-    """Play `examples` Hypothesis-generated games per search and check every invariant.
+def replay_args(rules: Rules, set_args=(), turn_limit: int | None = None) -> list[str]:
+    """The `rulesc run` arguments common to every replay of a game of these rules."""
+    args = ["run", rules.path]
+    for item in set_args:
+        args += ["--set", item]
+    own = rules.turn_limit or DEFAULT_TURN_LIMIT
+    if turn_limit is not None and turn_limit != own:
+        args += ["--turn-limit", str(turn_limit)]
+    return args
 
-    `progress`, if given, is called with the number of games played so far (shrinking
-    included), e.g. to drive a progress bar. Shrinking a failure plays at most about
-    `shrink_limit` games before it settles for the smallest failing game found so far
-    (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
+
+def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns: int | None = None,
+                     progress: Callable[[int], None] | None = None,
+                     shrink_limit: int = SHRINK_LIMIT, games: int = 0, set_args=()) -> PropertyReport:
+    """Play `examples` Hypothesis-generated games per search and check every invariant, then `games`
+    seeded whole games with the heuristic agents.
+
+    `max_turns` is the highest turn cap of the search and the whole games' turn limit (by
+    default the game's own). `progress`, if given, is called with the number of games played
+    so far (shrinking included), e.g. to drive a progress bar. Shrinking a failure plays at
+    most about `shrink_limit` games before it settles for the smallest failing game found so
+    far (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
+    `set_args` are the `--set` overrides the rules were compiled with, for the replay commands.
     """
+    own_limit = rules.turn_limit or DEFAULT_TURN_LIMIT
+    max_turns = max_turns or own_limit
     declared = [inv.text for inv in rules.invariants]
     names = list(dict.fromkeys([*BUILTIN, *declared]))
     # One exception class per invariant, so that Hypothesis shrinks each failure as its own.
@@ -118,6 +192,32 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     skip: set = set()
     played = [0]
     stopped = [0]  # games that drew a whole example's worth of data before they ended
+    capped = [0]  # games that reached the search's turn cap
+    longest = [0]
+    reached = [False]  # whether a game of this level's search reached its cap
+
+    def play(game: Game, skip_now: frozenset):
+        """Play `game` to its end; the PropertyFailure it raised, or None."""
+        try:
+            game.play()
+            return None
+        except PropertyFailure as failure:
+            failure.game = game
+            return failure
+        except (RuleRuntimeError, AgentError, RecursionError) as exc:
+            if CRASH in skip_now:
+                return None
+            return failure_types[CRASH](CRASH, crash_message(exc), len(game.events) - 1 if game.events else None,
+                                        crash_where(rules, game, exc), game, kind="crash")
+        except (HypothesisException, OutOfData):
+            raise
+        except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
+            if CRASH in skip_now:
+                return None
+            return failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
+                                        len(game.events) - 1 if game.events else None,
+                                        game.events[-1].rule if game.events else NO_RULE, game, kind="internal",
+                                        detail=traceback.format_exc())
 
     def one_game(data, skip_now: frozenset, search: "_Search", cap: int):
         source = _Source(data)
@@ -132,28 +232,17 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         if progress is not None:
             progress(played[0])
         try:
-            game.play()
-            return
+            found = play(game, skip_now)
         except OutOfData:
             stopped[0] += 1
+            found = None
+        longest[0] = max(longest[0], game.state.turn)
+        if found is None:
+            if game.state.end_reason == "turn limit" and game.state.turn >= cap:
+                capped[0] += 1
+                reached[0] = True
             return
-        except PropertyFailure as failure:
-            failure.game = game
-            found = failure
-        except (RuleRuntimeError, AgentError, RecursionError) as exc:
-            if CRASH in skip_now:
-                return
-            found = failure_types[CRASH](CRASH, crash_message(exc), len(game.events) - 1 if game.events else None,
-                                         crash_where(rules, game, exc), game, kind="crash")
-        except HypothesisException:
-            raise
-        except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
-            if CRASH in skip_now:
-                return
-            found = failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
-                                         len(game.events) - 1 if game.events else None,
-                                         game.events[-1].rule if game.events else NO_RULE, game, kind="internal",
-                                         detail=traceback.format_exc())
+        found.draws = list(source.drawn)
         key = tuple(source.drawn)
         if search.shrinks > shrink_limit and key not in search.failing:
             return  # shrinking has had its budget: only games that already failed fail again
@@ -163,32 +252,91 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     # Look for short failures first: the whole search at a low turn cap, then at higher
     # ones, so a broken invariant comes back as a game about as short as any that breaks
     # it, before the shrinker even starts. After a failure the search goes on at the same
-    # cap with that invariant set aside (at the lower caps nothing at all failed).
-    caps = turn_caps(max_turns)
+    # cap with that invariant set aside (at the lower caps nothing at all failed). A level
+    # at which no game reached the cap is the last: higher caps would play the same games.
+    caps = turn_caps(max_turns) if examples > 0 else []
+
+    def level_examples(cap: int) -> int:
+        return examples_at(examples, caps, cap)
+
     level = 0
     while level < len(caps):
         skip_now = frozenset(skip)
         state = _Search()
         cap = caps[level]
+        reached[0] = False
 
-        @hypothesis_seed(seed)
-        @settings(max_examples=examples, database=None, deadline=None, derandomize=True,
-                  suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-                  report_multiple_bugs=False, verbosity=VERBOSITY, print_blob=False)
-        @given(st.data())
-        def search(data):
-            one_game(data, skip_now, state, cap)
+        def run(shrink: bool, state: _Search) -> None:
+            phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
 
-        try:
-            with without_local_constants():
+            @hypothesis_seed(seed)
+            @settings(max_examples=level_examples(cap), database=None, deadline=None, derandomize=True,
+                      suppress_health_check=list(HealthCheck), phases=phases,
+                      report_multiple_bugs=False, verbosity=VERBOSITY, print_blob=False)
+            @given(st.data())
+            def search(data):
+                one_game(data, skip_now, state, cap)
+
+            with _no_local_constants():
                 search()
+
+        # Generate first; a failing game short enough to shrink quickly is then found again
+        # (the same seed draws the same games) and shrunk. Hypothesis's shrinker costs about
+        # the length of the game for every attempt, so a long game is reported as it was found.
+        try:
+            run(False, state)
         except PropertyFailure as found:
-            failures.append(attrs.evolve(failure_record(rules, found), cap=cap))
+            shrunk = len(found.draws or ()) <= SHRINK_DRAWS
+            if shrunk:
+                try:
+                    run(True, _Search())
+                except PropertyFailure as smaller:
+                    found = smaller
+            record = failure_record(rules, found)
+            args = replay_args(rules, set_args, cap) + ["--players", str(record.players), "--seed", str(seed),
+                                                         "--draws", encode_draws(found.draws or []), "--check"]
+            failures.append(attrs.evolve(record, cap=cap, draws=found.draws, replay=args, shrunk=shrunk))
             skip.add(found.invariant)
             if skip >= set(names) | {CRASH}:
                 break
             continue
+        if not reached[0]:
+            break
         level += 1
+
+    # The whole games: seeded, heuristic agents, the game's own turn limit, every invariant.
+    whole_turns: list = []
+    limited: list = []
+    span = high - low + 1
+    for i in range(games):
+        if skip >= set(names) | {CRASH}:
+            break
+        game_seed = seed + i
+        players = low + i % span
+        skip_now = frozenset(skip)
+        game = Game(rules, players, seed=game_seed, agents=make_agents("heuristic", game_seed, players),
+                    record=True, turn_limit=max_turns)
+        checker = InvariantChecker(game, rules, set(skip_now), failure_types)
+
+        def observe(g, kind, where, payload, checker=checker):
+            coverage.event(kind, where, payload)
+            checker(g, kind, where, payload)
+
+        game.observer = observe
+        played[0] += 1
+        if progress is not None:
+            progress(played[0])
+        found = play(game, skip_now)
+        whole_turns.append(game.state.turn)
+        if found is None:
+            if game.state.end_reason == "turn limit":
+                limited.append(game_seed)
+            continue
+        record = failure_record(rules, found)
+        args = replay_args(rules, set_args, max_turns) + ["--players", str(players), "--seed", str(game_seed),
+                                                          "--check"]
+        failures.append(attrs.evolve(record, found_by="whole games", replay=args))
+        skip.add(found.invariant)
 
     return PropertyReport(
         title=rules.title, path=rules.path, examples=examples, seed=seed, max_turns=max_turns,
@@ -196,5 +344,28 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         declared_at={inv.text: inv.where for inv in rules.invariants},
         failures=failures, coverage=coverage_report(rules, coverage), games=played[0],
         caps=caps[:level + 1] if level < len(caps) else caps, stopped=stopped[0],
+        capped=capped[0], longest=longest[0], whole_games=len(whole_turns), whole_turns=whole_turns,
+        whole_limited=limited, turn_limit=own_limit,
     )
 
+
+def play_checked(rules: Rules, game: Game) -> Failure | None:
+    """Play one game to its end with every invariant checked after every event (`rulesc run --check`):
+    the failure, as the check reports it, or None. A game of draws that runs out of them stops,
+    unbroken, where the checker's game stopped."""
+    names = list(dict.fromkeys([*BUILTIN, *(inv.text for inv in rules.invariants)]))
+    failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {})
+                     for i, name in enumerate(names + [CRASH])}
+    game.observer = InvariantChecker(game, rules, set(), failure_types)
+    found = None
+    try:
+        game.play()
+    except OutOfData:
+        pass
+    except PropertyFailure as failure:
+        failure.game = game
+        found = failure
+    except (RuleRuntimeError, AgentError, RecursionError) as exc:
+        found = failure_types[CRASH](CRASH, crash_message(exc), len(game.events) - 1 if game.events else None,
+                                     crash_where(rules, game, exc), game, kind="crash")
+    return attrs.evolve(failure_record(rules, found), found_by="run") if found is not None else None

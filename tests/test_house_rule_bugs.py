@@ -1,0 +1,169 @@
+"""Issue #11: the mistakes a house-rule author makes, each a file in tests/properties_data/ that
+`rulesc check` must catch, at the author's line, with a failure that can be replayed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+from rulesc.cli import main
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "properties_data"
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+# ---- variants: static diagnostics ----------------------------------------------------------------
+
+def test_a_wrongly_typed_override_is_reported_at_the_variant_line(capsys):
+    path = DATA / "override_wrong_type.rules"
+    code, out, err = run(capsys, "check", "--static", path)
+    assert code == 1
+    assert re.search(r"override_wrong_type\.rules:5:\d+: error\[R0514\]: `override param starting_cash` "
+                     r"gives a `count`, but the base's `starting_cash` is a `money`", err), err
+    assert re.search(r"note: the base declares `starting_cash` as a `money` at .*finance\.rules:\d+", err), err
+    code, out, _ = run(capsys, "check", "--static", "--format", "json", path)
+    found = [d for d in json.loads(out)[0]["diagnostics"] if d["code"] == "R0514"]
+    assert found and found[0]["path"].endswith("override_wrong_type.rules") and found[0]["span"]["line"] == 5
+    assert found[0]["labels"][0]["path"].endswith("finance.rules")
+
+
+def test_a_two_file_extends_cycle_names_both_files(capsys):
+    code, out, err = run(capsys, "check", "--static", DATA / "cycle_a.rules")
+    assert code == 1
+    first = err.splitlines()[0]
+    assert "error[R0512]" in first and first.startswith(str(DATA / "cycle_b.rules") + ":2:1")
+    assert "`cycle_a.rules` extends `cycle_b.rules` extends `cycle_a.rules`" in first
+    assert re.search(r"note: `cycle_a\.rules` extends `cycle_b\.rules` at .*cycle_a\.rules:2:1", err), err
+
+
+# ---- broken house rules that `rulesc check` must catch, at their line, replayably ---------------------
+
+FAST = ("--examples", "30", "--games", "5")
+
+
+def _replay_command(out: str) -> list[str]:
+    lines = [line for line in out.splitlines() if line.strip().startswith("replay this game: rulesc ")]
+    assert len(lines) == 1, out
+    return shlex.split(lines[0].split("replay this game: rulesc ", 1)[1])
+
+
+def _check_fails(capsys, name: str, invariant: str, line_text: str, *options):
+    """`rulesc check` exits 1 on `name`, the failure names the line of that file holding `line_text`,
+    and the printed replay command plays the same game to the same failure."""
+    path = DATA / name
+    code, out, err = run(capsys, "check", *(options or FAST), path)
+    assert code == 1, out + err
+    assert re.search(rf"^  FAILED +{re.escape(invariant)}\b", out, re.M), out
+    lines = path.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, text in enumerate(lines, 1) if line_text in text)
+    assert f"  rule: {name}:{number}    " in out, out
+    message = next(line for line in out.splitlines() if line.startswith("FAILED: " + invariant))
+    argv = _replay_command(out)
+    assert argv[:2] == ["run", str(path)] and "--check" in argv
+    code, replayed, _ = run(capsys, *argv)
+    assert code == 1, replayed
+    assert message in replayed and f"  rule: {name}:{number}    " in replayed, replayed
+    return out
+
+
+def test_an_out_player_who_keeps_his_cash_is_caught(capsys):
+    out = _check_fails(capsys, "out_keeps_cash.rules", "an out player holds nothing", "eliminate player")
+    assert re.search(r"is out \(eliminated at event #\d+\) but still holds \d+ in `cash`", out), out
+
+
+def test_a_rule_that_gives_turn_after_turn_is_caught(capsys):
+    out = _check_fails(capsys, "extra_turn_forever.rules", "the game progresses", "extra turn for player")
+    assert "turns in a row" in out
+
+
+def test_a_game_in_which_nothing_changes_is_caught(capsys):
+    out = _check_fails(capsys, "stall.rules", "the game progresses", "roll 1 die as d")
+    assert "nothing but positions has changed in 60 turns" in out
+
+
+def test_an_invariant_that_breaks_only_after_200_turns_is_found_by_the_search(capsys):
+    out = _check_fails(capsys, "late_invariant.rules", "the short game is over by turn 240",
+                       'invariant "the short game is over by turn 240"')
+    assert "found by the search" in out and "241 turns" in out
+
+
+def test_an_invariant_that_breaks_only_after_200_turns_is_found_by_whole_games(capsys):
+    out = _check_fails(capsys, "late_invariant.rules", "the short game is over by turn 240",
+                       'invariant "the short game is over by turn 240"', "--examples", "0", "--games", "5")
+    assert re.search(r"whole game: seed \d+, \d players, 241 turns", out), out
+    assert re.search(r"replay this game: rulesc run \S+ --players \d --seed \d+ --check$", out, re.M), out
+
+
+def test_rent_paid_twice_shows_as_a_changed_base_scenario(capsys):
+    code, out, err = run(capsys, "check", *FAST, DATA / "rent_twice.rules")
+    assert "scenarios: 0 of 1 pass" in out
+    assert re.search(r"^  CHANGED .*base\.rules:\d+  rent is paid to the owner$", out, re.M), out
+    assert "expected `Ann.cash == $290`, but the left side is `$280`" in out, out
+    # Information about a house rule, not an error: the house rule is meant to change outcomes.
+    assert code == 0, out + err
+    # The static check points at both rules: the restated one, and the base's it doubles.
+    assert re.search(r"rent_twice\.rules:7:1: warning\[R0410\]: this handler and the one at base\.rules:\d+ both run "
+                     r"when a player lands on `Lease` under the same condition, and both move money", err), err
+    assert re.search(r"note: the other handler at \S*base\.rules:\d+:1", err), err
+    code, out, _ = run(capsys, "check", "--format", "json", *FAST, DATA / "rent_twice.rules")
+    scenarios = json.loads(out)[0]["scenarios"]
+    assert scenarios["changed_by_variant"] == 1 and scenarios["failed"] == 0
+    assert scenarios["scenarios"][0]["inherited"] is True
+
+
+def test_a_failing_scenario_of_the_file_itself_fails_the_check(capsys, tmp_path):
+    text = (DATA / "base.rules").read_text(encoding="utf-8")
+    broken = tmp_path / "own.rules"
+    broken.write_text(text.replace("expect Bob.cash == $310", "expect Bob.cash == $320"), encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--examples", "5", "--games", "0", broken)
+    assert code == 1
+    assert re.search(r"^  FAIL +\S*own\.rules:\d+  rent is paid to the owner$", out, re.M), out
+
+
+def test_the_base_game_of_these_house_rules_checks_clean(capsys):
+    code, out, err = run(capsys, "check", *FAST, DATA / "base.rules")
+    assert code == 0, out + err
+    assert "result: all invariants hold" in out and "scenarios: 1 of 1 pass" in out
+
+
+def test_json_gives_the_failure_as_data(capsys):
+    code, out, _ = run(capsys, "check", "--format", "json", *FAST, DATA / "out_keeps_cash.rules")
+    assert code == 1
+    props = json.loads(out)[0]["properties"]
+    assert props["ok"] is False and "report" not in props
+    failure = next(f for f in props["failures"] if f["invariant"] == "an out player holds nothing")
+    assert failure["rule"]["file"].endswith("out_keeps_cash.rules") and failure["rule"]["line"] == 7
+    assert failure["rule"]["text"] == "eliminate player"
+    assert failure["before"]["holds"] == [] and any("`cash`" in h for h in failure["after"]["holds"])
+    events = failure["events"]
+    assert events[failure["event_index"]]["event"] == "eliminate"
+    assert all({"seq", "turn", "event", "rule"} <= set(e) for e in events)
+    assert failure["replay"].startswith("rulesc run ") and failure["replay_args"][0] == "run"
+    status = {i["name"]: i["ok"] for i in props["invariants"]}
+    assert status["an out player holds nothing"] is False and status["money is conserved"] is True
+
+
+def test_simulate_check_lists_the_games_that_break_an_invariant(capsys):
+    path = DATA / "out_keeps_cash.rules"
+    code, out, _ = run(capsys, "simulate", path, "-n", "20", "--check", "--quiet")
+    assert code == 1
+    assert re.search(r"^invariants: \d+ of 20 games broke one", out, re.M), out
+    replay = next(line for line in out.splitlines() if line.strip().startswith("replay: rulesc "))
+    code, replayed, _ = run(capsys, *shlex.split(replay.split("replay: rulesc ", 1)[1]))
+    assert code == 1 and "FAILED: an out player holds nothing" in replayed
+    code, out, _ = run(capsys, "simulate", DATA / "base.rules", "-n", "5", "--check", "--quiet")
+    assert code == 0 and "all held" in out
+
+
+def test_run_draws_refuses_a_word_that_is_not_draws(capsys):
+    code, _, err = run(capsys, "run", DATA / "base.rules", "--draws", "nonsense")
+    assert code == 2 and "--draws" in err
