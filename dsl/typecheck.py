@@ -588,9 +588,19 @@ class TypeChecker:
             self.expect(s.minimum, T.MONEY, env, "the opening bid")
             if s.among is not None:
                 self.expect(s.among, T.list_of(T.PLAYER), env, "the bidders")
+            if s.after is not None:
+                self.expect(s.after, T.PLAYER, env, "the player bidding starts after")
+            if s.passes < 1:
+                self.error("R0314", f"a bidder out at his {s.passes}th pass could never bid",
+                           s.passes_span or s.span, help="`passes 1` (out at the first pass) or more")
             self.block(s.body, {**env, s.var: T.SALE}, context)
             if s.orelse is not None:
                 self.block(s.orelse, env, context)
+            if s.bluff is not None:
+                if not s.bluffing:
+                    self.error("R0909", "a `bluff:` block on an auction that is not `bluffing`", s.bluff.span,
+                               help="add `bluffing` before `as`: bids may then exceed cash")
+                self.block(s.bluff, {**env, s.var: T.SALE}, context)
             return env
         if isinstance(s, ast.Choose):
             self.expect(s.by, T.PLAYER, env, "who chooses")

@@ -85,6 +85,8 @@ FORMS = {
     (ast.Card, "later"): {True, False},
     (ast.Card, "tradable"): {True, False},
     (ast.Auction, "window"): {True, False},
+    (ast.Auction, "bluffing"): {True, False},
+    (ast.Auction, "passes"): {1, 2},
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
     (ast.SquareDecl, "stop"): {True, False},
