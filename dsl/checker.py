@@ -132,11 +132,17 @@ class Checker(TypeChecker):
                                " (the start square is the header's `start:`)" if f.name == "position" else ""))
             t = self.resolve_type(f.type)
             declared = f"state {f.name}" if f.is_state else f.name
-            if "account" in (t.name, t.element.name if t.is_list else None):
-                # The engine has no account but the bank and players' cash: a field could hold neither.
-                self.error("R0210", "`account` fields are not supported yet", f.type.span,
-                           help="accounts as fields (a pot that holds money) are designed but not built; keep the "
-                                f"amount in a `money` field instead (`{declared}: money = $0`)")
+            if "account" in (t.name, t.element.name if t.is_list else None) and (
+                    owner not in ("player", "global") or t.is_list or t.optional or f.default is not None
+                    or f.is_state):
+                # An account field is a player's or the game's own pot, made empty by the engine.
+                where = "a list or an optional account" if (t.is_list or t.optional) else (
+                    "an account with a default" if f.default is not None else f"an account on `{owner}`")
+                self.error("R0210", f"{where} is not an account field", f.type.span,
+                           help="accounts are fields of `player:` or `global:`, written `NAME: account` with no "
+                                f"default (each starts empty); else keep an amount (`{declared}: money = $0`)")
+            elif t.name == "account":
+                pass  # starts empty
             elif f.default is not None:
                 self.expect(f.default, t, scope, f"the default of `{f.name}`")
             elif not t.optional and (f.is_state or owner in ("player", "global")):

@@ -15,7 +15,7 @@ import attrs
 
 from . import ast
 from . import types as T
-from .builtins import (BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
+from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
                        GLOBAL_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS)
 from .diagnostics import Diagnostic, Span
 from .model import Program
@@ -295,6 +295,8 @@ class TypeChecker:
                               node.span, help="flag the cards that stay in force `lasting`")
         elif base.name == "card":
             fields = dict(NAME_FIELDS)
+        elif base.name == "account":
+            fields = dict(ACCOUNT_FIELDS)
         else:
             self.error("R0306", f"{a_type(base)} has no fields", node.span)
             return T.ANY
@@ -508,6 +510,10 @@ class TypeChecker:
                                help="only a thing's `state` fields, a player's declared fields and globals can be set")
             declared = {k: v for k, v in env.items() if k != NARROWED}  # a field keeps its declared type
             target = self.infer(s.target, declared)
+            if target.name == "account" and not target.is_list:
+                self.error("R0309", "an account field holds money and is kept by the engine; it cannot be set",
+                           s.target.span, help="move money into or out of it: `pay a from player to player.deposit`")
+                return env
             self.expect(s.value, target, env, "the value set")
             return env
         if isinstance(s, ast.Let):

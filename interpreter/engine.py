@@ -21,7 +21,7 @@ from .dealing import Dealing
 from .errors import MAX_DEPTH, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, Event, RuleRef
 from .rules import Rules
-from .state import Bank, GameState, Player, Thing, name_of
+from .state import Account, Bank, GameState, Player, Thing, name_of
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 _new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
@@ -258,6 +258,9 @@ class Game(Cards, Dealing):
                 return
             source.f["cash"] -= amount
         else:
+            if isinstance(source, Account) and source.balance < amount:
+                raise self.error(f"`{source.name}` holds {source.balance} and cannot pay {amount}",
+                                 help="an account never goes below 0: test its `balance` before paying out of it")
             source.balance -= amount
             if not source.unlimited and source.balance < 0:
                 raise self.error("the bank has run out of money",

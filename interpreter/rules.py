@@ -23,7 +23,7 @@ from rulesc.dsl.types import Type, compatible
 from .codegen import POSITION, UNTRACKED
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
-from .state import Square
+from .state import Account, Square
 
 
 @attrs.define
@@ -332,7 +332,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
                 group_fields[f.type.name] = GroupMembers(kind.name, f.name)
 
     def defaults(fields):
-        return {f.name: compiler.expr(f.default) if f.default is not None else (lambda g, e: None)
+        return {f.name: compiler.expr(f.default) if f.default is not None
+                else _new_account(f.name) if f.type.name == "account" and not f.type.is_list else (lambda g, e: None)
                 for f in fields.values()}
 
     settings = p.settings
@@ -362,3 +363,12 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         setup=compiler.block(p.setup.body, frozenset()) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards),
     )
+
+
+def _new_account(field: str):
+    """An account field's default: an empty account, named after its player (`Ann.deposit`) or the
+    global (`pot`)."""
+    def new(g, e):
+        owner = e.get("player")
+        return Account(f"{owner.name}.{field}" if owner is not None else field)
+    return new
