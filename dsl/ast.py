@@ -446,6 +446,7 @@ class Field:
     is_state: bool
     span: Span
     meta: Meta = NO_META
+    hidden: bool = False  # `hidden cash: money`: other players' agents cannot read it (player fields)
 
 
 @node

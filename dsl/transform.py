@@ -168,9 +168,9 @@ class ToAst(Transformer):
         return ast.Kind(name=str(c[0]), fields=tuple(c[2:]), span=span_of(meta), meta=c[1])
 
     def field(self, meta, c):
-        state, name, type_, default, m = c
+        state, hidden, name, type_, default, m = c
         return ast.Field(name=str(name), type=type_, default=default, is_state=state is not None,
-                         span=span_of(meta), meta=m)
+                         span=span_of(meta), meta=m, hidden=hidden is not None)
 
     def type_simple(self, meta, c):
         return ast.TypeRef(name=str(c[0]), optional=c[1] is not None, is_list=False, element=None,

@@ -134,6 +134,7 @@ class Rules:
     thing_cells: dict  # name -> {field: compiled closure}
     state_defaults: dict  # kind -> {field: compiled closure}
     player_defaults: dict  # field -> compiled closure
+    hidden_fields: frozenset  # player fields other players' agents may not read (`hidden cash: money`)
     global_defaults: dict
     bank_unlimited: bool
     bank_amount: object | None
@@ -348,6 +349,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         thing_names=thing_names,
         thing_kinds={n: t.kind for n, t in p.things.items()}, thing_cells=thing_cells,
         state_defaults=state_defaults, player_defaults=defaults(p.player_fields),
+        hidden_fields=frozenset(n for n, f in p.player_fields.items() if f.hidden),
         global_defaults=defaults(p.global_fields),
         bank_unlimited=p.bank is None or p.bank.unlimited,
         bank_amount=compiler.expr(p.bank.amount) if p.bank is not None and p.bank.amount is not None else None,

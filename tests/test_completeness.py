@@ -90,6 +90,7 @@ FORMS = {
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},
     (ast.SquareDecl, "stop"): {True, False},
+    (ast.Field, "hidden"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
     (ast.ScenarioTrade, "mode"): {"do", "forbid", "offer"},
     (ast.DiscardHeld, "to"): {"none", "a player"},

@@ -679,3 +679,45 @@ def test_paying_more_than_an_account_holds_is_a_runtime_error():
 def test_account_misuse_is_reported():
     assert errors("global:\n    pot: account = bank\n") == ["R0210"]
     assert errors("global:\n    pot: account\n\non land R1:\n    set pot = bank\n") == ["R0309"]
+
+
+# ---- hidden fields: what a player can see --------------------------------------------------------------
+
+def hidden_rules(extra: str):
+    text = BASE.replace("    cash: money = $100\n", "    hidden cash: money = $100\n") + extra
+    return check_program(parse_text(text, "tiny.rules"))
+
+
+def hidden_errors(extra: str) -> list[str]:
+    return [d.code for d in hidden_rules(extra).diagnostics if d.is_error]
+
+
+def test_a_hint_may_read_its_own_hidden_field_but_not_anothers():
+    assert hidden_errors("hint act_x = player.cash - $50\naction x own turn:\n    pass\n") == []
+    assert hidden_errors("hint act_x = max(q in players where q != player: q.cash)\n"
+                         "action x own turn:\n    pass\n") == ["R0212"]
+    assert hidden_errors("hint worth(l: Lot) = if l.owner != none then l.owner.cash else $0\n") == ["R0212"]
+    # through a function, even one given `player`: a function sees only its parameters
+    assert hidden_errors("define richest(q: player) = q.cash > $500\n"
+                         "hint act_x = if richest(players[1]) then 1 else 0\naction x own turn:\n    pass\n") == ["R0212"]
+    # rules themselves see everything
+    assert hidden_errors("on land R1:\n    if players[1].cash > $5:\n        pay $1 from bank to player\n") == []
+
+
+def test_only_player_fields_are_hidden():
+    assert errors("global:\n    hidden pot: money = $0\n") == ["R0211"]
+    assert errors("kind Coin:\n    hidden face: count\n") == ["R0211"]
+
+
+def test_the_view_leaves_out_other_players_hidden_fields():
+    rules = compile_rules(hidden_rules(""))
+    g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("heuristic", 1, 2))
+    ann, bob = g.state.players
+    seen = g.view(ann)
+    fields = {p["name"]: p["fields"] for p in seen["players"]}
+    assert fields["Ann"]["cash"] == 100 and "cash" not in fields["Bob"] and "bonus" in fields["Bob"]
+    assert "rng" not in seen
+    assert g.view(bob)["players"][0]["fields"].keys() == {"bonus"}
+    # the engine still reads and changes everything
+    g.play()
+    assert all(isinstance(p.f["cash"], int) for p in g.state.players)
