@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import attrs
 
+from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
 from .state import Held, Player, Thing, name_of
 
@@ -123,6 +124,10 @@ class Dealing:
         high, price = None, minimum - 1
         i = 0
         while active and not (len(active) == 1 and active[0] is high):
+            self.steps += 1  # each bid or pass is a step of the turn: `passes 1000000` stops, never hangs
+            if self.steps > STEP_BUDGET:
+                raise self.error(f"an auction ran past {STEP_BUDGET:,} steps of one turn in bids and passes",
+                                 help="give its bidders fewer `passes`", budget=True)
             i %= len(active)
             bidder = active[i]
             if bidder is high:  # the standing bid's holder waits for the others

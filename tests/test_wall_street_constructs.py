@@ -721,3 +721,12 @@ def test_the_view_leaves_out_other_players_hidden_fields():
     # the engine still reads and changes everything
     g.play()
     assert all(isinstance(p.f["cash"], int) for p in g.state.players)
+
+
+def test_a_huge_number_of_passes_stops_instead_of_hanging():
+    import pytest
+    from rulesc.interpreter.errors import StepBudgetExceeded
+    g = game(ROUND.replace("passes 2", "passes 1000000000"), players=("Ann", "Bob"))
+    g.forced_dice.append((1,))
+    with pytest.raises(StepBudgetExceeded, match="auction ran past"):
+        g.play_turn()
