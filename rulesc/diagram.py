@@ -312,6 +312,12 @@ class _Builder:
         setting = p.settings.get("first player")
         if setting is not None:
             label.line(f"first player: {self.setting_text(setting)}", size=10)
+        hidden = [f.name for f in p.player_fields.values() if f.hidden]
+        if hidden:
+            label.line(f"kept hidden from the others: {', '.join(hidden)}", size=10)
+        accounts = [f.name for f in p.player_fields.values() if f.type.name == "account" and not f.type.is_list]
+        if accounts:
+            label.line(f"each player's account: {', '.join(accounts)}", size=10)
         self.g.node("start", str(label), shape="oval", **_style("start"))
         self.g.node("next_turn", "<<B>next player's turn</B>>", shape="oval",
                     **_style("start", fillcolor="#5d6d7e"))

@@ -730,3 +730,9 @@ def test_a_huge_number_of_passes_stops_instead_of_hanging():
     g.forced_dice.append((1,))
     with pytest.raises(StepBudgetExceeded, match="auction ran past"):
         g.play_turn()
+
+
+def test_the_diagram_names_hidden_fields_and_accounts():
+    text = BASE.replace("    cash: money = $100\n", "    hidden cash: money = $100\n    savings: account\n")
+    dot = build_diagram(check_program(parse_text(text, "tiny.rules")).program).source
+    assert "kept hidden from the others: cash" in dot and "each player's account: savings" in dot
