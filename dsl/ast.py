@@ -335,6 +335,11 @@ class Auction:
     span: Span
     meta: Meta = NO_META
     window: bool = False  # `with window`: each bidder may act (borrow…) before each of his bids
+    after: object | None = None  # `in turn after P`: round-robin, in seat order from the one after P
+    passes: int = 1  # `passes N`: a bidder is out at his N-th pass
+    passes_span: Span | None = None
+    bluffing: bool = False  # `bluffing`: bids may exceed cash; an exposed winner runs `bluff:`, the auction re-runs
+    bluff: Block | None = None
 
 
 @node
@@ -441,6 +446,7 @@ class Field:
     is_state: bool
     span: Span
     meta: Meta = NO_META
+    hidden: bool = False  # `hidden cash: money`: other players' agents cannot read it (player fields)
 
 
 @node

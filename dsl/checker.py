@@ -18,7 +18,7 @@ from . import ast, walk
 from . import types as T
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program, build_program
-from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, PLAYER_FIELDS, SETTINGS
+from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, PLAYER, PLAYER_FIELDS, SETTINGS
 from .typecheck import (Assumption, TypeChecker, a_type, plural,
                         nearest_hint, narrow)
 from .types import Type
@@ -135,11 +135,20 @@ class Checker(TypeChecker):
                                " (the start square is the header's `start:`)" if f.name == "position" else ""))
             t = self.resolve_type(f.type)
             declared = f"state {f.name}" if f.is_state else f.name
-            if "account" in (t.name, t.element.name if t.is_list else None):
-                # The engine has no account but the bank and players' cash: a field could hold neither.
-                self.error("R0210", "`account` fields are not supported yet", f.type.span,
-                           help="accounts as fields (a pot that holds money) are designed but not built; keep the "
-                                f"amount in a `money` field instead (`{declared}: money = $0`)")
+            if f.hidden and owner != "player":
+                self.error("R0211", f"only a player's fields can be `hidden`; `{f.name}` is {'a global' if owner == 'global' else f'a field of `{owner}`'}",
+                           f.span, help="`hidden` keeps a player's field from the other players' agents (`hidden cash: money`)")
+            if "account" in (t.name, t.element.name if t.is_list else None) and (
+                    owner not in ("player", "global") or t.is_list or t.optional or f.default is not None
+                    or f.is_state):
+                # An account field is a player's or the game's own pot, made empty by the engine.
+                where = "a list or an optional account" if (t.is_list or t.optional) else (
+                    "an account with a default" if f.default is not None else f"an account on `{owner}`")
+                self.error("R0210", f"{where} is not an account field", f.type.span,
+                           help="accounts are fields of `player:` or `global:`, written `NAME: account` with no "
+                                f"default (each starts empty); else keep an amount (`{declared}: money = $0`)")
+            elif t.name == "account":
+                pass  # starts empty
             elif f.default is not None:
                 self.expect(f.default, t, scope, f"the default of `{f.name}`")
             elif not t.optional and (f.is_state or owner in ("player", "global")):
@@ -422,8 +431,35 @@ class Checker(TypeChecker):
             t = self.infer(hint.value, env)
             if name in GLOBAL_HINTS and t.name not in ("money", "any"):
                 self.error("R0301", f"hint `{name}` must be money; this is {a_type(t)}", hint.value.span)
+            self.check_hint_sees(name, hint)
         for inv in p.invariants:
             self.expect(inv.condition, T.BOOL, scope, "an invariant")
+
+    def check_hint_sees(self, name: str, hint) -> None:
+        """A hint is the agent's judgement, so it sees what its player may see: no other player's
+        `hidden` field (`player.cash` is his own; `q.cash` of another is not). The functions it
+        calls are held to the same rule."""
+        hidden = {f.name for f in self.p.player_fields.values() if f.hidden}
+        if not hidden:
+            return
+        pending, seen = [hint.value], set()
+        while pending:
+            root = pending.pop()
+            for node in walk.walk(root):
+                if isinstance(node, ast.Call) and node.func in self.p.defines and node.func not in seen:
+                    seen.add(node.func)
+                    pending.append(self.p.defines[node.func].value)
+                if not (isinstance(node, ast.Attr) and node.name in hidden):
+                    continue
+                if isinstance(node.obj, ast.Name) and node.obj.id == PLAYER and root is hint.value:
+                    continue
+                obj_type = self.types.get(id(node.obj))
+                if obj_type is not None and obj_type.name != "player":
+                    continue
+                self.error("R0212", f"hint `{name}` reads `{node.name}`, a hidden field, of a player other than "
+                                    f"its own", node.span,
+                           help=f"a hint sees what its player may see: his own `player.{node.name}`, not another's")
+                return
 
     def check_ends(self, scope):
         for end in self.p.ends:

@@ -168,9 +168,9 @@ class ToAst(Transformer):
         return ast.Kind(name=str(c[0]), fields=tuple(c[2:]), span=span_of(meta), meta=c[1])
 
     def field(self, meta, c):
-        state, name, type_, default, m = c
+        state, hidden, name, type_, default, m = c
         return ast.Field(name=str(name), type=type_, default=default, is_state=state is not None,
-                         span=span_of(meta), meta=m)
+                         span=span_of(meta), meta=m, hidden=hidden is not None)
 
     def type_simple(self, meta, c):
         return ast.TypeRef(name=str(c[0]), optional=c[1] is not None, is_list=False, element=None,
@@ -505,13 +505,24 @@ class ToAst(Transformer):
         return ast.For(var=str(c[0]), collection=c[1], body=c[2], span=span_of(meta), meta=c[2].meta)
 
     def auction_stmt(self, meta, c):
-        thing, minimum, among, window, var, body, orelse = c
+        thing, minimum, among, window, after, passes, bluffing, var, body, orelse, bluff = c
         return ast.Auction(thing=thing, minimum=minimum, among=among, var=str(var), body=body,
                            orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta,
-                           window=window is not None)
+                           window=window is not None, after=after,
+                           passes=passes[0] if passes else 1, passes_span=passes[1] if passes else None,
+                           bluffing=bluffing is not None, bluff=bluff)
 
     def bid_window(self, meta, c):
         return True
+
+    def bid_round(self, meta, c):
+        return c[0]
+
+    def bid_passes(self, meta, c):
+        return (int(c[0]), span_of(meta))
+
+    def bluff_clause(self, meta, c):
+        return attrs.evolve(c[0], span=span_of(meta))  # the block from its `bluff:`
 
     def choose_stmt(self, meta, c):
         return ast.Choose(name=_unquote(c[0]), by=c[1], options=tuple(c[3:]), span=span_of(meta), meta=c[2])

@@ -15,7 +15,7 @@ import attrs
 
 from . import ast
 from . import types as T
-from .builtins import (BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
+from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
                        GLOBAL_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS)
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program
@@ -318,6 +318,8 @@ class TypeChecker:
                               node.span, help="flag the cards that stay in force `lasting`")
         elif base.name == "card":
             fields = dict(NAME_FIELDS)
+        elif base.name == "account":
+            fields = dict(ACCOUNT_FIELDS)
         else:
             self.error("R0306", f"{a_type(base)} has no fields", node.span)
             return T.ANY
@@ -531,6 +533,10 @@ class TypeChecker:
                                help="only a thing's `state` fields, a player's declared fields and globals can be set")
             declared = {k: v for k, v in env.items() if k != NARROWED}  # a field keeps its declared type
             target = self.infer(s.target, declared)
+            if target.name == "account" and not target.is_list:
+                self.error("R0309", "an account field holds money and is kept by the engine; it cannot be set",
+                           s.target.span, help="move money into or out of it: `pay a from player to player.deposit`")
+                return env
             self.expect(s.value, target, env, "the value set")
             return env
         if isinstance(s, ast.Let):
@@ -611,9 +617,19 @@ class TypeChecker:
             self.expect(s.minimum, T.MONEY, env, "the opening bid")
             if s.among is not None:
                 self.expect(s.among, T.list_of(T.PLAYER), env, "the bidders")
+            if s.after is not None:
+                self.expect(s.after, T.PLAYER, env, "the player bidding starts after")
+            if s.passes < 1:
+                self.error("R0314", f"a bidder out at his {s.passes}th pass could never bid",
+                           s.passes_span or s.span, help="`passes 1` (out at the first pass) or more")
             self.block(s.body, {**env, s.var: T.SALE}, context)
             if s.orelse is not None:
                 self.block(s.orelse, env, context)
+            if s.bluff is not None:
+                if not s.bluffing:
+                    self.error("R0909", "a `bluff:` block on an auction that is not `bluffing`", s.bluff.span,
+                               help="add `bluffing` before `as`: bids may then exceed cash")
+                self.block(s.bluff, {**env, s.var: T.SALE}, context)
             return env
         if isinstance(s, ast.Choose):
             self.expect(s.by, T.PLAYER, env, "who chooses")

@@ -179,6 +179,9 @@ class ExpressionCodegen:
                 return f"g.board[{obj}.at]"
             if base_name in ("roll", "sale") or node.name == "name":
                 return f"{obj}.{node.name}"
+            if base_name == "account":  # `.balance`: changes with every payment, as cash does
+                self.reads.add("cash")
+                return f"{obj}.{node.name}"
             self.reads.add(node.name)
             return f"{obj}.f[{node.name!r}]"
         if isinstance(node, ast.Index):

@@ -291,15 +291,33 @@ class Compiler:
     def _s_Auction(self, node, local, where):
         thing, minimum = self.expr(node.thing, local), self.expr(node.minimum, local)
         among = self.expr(node.among, local) if node.among is not None else None
+        after = self.expr(node.after, local) if node.after is not None else None
         var = node.var
-        windows = node.window
+        windows, passes, bluffing = node.window, node.passes, node.bluffing
         body = self.block(node.body, local | {var})
         orelse = self.block(node.orelse, local) if node.orelse is not None else None
+        bluff = self.block(node.bluff, local | {var}) if node.bluff is not None else None
 
         def auction(g, e):
             g.tick(where, node)
             bidders = among(g, e) if among is not None else g.active
-            sale = g.auction(thing(g, e), minimum(g, e), bidders, where, windows)
+            if after is None and passes == 1 and not bluffing:  # the open auction
+                sale = g.auction(thing(g, e), minimum(g, e), bidders, where, windows)
+            else:
+                sale = None
+                sold, low = thing(g, e), minimum(g, e)
+                first = after(g, e) if after is not None else None
+                exposed = []
+                while True:  # a bluffer exposed: the auction runs again from the start without him
+                    bidders = [p for p in bidders if p not in exposed]
+                    sale = g.round_auction(sold, low, bidders, where, windows, first, passes, bluffing)
+                    if sale is None or not bluffing or g.covers_bid(sale, where):
+                        break
+                    exposed.append(sale.winner)
+                    if bluff is not None:
+                        e[var] = sale
+                        bluff(g, e)
+                    sale = None
             if sale is not None:
                 e[var] = sale
                 body(g, e)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import attrs
 
+from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
 from .state import Held, Player, Thing, name_of
 
@@ -104,6 +105,74 @@ class Dealing:
             return None
         self.emit("sold", where, thing.name, high.name, price)
         return Sale(high, price)
+
+    def round_auction(self, thing, minimum: int, bidders, where: RuleRef, windows: bool, after, passes: int,
+                      bluffing: bool):
+        """Round-robin auction (`in turn after P`, `passes N`, `bluffing`): the bidders bid in seat
+        order starting with the one after `after` (default: after the current player, who then bids
+        last), each in his turn bidding higher than the standing bid or passing; a bidder is out at
+        his `passes`-th pass. It ends when every other bidder is out (the standing bid wins) or when
+        all are out with no bid. With `bluffing`, a bid may exceed the bidder's cash: he is offered
+        bids up to `bluff_limit` (the more of his cash and the opening bid, doubled), so it ends."""
+        seats = len(self.state.players)
+        start = after.seat if after is not None else self.state.current
+        unique = {p.seat: p for p in bidders if not p.out}.values()
+        order = sorted(unique, key=lambda p: (p.seat - start - 1) % seats)
+        self.emit("auction", where, thing.name, minimum, [p.name for p in order])
+        passed = {p.seat: 0 for p in order}
+        active = list(order)
+        high, price = None, minimum - 1
+        i = 0
+        while active and not (len(active) == 1 and active[0] is high):
+            self.steps += 1  # each bid or pass is a step of the turn: `passes 1000000` stops, never hangs
+            if self.steps > STEP_BUDGET:
+                raise self.error(f"an auction ran past {STEP_BUDGET:,} steps of one turn in bids and passes",
+                                 help="give its bidders fewer `passes`", budget=True)
+            i %= len(active)
+            bidder = active[i]
+            if bidder is high:  # the standing bid's holder waits for the others
+                i += 1
+                continue
+            low = price + 1 if high is not None else minimum
+            if windows:
+                self._bid_window(bidder, low, where)
+            cash = bidder.f["cash"]
+            top = self.bluff_limit(cash, minimum) if bluffing else cash
+            bid = self.agent(bidder).bid(self, bidder, thing, low, top) if top >= low and not bidder.out else None
+            if bid is None:
+                passed[bidder.seat] += 1
+                self.emit("pass_bid", where, bidder.name, passed[bidder.seat])
+                if passed[bidder.seat] >= passes or bidder.out:
+                    active.remove(bidder)  # the next bidder moves into his place in the list
+                    continue
+                i += 1
+                continue
+            if not low <= bid <= top:
+                raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {top}")
+            high, price = bidder, bid
+            self.emit("bid", where, bidder.name, bid)
+            i += 1
+        if high is None:
+            self.emit("unsold", where, thing.name)
+            return None
+        self.emit("sold", where, thing.name, high.name, price)
+        return Sale(high, price)
+
+    @staticmethod
+    def bluff_limit(cash: int, minimum: int) -> int:
+        """The highest bid offered to a bidder in a `bluffing` auction: a bluff, but a bounded one."""
+        return 2 * max(cash, minimum)
+
+    def covers_bid(self, sale: Sale, where: RuleRef) -> bool:
+        """A `bluffing` auction's winner short of the price may raise cash (a window, as a debtor
+        does); True if he can then pay, else he is exposed as a bluffer."""
+        winner = sale.winner
+        if winner.f["cash"] < sale.price and not winner.out:
+            self.raise_cash(winner, sale.price, where)
+        if winner.f["cash"] >= sale.price and not winner.out:
+            return True
+        self.emit("bluff", where, winner.name, sale.price)
+        return False
 
     def _bid_window(self, bidder: Player, low: int, where: str) -> None:
         current = self.state.players[self.state.current]

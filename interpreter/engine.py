@@ -21,7 +21,7 @@ from .dealing import Dealing
 from .errors import MAX_DEPTH, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, Event, RuleRef
 from .rules import Rules
-from .state import Bank, GameState, Player, Thing, name_of
+from .state import Account, Bank, GameState, Player, Thing, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 _new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
@@ -162,6 +162,20 @@ class Game(Cards, Dealing):
             return 0
         return hint.value(self, {hint.var: thing})
 
+    def view(self, viewer: Player) -> dict:
+        """The state as `viewer` may see it (JSON-ready, as `state_to_json`): the other players'
+        `hidden` fields are left out, and so is the dice generator. Agents read other players
+        through this (or through hints, which the checker keeps from other players' hidden
+        fields, R0212); the engine, scenarios and the checker read the whole state."""
+        data = state_to_json(self.state)
+        del data["rng"]
+        hidden = self.rules.hidden_fields
+        if hidden:
+            for p in data["players"]:
+                if p["name"] != viewer.name:
+                    p["fields"] = {k: v for k, v in p["fields"].items() if k not in hidden}
+        return data
+
     def hint(self, name: str, default):
         hint = self.rules.hints.get(name)
         if hint is None or hint.var is not None:
@@ -258,6 +272,9 @@ class Game(Cards, Dealing):
                 return
             source.f["cash"] -= amount
         else:
+            if isinstance(source, Account) and source.balance < amount:
+                raise self.error(f"`{source.name}` holds {source.balance} and cannot pay {amount}",
+                                 help="an account never goes below 0: test its `balance` before paying out of it")
             source.balance -= amount
             if not source.unlimited and source.balance < 0:
                 raise self.error("the bank has run out of money",

@@ -69,6 +69,8 @@ FIELDS = {
     "draw": ("player", "deck", "card"),
     "auction": ("thing", "minimum", "bidders"),
     "bid": ("player", "amount"),
+    "pass_bid": ("player", "passes"),
+    "bluff": ("player", "price"),
     "sold": ("thing", "player", "price"),
     "unsold": ("thing",),
     "choose": ("player", "decision", "option"),

@@ -23,7 +23,7 @@ from rulesc.dsl.types import Type, compatible
 from .codegen import POSITION, UNTRACKED
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
-from .state import Square
+from .state import Account, Square
 
 
 @attrs.define
@@ -134,6 +134,7 @@ class Rules:
     thing_cells: dict  # name -> {field: compiled closure}
     state_defaults: dict  # kind -> {field: compiled closure}
     player_defaults: dict  # field -> compiled closure
+    hidden_fields: frozenset  # player fields other players' agents may not read (`hidden cash: money`)
     global_defaults: dict
     bank_unlimited: bool
     bank_amount: object | None
@@ -332,7 +333,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
                 group_fields[f.type.name] = GroupMembers(kind.name, f.name)
 
     def defaults(fields):
-        return {f.name: compiler.expr(f.default) if f.default is not None else (lambda g, e: None)
+        return {f.name: compiler.expr(f.default) if f.default is not None
+                else _new_account(f.name) if f.type.name == "account" and not f.type.is_list else (lambda g, e: None)
                 for f in fields.values()}
 
     settings = p.settings
@@ -347,6 +349,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         thing_names=thing_names,
         thing_kinds={n: t.kind for n, t in p.things.items()}, thing_cells=thing_cells,
         state_defaults=state_defaults, player_defaults=defaults(p.player_fields),
+        hidden_fields=frozenset(n for n, f in p.player_fields.items() if f.hidden),
         global_defaults=defaults(p.global_fields),
         bank_unlimited=p.bank is None or p.bank.unlimited,
         bank_amount=compiler.expr(p.bank.amount) if p.bank is not None and p.bank.amount is not None else None,
@@ -362,3 +365,12 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         setup=compiler.block(p.setup.body, frozenset()) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards),
     )
+
+
+def _new_account(field: str):
+    """An account field's default: an empty account, named after its player (`Ann.deposit`) or the
+    global (`pot`)."""
+    def new(g, e):
+        owner = e.get("player")
+        return Account(f"{owner.name}.{field}" if owner is not None else field)
+    return new

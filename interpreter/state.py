@@ -82,6 +82,21 @@ class Bank:
         return "Bank"
 
 
+class Account:
+    """An account field (`deposit: account` on a player, `pot: account` in `global:`): money held
+    apart from cash, moved by `pay`, counted by money conservation; never below 0."""
+
+    __slots__ = ("name", "balance")
+    unlimited = False
+
+    def __init__(self, name: str, balance: int = 0):
+        self.name = name
+        self.balance = balance
+
+    def __repr__(self) -> str:
+        return f"Account({self.name})"
+
+
 @attrs.define(eq=False)
 class GameState:
     players: list
@@ -102,7 +117,7 @@ class GameState:
 def name_of(value):
     """A value as events show it: things, players and squares by name, in lists too (a list of
     things may be set, chosen or passed to a procedure, and the log is JSON)."""
-    if isinstance(value, (Player, Thing, Square, Held)):
+    if isinstance(value, (Player, Thing, Square, Held, Account)):
         return value.name
     if isinstance(value, Bank):
         return "bank"
@@ -122,6 +137,8 @@ def _ref(value):
         return {"square": value.name}
     if isinstance(value, Bank):
         return {"bank": True}
+    if isinstance(value, Account):
+        return {"account": value.name, "balance": value.balance}
     if isinstance(value, list):
         return [_ref(v) for v in value]
     return value
@@ -169,6 +186,8 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
                 return squares[value["square"]]
             if "bank" in value:
                 return bank
+            if "account" in value:
+                return Account(value["account"], value["balance"])
         if isinstance(value, list):
             return [deref(v) for v in value]
         return value

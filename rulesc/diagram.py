@@ -312,6 +312,12 @@ class _Builder:
         setting = p.settings.get("first player")
         if setting is not None:
             label.line(f"first player: {self.setting_text(setting)}", size=10)
+        hidden = [f.name for f in p.player_fields.values() if f.hidden]
+        if hidden:
+            label.line(f"kept hidden from the others: {', '.join(hidden)}", size=10)
+        accounts = [f.name for f in p.player_fields.values() if f.type.name == "account" and not f.type.is_list]
+        if accounts:
+            label.line(f"each player's account: {', '.join(accounts)}", size=10)
         self.g.node("start", str(label), shape="oval", **_style("start"))
         self.g.node("next_turn", "<<B>next player's turn</B>>", shape="oval",
                     **_style("start", fillcolor="#5d6d7e"))
@@ -506,6 +512,8 @@ class _Builder:
                     label.line("every move stops here", size=9)
                 if handler.when is not None:
                     label.code(self.cond(handler.when), "when ")
+                for text in self.auction_lines(handler.body):
+                    label.line(text, size=9)
                 label.cite(handler.body.meta)
                 sub.node(nid, str(label), **_style(handler.event))
                 ids.append(nid)
@@ -535,6 +543,19 @@ class _Builder:
                       color=COLOURS["land"][1], penwidth="1.5")
         self.landing_payers = payers
         self.landing_anchor = anchor
+
+    def auction_lines(self, body) -> list[str]:
+        """A line for each round-robin auction (`in turn after`, `passes N`, `bluffing`) in a body."""
+        lines = []
+        for a in self.of_kind(body, ast.Auction):
+            if a.after is None and a.passes == 1 and not a.bluffing:
+                continue  # the open auction: nothing to add
+            text = "auction in seat order" if a.after is not None else "auction"
+            text += f", out at pass {a.passes}"
+            if a.bluffing:
+                text += "; bluffs allowed" + (", a bluffer is fined and it runs again" if a.bluff else "")
+            lines.append(text)
+        return lines
 
     def draws(self, nid: str, body) -> None:
         below = self.rows_below.get(nid)

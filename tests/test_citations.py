@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [
     (["games/wheeler.rules", "games/wheeler-level1.rules"], "docs/rulebooks/wheeler-dealer.txt", "docs/games/wheeler.md"),
     (["games/finance.rules"], "docs/rulebooks/finance-1932.txt", "docs/games/finance.md"),
+    (["games/wallstreet.rules", "games/wallstreet-short.rules"], "docs/rulebooks/wall-street.txt",
+     "docs/games/wallstreet.md"),
 ]
 
 

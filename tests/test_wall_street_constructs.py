@@ -502,3 +502,237 @@ def test_a_huge_range_or_a_zero_step_stops_the_game_with_a_diagnostic():
         g = Game(rules_of(extra), ["Ann", "Bob"], seed=1, agents=make_agents("random", 1, 2))
         with pytest.raises(RuleRuntimeError, match=message):
             g.legal_actions(g.state.players[0], own_turn=True)
+
+
+# ---- round-robin auctions: in turn after P, passes N, bluffing ---------------------------------------
+# Ann lands on R1 (Go, R1): three bidders, bidding starts after the current player (Ann).
+
+ROUND = """
+on land R1:
+    auction R1 from $10 among players in turn after player passes 2 bluffing as sale:
+        pay sale.price from sale.winner to bank
+        set R1.owner = sale.winner
+    else:
+        pay $1 from bank to player
+    bluff:
+        pay $50 from sale.winner to bank      § "A bluffer who is exposed must then pay a fine"
+"""
+
+
+def auction_events(g):
+    return [(e[1], e[3]) for e in g.events if e[1] in ("auction", "bid", "pass_bid", "sold", "unsold", "bluff")]
+
+
+def test_round_robin_bids_in_seat_order_after_the_player_and_out_at_the_second_pass():
+    g = game(ROUND, players=("Ann", "Bob", "Cy"), scripts={
+        "Bob": {"bid": [20, None, None]}, "Cy": {"bid": [None, 30, None]}, "Ann": {"bid": [None, None]}})
+    g.forced_dice.append((1,))
+    g.play_turn()
+    seen = auction_events(g)
+    assert seen[0] == ("auction", ("R1", 10, ["Bob", "Cy", "Ann"]))
+    # Bob 20; Cy passes (once); Ann passes (once); Bob... holds; Cy 30; Ann passes: out; Bob passes (once);
+    # Bob passes again: out; Cy's 30 stands.
+    assert seen[1:] == [("bid", ("Bob", 20)), ("pass_bid", ("Cy", 1)), ("pass_bid", ("Ann", 1)),
+                        ("bid", ("Cy", 30)), ("pass_bid", ("Ann", 2)), ("pass_bid", ("Bob", 1)),
+                        ("pass_bid", ("Bob", 2)), ("sold", ("R1", "Cy", 30))]
+    cy = g.state.players[2]
+    assert cy.f["cash"] == 70 and next(t for t in g.state.things if t.name == "R1").f["owner"] is cy
+
+
+def test_a_bluffer_is_fined_and_the_auction_runs_again_without_him():
+    # Bob bids $150 with $100 (a bluff), everyone else passes twice; he cannot raise the cash: exposed,
+    # fined $50, and the auction runs again: Cy 40 wins.
+    g = game(ROUND, players=("Ann", "Bob", "Cy"), scripts={
+        "Bob": {"bid": [150]}, "Cy": {"bid": [None, None, 40]}, "Ann": {"bid": [None, None, None, None]}})
+    g.forced_dice.append((1,))
+    g.play_turn()
+    seen = auction_events(g)
+    assert ("bluff", ("Bob", 150)) in seen
+    assert seen.count(("auction", ("R1", 10, ["Bob", "Cy", "Ann"]))) == 1
+    assert ("auction", ("R1", 10, ["Cy", "Ann"])) in seen
+    assert seen[-1] == ("sold", ("R1", "Cy", 40))
+    ann, bob, cy = g.state.players
+    assert bob.f["cash"] == 50 and cy.f["cash"] == 60 and next(t for t in g.state.things if t.name == "R1").f["owner"] is cy
+
+
+def test_nobody_bids_runs_else():
+    g = game(ROUND, players=("Ann", "Bob"))
+    g.forced_dice.append((1,))
+    g.play_turn()
+    assert auction_events(g)[-1] == ("unsold", ("R1",))
+    assert g.state.players[0].f["cash"] == 101
+
+
+def test_without_bluffing_no_bid_exceeds_cash():
+    import pytest
+    from rulesc.interpreter.dealing import AgentError
+    g = game(ROUND.replace(" bluffing", "").replace("    bluff:\n        pay $50 from sale.winner to bank"
+                                                     "      § \"A bluffer who is exposed must then pay a fine\"\n", ""),
+             scripts={"Bob": {"bid": [150]}})
+    g.forced_dice.append((1,))
+    with pytest.raises(AgentError):
+        g.play_turn()
+
+
+def test_round_robin_misuse_is_reported():
+    assert errors(ROUND.replace("passes 2", "passes 0")) == ["R0314"]
+    assert errors(ROUND.replace(" bluffing", "")) == ["R0909"]
+    assert errors(ROUND.replace("after player", "after $5")) == ["R0301"]
+
+
+def test_round_robin_auctions_are_deterministic_in_whole_games():
+    rules = rules_of(ROUND + "\non debt:\n    eliminate debtor\n")
+    for kind in ("random", "heuristic"):
+        logs = []
+        for _ in range(2):
+            g = Game(rules, 3, seed=3, agents=make_agents(kind, 3, 3), turn_limit=60)
+            g.play()
+            logs.append(g.events)
+        assert logs[0] == logs[1]
+
+
+def test_the_diagram_says_how_a_round_robin_auction_runs():
+    dot = build_diagram(rules_of(ROUND).program).source
+    assert "auction in seat order, out at pass 2; bluffs allowed, a bluffer is fined and it runs again" in dot
+
+
+# ---- accounts as fields -----------------------------------------------------------------------------
+
+ACCOUNTS = """
+global:
+    rate: percent = 50%
+    pot: account
+
+action save own turn when player.cash >= $20 and player.savings.balance + $20 <= $40:   § "a player may never have more than 1,000,000:- deposited"
+    pay $20 from player to player.savings
+
+action withdraw(a: money from $10 to player.savings.balance step $10) own turn:
+    pay a from player.savings to player
+
+on land Jail:
+    pay rate of player.savings.balance rounded down from bank to player.savings
+    pay $1 from player to pot
+
+scenario "a deposit is an account: saved, withdrawn, earning interest":
+    players Ann, Bob
+    do Ann save
+    do Ann save
+    forbid Ann save
+    expect Ann.cash == $60 and Ann.savings.balance == $40
+    do Ann withdraw $10
+    forbid Ann withdraw $40
+    expect Ann.cash == $70 and Ann.savings.balance == $30
+    dice 3
+    play turn of Ann
+    expect Ann.savings.balance == $45
+    expect pot.balance == $1 and Ann.cash == $69
+"""
+
+
+def account_rules(extra: str = ACCOUNTS):
+    text = BASE.replace("    bonus: count = 0\n", "    bonus: count = 0\n    savings: account\n") + extra
+    checked = check_program(parse_text(text, "tiny.rules"))
+    assert not [d for d in checked.diagnostics if d.is_error], [d.message for d in checked.diagnostics]
+    return compile_rules(checked)
+
+
+def test_an_account_field_holds_money_apart_from_cash():
+    from rulesc.interpreter.scenario import run_scenarios
+    for result in run_scenarios(account_rules()):
+        assert result.passed, result.failures
+
+
+def test_accounts_are_counted_by_money_conservation_and_survive_json():
+    from rulesc.interpreter.state import Account, state_from_json, state_to_json
+    from rulesc.properties.invariants import InvariantChecker, PropertyFailure
+    rules = account_rules()
+    g = Game(rules, 2, seed=4, agents=make_agents("random", 4, 2), turn_limit=80)
+    types = {name: type(name, (PropertyFailure,), {}) for name in ("money is conserved",)}
+
+    class Types(dict):
+        def __missing__(self, key):
+            return PropertyFailure
+    g.observer = InvariantChecker(g, rules, set(), Types(types))
+    g.play()
+    accounts = [p.f["savings"] for p in g.state.players] + [g.state.globals["pot"]]
+    assert all(isinstance(a, Account) for a in accounts) and accounts[0].name == "P1.savings"
+    assert any(a.balance for a in accounts)
+    total = sum(p.f["cash"] for p in g.state.players) + g.state.bank.balance + sum(a.balance for a in accounts)
+    fresh = Game(rules, 2, seed=4, agents=make_agents("random", 4, 2), turn_limit=80)
+    assert total == sum(p.f["cash"] for p in fresh.state.players) + fresh.state.bank.balance
+    data = state_to_json(g.state)
+    back = state_from_json(data, g.state.things, {})
+    assert state_to_json(back) == data
+    assert back.players[0].f["savings"].balance == accounts[0].balance
+
+
+def test_paying_more_than_an_account_holds_is_a_runtime_error():
+    import pytest
+    from rulesc.interpreter.errors import RuleRuntimeError
+    rules = account_rules(ACCOUNTS + "\non land R1:\n    pay $5 from player.savings to bank\n")
+    g = Game(rules, 2, seed=1, agents=make_agents("random", 1, 2))
+    g.forced_dice.append((1,))
+    with pytest.raises(RuleRuntimeError, match="holds 0 and cannot pay 5"):
+        g.play_turn()
+
+
+def test_account_misuse_is_reported():
+    assert errors("global:\n    pot: account = bank\n") == ["R0210"]
+    assert errors("global:\n    pot: account\n\non land R1:\n    set pot = bank\n") == ["R0309"]
+
+
+# ---- hidden fields: what a player can see --------------------------------------------------------------
+
+def hidden_rules(extra: str):
+    text = BASE.replace("    cash: money = $100\n", "    hidden cash: money = $100\n") + extra
+    return check_program(parse_text(text, "tiny.rules"))
+
+
+def hidden_errors(extra: str) -> list[str]:
+    return [d.code for d in hidden_rules(extra).diagnostics if d.is_error]
+
+
+def test_a_hint_may_read_its_own_hidden_field_but_not_anothers():
+    assert hidden_errors("hint act_x = player.cash - $50\naction x own turn:\n    pass\n") == []
+    assert hidden_errors("hint act_x = max(q in players where q != player: q.cash)\n"
+                         "action x own turn:\n    pass\n") == ["R0212"]
+    assert hidden_errors("hint worth(l: Lot) = if l.owner != none then l.owner.cash else $0\n") == ["R0212"]
+    # through a function, even one given `player`: a function sees only its parameters
+    assert hidden_errors("define richest(q: player) = q.cash > $500\n"
+                         "hint act_x = if richest(players[1]) then 1 else 0\naction x own turn:\n    pass\n") == ["R0212"]
+    # rules themselves see everything
+    assert hidden_errors("on land R1:\n    if players[1].cash > $5:\n        pay $1 from bank to player\n") == []
+
+
+def test_only_player_fields_are_hidden():
+    assert errors("global:\n    hidden pot: money = $0\n") == ["R0211"]
+    assert errors("kind Coin:\n    hidden face: count\n") == ["R0211"]
+
+
+def test_the_view_leaves_out_other_players_hidden_fields():
+    rules = compile_rules(hidden_rules(""))
+    g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("heuristic", 1, 2))
+    ann, bob = g.state.players
+    seen = g.view(ann)
+    fields = {p["name"]: p["fields"] for p in seen["players"]}
+    assert fields["Ann"]["cash"] == 100 and "cash" not in fields["Bob"] and "bonus" in fields["Bob"]
+    assert "rng" not in seen
+    assert g.view(bob)["players"][0]["fields"].keys() == {"bonus"}
+    # the engine still reads and changes everything
+    g.play()
+    assert all(isinstance(p.f["cash"], int) for p in g.state.players)
+
+
+def test_a_huge_number_of_passes_stops_instead_of_hanging():
+    import pytest
+    from rulesc.interpreter.errors import StepBudgetExceeded
+    g = game(ROUND.replace("passes 2", "passes 1000000000"), players=("Ann", "Bob"))
+    g.forced_dice.append((1,))
+    with pytest.raises(StepBudgetExceeded, match="auction ran past"):
+        g.play_turn()
+
+
+def test_the_diagram_names_hidden_fields_and_accounts():
+    text = BASE.replace("    cash: money = $100\n", "    hidden cash: money = $100\n    savings: account\n")
+    dot = build_diagram(check_program(parse_text(text, "tiny.rules")).program).source
+    assert "kept hidden from the others: cash" in dot and "each player's account: savings" in dot

@@ -3,7 +3,8 @@
 This is what the property checker checks; how games are generated and searched lives in
 `drawing` and `search`. After every event (the checker is the game's `observer`):
 
-- money is conserved: all players' cash plus the bank's balance never changes;
+- money is conserved: all players' cash, the bank's balance and every account field's (a player's
+  deposit, a global pot) never change in sum;
 - no player has negative cash;
 - cards are conserved: for every deck, its pile, its discards and the copies kept in
   players' hands add up to the same number;
@@ -26,6 +27,7 @@ from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import NO_RULE, RuleRef, field_index
 from rulesc.interpreter.rules import Rules
+from rulesc.interpreter.state import Account
 
 MONEY = "money is conserved"
 NEGATIVE = "no player has negative cash"
@@ -109,7 +111,9 @@ class InvariantChecker:
 
     def _money(self) -> int:
         state = self.game.state
-        return sum(p.f.get("cash", 0) for p in state.players) + state.bank.balance
+        accounts = sum(v.balance for holder in (*(p.f for p in state.players), state.globals)
+                       for v in holder.values() if isinstance(v, Account))
+        return sum(p.f.get("cash", 0) for p in state.players) + state.bank.balance + accounts
 
     def fail(self, invariant: str, message: str, index: int | None, where: RuleRef, before=None, after=None):
         raise self.types[invariant](invariant, message, index, where, self.game, before=before, after=after)
