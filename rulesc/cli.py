@@ -18,14 +18,12 @@ from pathlib import Path
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError, render_json, render_text
 from rulesc.dsl.variants import load_file
-from rulesc.interpreter.dealing import AgentError
 from rulesc.interpreter.errors import RuleRuntimeError
-from rulesc.interpreter.events import events_to_jsonl
-from rulesc.interpreter.rules import compile_rules, load_rules
-from rulesc.interpreter.scenario import run_scenarios
 
 from . import report
-from .simulate import format_summary, play_one, simulate
+
+# A command imports what it needs when it runs (the interpreter, the simulator, the property
+# checker), so that `rulesc check --static` starts without them.
 
 IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012", "R0513"}  # unreadable file or bad option: usage/I-O
 
@@ -60,6 +58,7 @@ def _runtime_error(exc: RuleRuntimeError) -> int:
 
 
 def _load(args):
+    from rulesc.interpreter.rules import load_rules
     return load_rules(args.file, getattr(args, "set", None))
 
 
@@ -120,6 +119,8 @@ def cmd_check(args) -> int:
             continue
         if not args.static:
             from hypothesis.configuration import set_hypothesis_home_dir
+
+            from rulesc.interpreter.rules import compile_rules
 
             from .properties import check_properties, format_report, report_json
             rules = compile_rules(checked, args.set)
@@ -183,6 +184,9 @@ def cmd_replay(args, rules) -> int:
 
 
 def cmd_run(args) -> int:
+    from rulesc.interpreter.events import events_to_jsonl
+
+    from .simulate import play_one
     rules = _load(args)
     if args.replay:
         return cmd_replay(args, rules)
@@ -207,6 +211,8 @@ def cmd_run(args) -> int:
 
 
 def cmd_play(args) -> int:
+    from rulesc.interpreter.events import events_to_jsonl
+
     from .play import play_at_terminal
     rules = _load(args)
     players = _players(rules, args.players)
@@ -223,6 +229,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
+    from .simulate import format_summary, simulate
     rules = _load(args)
     players = _players(rules, args.players)
     started = time.perf_counter()
@@ -237,6 +244,8 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_test(args) -> int:
+    from rulesc.interpreter.events import events_to_jsonl
+    from rulesc.interpreter.scenario import run_scenarios
     passed = failed = 0
     for path in args.files:
         args.file = path
@@ -348,6 +357,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _is_agent_error(exc: Exception) -> bool:
+    """An agent's illegal answer (`AgentError`): only possible once the interpreter is imported."""
+    dealing = sys.modules.get("rulesc.interpreter.dealing")
+    return dealing is not None and isinstance(exc, dealing.AgentError)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -361,11 +376,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug:
             raise
         return _runtime_error(exc)
-    except AgentError as exc:
-        if args.debug:
-            raise
-        print(f"rulesc: error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("rulesc: interrupted", file=sys.stderr)
         return 130
@@ -374,6 +384,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if args.debug:
             raise
+        if _is_agent_error(exc):
+            print(f"rulesc: error: {exc}", file=sys.stderr)
+            return 1
         print(f"rulesc: internal error: {type(exc).__name__}: {exc}\n"
               "  help: this is a bug in rulesc; rerun with --debug for the traceback and report it",
               file=sys.stderr)
