@@ -229,16 +229,25 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import format_summary, simulate
+    import os
+
+    from .simulate import SimulationError, format_summary, simulate
+    workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     rules = _load(args)
     players = _players(rules, args.players)
     started = time.perf_counter()
-    with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
-        summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress)
+    try:
+        with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
+            summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress, workers=workers,
+                               overrides=args.set)
+    except SimulationError as exc:
+        print(f"rulesc: error: {exc}", file=sys.stderr)
+        return 2
     elapsed = time.perf_counter() - started
     sys.stdout.write(format_summary(summary, rules.program.sources))
     if not args.quiet:
-        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s: "
+        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s"
+              f"{f' ({workers} workers)' if workers > 1 else ''}: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
     return 0
 
@@ -287,6 +296,16 @@ def cmd_citations(args) -> int:
 
 
 # ---- the parser -----------------------------------------------------------------------------------
+
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number of processes (0: one per core)")
+    return value
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulesc", description="Check, diagram, run, simulate and test board-game rules.")
@@ -339,6 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=int, default=1000, help="number of games")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
+    p.add_argument("--workers", type=_workers, default=1, metavar="N",
+                   help="play the games in N processes (0: one per core; default 1); the summary is the same")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_simulate)
