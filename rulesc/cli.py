@@ -239,7 +239,7 @@ def cmd_simulate(args) -> int:
     try:
         with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
             summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress, workers=workers,
-                               overrides=args.set)
+                               overrides=args.set, scheduler=args.scheduler)
     except SimulationError as exc:
         print(f"rulesc: error: {exc}", file=sys.stderr)
         return 2
@@ -247,7 +247,7 @@ def cmd_simulate(args) -> int:
     sys.stdout.write(format_summary(summary, rules.program.sources))
     if not args.quiet:
         print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s"
-              f"{f' ({workers} workers)' if workers > 1 else ''}: "
+              f"{f' on {args.scheduler}' if args.scheduler else f' ({workers} workers)' if workers > 1 else ''}: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
     return 0
 
@@ -360,6 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
     p.add_argument("--workers", type=_workers, default=1, metavar="N",
                    help="play the games in N processes (0: one per core; default 1); the summary is the same")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play the games on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
+                        "the summary is the same")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_simulate)
