@@ -6,8 +6,8 @@ Reports, on one core (this is a single process): whole games per second and
 player-turns per second with the heuristic agents (events recorded, as `simulate`
 does), the same with event recording off — best, median and worst of `--repeat` runs,
 since a shared machine's speed varies from run to run — and the time of the static check
-(`rulesc check --static`: parse + check) and of compiling the rules. The reference is a
-hand-written Python simulator of a Monopoly-like game at about 40,000 player-turns/s.
+(`rulesc check --static`: parse + check) and of compiling the rules. For FINANCE, the reference
+is bench/bench_yardstick.py: rulesc against a hand-written simulator that plays the same games.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ PLAYER_FIELDS = {  # every player has these; a file's `player:` declares more
 }
 PLAYER_POSITION = "position"  # kept as an index into the board, read as a square
 PLAYER_OUT = "out"
-PLAYER_UNTRACKED = frozenset({"owing", "hand", "extra_turns"})  # no change counter: never cache what reads them
+PLAYER_UNTRACKED = frozenset({"owing", "bidding", "hand", "extra_turns"})  # no change counter: never cache what reads them
 DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT, "showing": Type("card", True)}  # showing: a lasting card in force
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
 SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}

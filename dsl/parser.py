@@ -1,10 +1,10 @@
 """Parse .rules text into the AST, turning every syntax problem into a diagnostic.
 
-The Lark LALR parser is built once per process. The file is split at its top-level
-declarations (lines that start in column 1) and each declaration is parsed on its
-own, so one syntax error does not hide the others: a run reports every broken
-declaration. Nesting deeper than MAX_NESTING is refused before it can exhaust the
-Python stack.
+The Lark LALR parser is made once per process (its tables cached between runs: `cache.py`).
+The file is split at its top-level declarations (lines that start in column 1) and each
+declaration is parsed on its own, so one syntax error does not hide the others: a run reports
+every broken declaration. Nesting deeper than MAX_NESTING is refused before it can exhaust
+the Python stack.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import functools
 import re
 from importlib import resources
 
-import attrs
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from . import ast
+from .cache import cached_parser
 from .diagnostics import Diagnostic, RulesError, Span
 from .source import read_source
 from .transform import ToAst
@@ -57,11 +57,21 @@ class RulesIndenter(Indenter):
             raise
 
 
+PARSER_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+
+
+def build_parser(grammar: str | None = None) -> Lark:
+    """The LALR parser of the grammar (`rules.lark` unless given), its tables loaded from the
+    user's cache when they were built before (see `cache.py`)."""
+    if grammar is None:
+        grammar = resources.files(__package__).joinpath("rules.lark").read_text(encoding="utf-8")
+    key = f"{grammar}\n{sorted(PARSER_OPTIONS.items())}\npostlex {RulesIndenter.__module__}.{RulesIndenter.__qualname__}"
+    return cached_parser(key, lambda: Lark(grammar, postlex=RulesIndenter(), **PARSER_OPTIONS))
+
+
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = resources.files(__package__).joinpath("rules.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", postlex=RulesIndenter(), propagate_positions=True,
-                maybe_placeholders=True)
+    return build_parser()
 
 
 TERMINAL_WORDS = {

@@ -69,9 +69,18 @@ class HeuristicAgent(Agent):
 
     def __init__(self, seed=0, seat: int = 0):
         self.seat = seat
+        self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
+        self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
 
     def reserve(self, game) -> int:
-        return game.hint(HINT_RESERVE, 0)
+        known = self._constant_reserve
+        if known is not None and known[0] is game.rules:
+            return known[1]
+        value = game.hint(HINT_RESERVE, 0)
+        hint = game.rules.hints.get(HINT_RESERVE)
+        if hint is None or not getattr(hint.value, "reads", True):  # a constant: parameters and literals only
+            self._constant_reserve = (game.rules, value)
+        return value
 
     def bid(self, game, player, thing, low, high):
         limit = min(game.worth(thing) if thing is not None else 0, high - self.reserve(game))
@@ -102,13 +111,27 @@ class HeuristicAgent(Agent):
         if hinted:
             return max(hinted, key=lambda pair: pair[0])[1]
         if raising is not None:
-            return self._sell_for_cash(game, player, raising)
+            return self._offer(game, self._sell_for_cash(game, player, raising))
         spare = player.f["cash"] - self.reserve(game)
         affordable = [o for o in plain if self._cost(game, o) <= spare and not isinstance(o.argument, int)]
         if affordable:
             return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
                                                   -(o.argument.index or 0) if o.argument is not None else 0))
-        return self._buy_to_complete(game, player)
+        return self._offer(game, self._buy_to_complete(game, player))
+
+    def _offer(self, game, offer):
+        """The trade to offer, or None where it would be the very offer this agent made last and
+        nothing has changed since: it was refused, and a heuristic partner, deciding by the game's
+        state alone, would refuse it again. Offering it once more changes nothing but the time the
+        window takes (until its cap), so the agent passes instead; the game is the same."""
+        if offer is None:
+            return None
+        stamp = _stamp(game)
+        if self._last_offer is not None and self._last_offer == (offer, stamp) \
+                and type(game.agent(offer.partner)) is HeuristicAgent:
+            return None
+        self._last_offer = (offer, stamp)
+        return offer
 
     def _action_score(self, game, player, option):
         hint = game.rules.hints.get(action_hint(option.action))
@@ -183,6 +206,14 @@ class HeuristicAgent(Agent):
                 if thing in members and all(t.f.get("owner") is player for t in members):
                     return True
         return False
+
+
+def _stamp(game) -> tuple:
+    """Changes whenever anything an agent may decide by has changed: the turn and whose it is, the
+    statements run in it, the engine's change counters (which only grow) and who is still in, and
+    what the engine keeps of each player without a counter (debts, bids, hands, extra turns)."""
+    return (game.state.turn, game.state.current, game.steps, sum(game.versions.values()), len(game.active),
+            tuple((p.owing, p.bidding, len(p.hand), p.extra_turns) for p in game.state.players))
 
 
 def _only_missing(members, player):

@@ -1,3 +1,6 @@
-from rulesc.cli import main
 import sys
-sys.exit(main())
+
+from rulesc.cli import main
+
+if __name__ == "__main__":  # not when a worker process of `simulate --workers` imports it
+    sys.exit(main())

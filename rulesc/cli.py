@@ -18,15 +18,12 @@ from pathlib import Path
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError, render_json, render_text
 from rulesc.dsl.variants import load_file
-from rulesc.interpreter.dealing import AgentError
 from rulesc.interpreter.errors import RuleRuntimeError
-from rulesc.interpreter.events import events_to_jsonl
-from rulesc.interpreter.rules import compile_rules, load_rules
-from rulesc.interpreter.scenario import run_scenarios
 
 from . import report
-from .properties.search import WHOLE_GAMES
-from .simulate import format_broken, format_summary, play_one, simulate
+
+# A command imports what it needs when it runs (the interpreter, the simulator, the property
+# checker), so that `rulesc check --static` starts without them.
 
 IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012", "R0513"}  # unreadable file or bad option: usage/I-O
 
@@ -61,6 +58,7 @@ def _runtime_error(exc: RuleRuntimeError) -> int:
 
 
 def _load(args):
+    from rulesc.interpreter.rules import load_rules
     return load_rules(args.file, getattr(args, "set", None))
 
 
@@ -121,6 +119,9 @@ def cmd_check(args) -> int:
             continue
         if args.static:
             continue
+        from rulesc.interpreter.rules import compile_rules
+        from rulesc.interpreter.scenario import run_scenarios
+
         rules = compile_rules(checked, args.set)
         scenarios = report.scenario_results(path, run_scenarios(rules))
         if args.format == "json":
@@ -131,13 +132,14 @@ def cmd_check(args) -> int:
             worst = max(worst, 1)
         from hypothesis.configuration import set_hypothesis_home_dir
 
-        from .properties import check_properties, format_report, report_json
+        from .properties import WHOLE_GAMES, check_properties, format_report, report_json
         with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
             set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
             try:
                 with progress_bar("property check: games played", None, quiet=args.format == "json") as progress:
                     prop = check_properties(rules, examples=args.examples, seed=args.seed, progress=progress,
-                                            max_turns=args.max_turns, games=args.games, set_args=args.set)
+                                            max_turns=args.max_turns, set_args=args.set,
+                                            games=WHOLE_GAMES if args.games is None else args.games)
             finally:
                 set_hypothesis_home_dir(None)
         if args.format == "json":
@@ -218,6 +220,8 @@ def _new_game(args, rules):
 
 
 def cmd_run(args) -> int:
+    from rulesc.interpreter.events import events_to_jsonl
+
     rules = _load(args)
     if args.replay:
         return cmd_replay(args, rules)
@@ -273,6 +277,8 @@ def cmd_run(args) -> int:
 
 
 def cmd_play(args) -> int:
+    from rulesc.interpreter.events import events_to_jsonl
+
     from .play import play_at_terminal
     rules = _load(args)
     players = _players(rules, args.players)
@@ -289,11 +295,20 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
+    import os
+
+    from .simulate import SimulationError, format_broken, format_summary, simulate
+    workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     rules = _load(args)
     players = _players(rules, args.players)
     started = time.perf_counter()
-    with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
-        summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress, check=args.check)
+    try:
+        with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
+            summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress, workers=workers,
+                               overrides=args.set, scheduler=args.scheduler, check=args.check)
+    except SimulationError as exc:
+        print(f"rulesc: error: {exc}", file=sys.stderr)
+        return 2
     elapsed = time.perf_counter() - started
     sys.stdout.write(format_summary(summary, rules.program.sources))
     if args.check:
@@ -302,12 +317,15 @@ def cmd_simulate(args) -> int:
             ["--players", str(players), "--agents", args.agents]
         sys.stdout.write(format_broken(summary, shlex.join(replay)))
     if not args.quiet:
-        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s: "
+        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s"
+              f"{f' on {args.scheduler}' if args.scheduler else f' ({workers} workers)' if workers > 1 else ''}: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
     return 1 if summary.broken else 0
 
 
 def cmd_test(args) -> int:
+    from rulesc.interpreter.events import events_to_jsonl
+    from rulesc.interpreter.scenario import run_scenarios
     passed = failed = 0
     for path in args.files:
         args.file = path
@@ -330,6 +348,8 @@ def cmd_test(args) -> int:
 
 
 def cmd_diff(args) -> int:
+    from rulesc.interpreter.rules import load_rules
+
     from . import diff
     base = load_rules(args.base, args.set)
     variant = load_rules(args.variant, args.set)
@@ -370,6 +390,16 @@ def cmd_citations(args) -> int:
 
 # ---- the parser -----------------------------------------------------------------------------------
 
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number of processes (0: one per core)")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulesc", description="Check, diagram, run, simulate and test board-game rules.")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
@@ -391,9 +421,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-turns", type=int, metavar="N",
                    help="the budget of turns: the highest turn cap of the search and the whole games' turn limit "
                         "(default: the game's own turn limit)")
-    p.add_argument("--games", type=int, default=WHOLE_GAMES, metavar="N",
-                   help=f"seeded whole games played with the heuristic agents, every invariant checked "
-                        f"(default {WHOLE_GAMES}; 0 for none)")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help="seeded whole games played with the heuristic agents, every invariant checked "
+                        "(default 50; 0 for none)")
     p.add_argument("--seed", type=int, default=0)
     with_set(p)
     p.set_defaults(func=cmd_check)
@@ -434,6 +464,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
     p.add_argument("--check", action="store_true",
                    help="check every invariant after every event; list the games that break one (exit 1)")
+    p.add_argument("--workers", type=_workers, default=1, metavar="N",
+                   help="play the games in N processes (0: one per core; default 1); the summary is the same")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play the games on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
+                        "the summary is the same")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_simulate)
@@ -462,6 +497,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _is_agent_error(exc: Exception) -> bool:
+    """An agent's illegal answer (`AgentError`): only possible once the interpreter is imported."""
+    dealing = sys.modules.get("rulesc.interpreter.dealing")
+    return dealing is not None and isinstance(exc, dealing.AgentError)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -479,11 +520,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug:
             raise
         return _runtime_error(exc)
-    except AgentError as exc:
-        if args.debug:
-            raise
-        print(f"rulesc: error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("rulesc: interrupted", file=sys.stderr)
         return 130
@@ -492,6 +528,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if args.debug:
             raise
+        if _is_agent_error(exc):
+            print(f"rulesc: error: {exc}", file=sys.stderr)
+            return 1
         print(f"rulesc: internal error: {type(exc).__name__}: {exc}\n"
               "  help: this is a bug in rulesc; rerun with --debug for the traceback and report it",
               file=sys.stderr)

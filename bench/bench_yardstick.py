@@ -1,0 +1,82 @@
+"""Benchmark: rulesc against the hand-written FINANCE simulator (the yardstick). Run by hand, never as a test.
+
+    python bench/bench_yardstick.py [--games 200] [--players 4] [--rounds 7]
+
+bench/finance_by_hand.py plays exactly the games rulesc plays from games/finance.rules, seed for
+seed (tests/test_yardstick.py checks it), so the same seeds mean the same work. Each round plays
+the same `--games` seeds three ways, one after the other in this one process: by hand, with
+rulesc recording events (as `simulate` does), and with rulesc's events off; the order rotates
+from round to round. Times are CPU time (`time.process_time`), since the machine is shared; the
+figures are the best and the median of the rounds, and the ratio is rulesc's median over the
+hand-written median (1.0: as fast as hand-written Python).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from rulesc.interpreter.agents import make_agents
+from rulesc.interpreter.engine import Game
+from rulesc.interpreter.rules import load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import finance_by_hand  # noqa: E402  (a file next to this one, not a package)
+
+
+def by_hand(games: int, players: int) -> int:
+    return sum(finance_by_hand.play(players, seed).turn for seed in range(games))
+
+
+def with_rulesc(rules, games: int, players: int, record: bool) -> int:
+    turns = 0
+    for seed in range(games):
+        game = Game(rules, players, seed=seed, agents=make_agents("heuristic", seed, players), record=record)
+        turns += game.play().turn
+    return turns
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds; best and median are reported")
+    args = parser.parse_args()
+
+    rules = load_rules(str(ROOT / "games" / "finance.rules"))
+    runners = {
+        "hand-written": lambda: by_hand(args.games, args.players),
+        "rulesc, events recorded": lambda: with_rulesc(rules, args.games, args.players, True),
+        "rulesc, events off": lambda: with_rulesc(rules, args.games, args.players, False),
+    }
+    names = list(runners)
+    for name in names:  # warm up (and check that the three play the same games)
+        runners[name]()
+    rates: dict = {name: [] for name in names}
+    turns_seen: dict = {name: set() for name in names}
+    for r in range(args.rounds):
+        for name in names[r % 3:] + names[:r % 3]:
+            start = time.process_time()
+            turns = runners[name]()
+            elapsed = time.process_time() - start
+            rates[name].append(turns / elapsed)
+            turns_seen[name].add(turns)
+    if len(set().union(*turns_seen.values())) != 1:
+        sys.exit(f"the simulators played different games: player-turns {turns_seen}")
+    turns = turns_seen[names[0]].pop()
+    print(f"FINANCE (1932), {args.players} players, heuristic agents, seeds 0..{args.games - 1} "
+          f"({turns:,} player-turns a round), {args.rounds} interleaved rounds, CPU time")
+    hand = statistics.median(rates[names[0]])
+    for name in names:
+        median = statistics.median(rates[name])
+        ratio = "" if name == names[0] else f"   ratio {median / hand:.2f}x hand-written (medians)"
+        print(f"  {name:<24} best {max(rates[name]):9,.0f}  median {median:9,.0f} player-turns/s{ratio}")
+
+
+if __name__ == "__main__":
+    main()
