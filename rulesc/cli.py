@@ -277,6 +277,13 @@ def cmd_citations(args) -> int:
     return 0
 
 
+# ---- editors and CI: the language server, SARIF, explain (issue #15) -------------------------------
+
+def cmd_lsp(args) -> int:
+    from .lsp import serve
+    return serve()
+
+
 # ---- the parser -----------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -345,6 +352,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="print the event log of failing scenarios")
     with_set(p)
     p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("lsp", help="a language server for editors, over stdin and stdout")
+    p.add_argument("--stdio", action="store_true", help="speak over stdin and stdout (the default and only way)")
+    p.set_defaults(func=cmd_lsp)
     return parser
 
 
