@@ -239,6 +239,8 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_test(args) -> int:
+    if args.format == "junit":
+        return cmd_test_junit(args)
     passed = failed = 0
     for path in args.files:
         args.file = path
@@ -318,6 +320,29 @@ def cmd_check_sarif(args) -> int:
             if not prop.ok:
                 worst = max(worst, 1)
     print(json.dumps(log.to_json(), indent=2))
+    return worst
+
+
+def cmd_test_junit(args) -> int:
+    """`test --format junit`: every scenario of every file a test case of a JUnit XML report on stdout."""
+    from . import junit
+    suites = []
+    worst = 0
+    for path in args.files:
+        args.file = path
+        try:
+            rules = _load(args)
+        except RulesError as exc:
+            text = "\n".join(render_text(d, _source_of(d.path) if Path(d.path).is_file() else None)
+                             for d in exc.diagnostics)
+            suites.append(junit.Suite(path, error=text))
+            worst = max(worst, 2 if all(d.code in IO_CODES for d in exc.diagnostics) else 1)
+            continue
+        results = run_scenarios(rules)
+        suites.append(junit.Suite(path, results))
+        if not all(r.passed for r in results):
+            worst = max(worst, 1)
+    sys.stdout.write(junit.to_xml(suites))
     return worst
 
 
@@ -407,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="run the scenarios (the rulebook's worked examples)")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-v", "--verbose", action="store_true", help="print the event log of failing scenarios")
+    p.add_argument("--format", choices=["text", "junit"], default="text", help="junit: JUnit XML for CI systems")
     with_set(p)
     p.set_defaults(func=cmd_test)
 

@@ -56,7 +56,9 @@ def test_the_wheel_does_not_import_from_the_source_tree(installed):
     ["diagram", "games/wheeler.rules", "-o", "turn.dot"],
     ["explain", "R0205"],
     ["check", "--static", "--format", "sarif", "games/wheeler.rules"],
-], ids=lambda a: a[0] + ("-static" if "--static" in a else "") + ("-sarif" if "sarif" in a else ""))
+    ["test", "--format", "junit", "games/wheeler-level1.rules"],
+], ids=lambda a: a[0] + ("-static" if "--static" in a else "") + ("-sarif" if "sarif" in a else "")
+    + ("-junit" if "junit" in a else ""))
 def test_every_subcommand_runs_from_the_installed_wheel(installed, args):
     out = _run([installed / "venv" / "bin" / "rulesc", *args], cwd=installed)
     if args[0] == "diagram":
