@@ -36,6 +36,19 @@ def test_every_keyword_of_the_grammar_is_highlighted_and_no_other_word_is_a_keyw
 
 def test_the_textmate_grammar_in_editors_is_the_generated_one(expect_file):
     expect_file(GRAMMAR, syntax.textmate_json())
+    expect_file(ROOT / "editors" / "vscode" / "syntaxes" / "rules.tmLanguage.json", syntax.textmate_json())
+
+
+def test_the_vscode_extension_declares_the_language_its_grammar_and_the_server():
+    folder = ROOT / "editors" / "vscode"
+    package = json.loads((folder / "package.json").read_text("utf-8"))
+    (language,) = package["contributes"]["languages"]
+    assert language["id"] == "rules" and language["extensions"] == [".rules"]
+    assert json.loads((folder / language["configuration"]).read_text("utf-8"))["comments"] == {"lineComment": "#"}
+    (grammar,) = package["contributes"]["grammars"]
+    assert grammar["scopeName"] == syntax.textmate_grammar()["scopeName"] and (folder / grammar["path"]).is_file()
+    assert package["contributes"]["configuration"]["properties"]["rulesc.command"]["default"] == ["rulesc", "lsp"]
+    assert '"lsp"' in (folder / package["main"]).read_text("utf-8")
 
 
 # ---- Pygments ---------------------------------------------------------------------------------------
