@@ -87,6 +87,7 @@ class Analysis:
     diagnostics: list  # of Diagnostic, in this file (a base's problems are summed up on `extends`)
     rules: ast.RulesFile | None = None
     checked: Checked | None = None
+    _cache: dict = attrs.field(factory=dict, repr=False, eq=False)  # worked out once per analysis
 
 
 def analyse(text: str, path: str) -> Analysis:
@@ -154,6 +155,12 @@ def _name_span(sources: dict, span: Span, name: str, default_file: str) -> Span:
 
 def declarations(analysis: Analysis) -> dict[str, list[Decl]]:
     """Every declared name of the program (a variant's base's too), each with its declarations."""
+    if "declarations" not in analysis._cache:
+        analysis._cache["declarations"] = _declarations(analysis)
+    return analysis._cache["declarations"]
+
+
+def _declarations(analysis: Analysis) -> dict[str, list[Decl]]:
     if analysis.checked is None:
         return {}
     p = analysis.checked.program
@@ -260,10 +267,17 @@ def expression_at(analysis: Analysis, line: int, column: int):
     """The innermost name or field access (`Name`, `Attr`) of this file at the position, or None."""
     if analysis.rules is None:
         return None
+    if "names" not in analysis._cache:  # this file's names and field accesses, by line
+        by_line: dict[int, list] = {}
+        own = [d for d in analysis.rules.decls if same_file(d.span.file or analysis.path, analysis.path)]
+        for node in walk(tuple(own)):
+            if isinstance(node, (ast.Name, ast.Attr)):
+                for n in range(node.span.line, node.span.end_line + 1):
+                    by_line.setdefault(n, []).append(node)
+        analysis._cache["names"] = by_line
     best = None
-    own = [d for d in analysis.rules.decls if same_file(d.span.file or analysis.path, analysis.path)]
-    for node in walk(tuple(own)):
-        if isinstance(node, (ast.Name, ast.Attr)) and _contains(node.span, line, column):
+    for node in analysis._cache["names"].get(line, ()):
+        if _contains(node.span, line, column):
             if isinstance(node, ast.Attr):  # only the field's own name: `p.houses` at `houses`
                 end = node.span.end_column
                 if not (node.span.end_line == line and end - len(node.name) <= column <= end):

@@ -124,7 +124,8 @@ class RulesServer(LanguageServer):
         analysis = self.analyses.get(uri) or self.analyse(uri)
         if analysis.checked is None and uri in self.good:
             good = self.good[uri]
-            return langinfo.Analysis(good.path, analysis.text, analysis.diagnostics, good.rules, good.checked)
+            return langinfo.Analysis(good.path, analysis.text, analysis.diagnostics, good.rules, good.checked,
+                                     cache=good._cache)
         return analysis
 
 
@@ -197,7 +198,8 @@ def completion(ls: RulesServer, params: T.CompletionParams):
     analysis = ls.current(uri)
     text = ls.workspace.get_text_document(uri).source
     line, column = from_lsp(text, params.position)
-    analysis = langinfo.Analysis(analysis.path, text, analysis.diagnostics, analysis.rules, analysis.checked)
+    analysis = langinfo.Analysis(analysis.path, text, analysis.diagnostics, analysis.rules, analysis.checked,
+                                 cache=analysis._cache)
     items = [T.CompletionItem(label=c.label, kind=COMPLETION_KIND[c.kind], detail=c.detail or None)
              for c in langinfo.completions(analysis, line, column)]
     return T.CompletionList(is_incomplete=False, items=items)
