@@ -25,6 +25,7 @@ from rulesc.dsl import builtins as B
 from rulesc.dsl.checker import Checked, check_program
 from rulesc.dsl.diagnostics import Diagnostic, RulesError, Span
 from rulesc.dsl.parser import _parser, parse_text, split_declarations
+from rulesc.dsl.source import MAX_BYTES, decode_source
 from rulesc.dsl.walk import walk
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -34,7 +35,13 @@ WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 def load_text(text: str, path: str) -> ast.RulesFile:
     """`variants.load_file` for a buffer that is not saved: the text is the file at `path`, and an
-    `extends` is resolved relative to it, from disk."""
+    `extends` is resolved relative to it, from disk. The buffer gets the checks a file gets when it
+    is read (too large, binary, empty)."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    if len(data) > MAX_BYTES:
+        raise RulesError([Diagnostic("error", "R0003", f"file is too large ({len(data):,} bytes; the limit is "
+                                     f"{MAX_BYTES:,})", path, help="a rules file is text written by hand")])
+    decode_source(data, path)
     rules = parse_text(text, path)
     extends = [d for d in rules.decls if isinstance(d, ast.Extends)]
     variations = [d for d in rules.decls if isinstance(d, ast.Variation)]
@@ -441,6 +448,8 @@ def outline(text: str, path: str) -> list[Symbol]:
     """The file's own declarations as a tree; a declaration that does not parse is left out, the
     others are still listed."""
     decls = []
+    if len(text) > MAX_BYTES:
+        return []
     for first_line, chunk in split_declarations(text):
         try:
             decls.extend(parse_text("\n" * (first_line - 1) + chunk, path).decls)

@@ -92,7 +92,13 @@ class RulesServer(LanguageServer):
 
     def analyse(self, uri: str) -> langinfo.Analysis:
         doc = self.workspace.get_text_document(uri)
-        analysis = langinfo.analyse(doc.source, self.path_of(uri))
+        try:
+            analysis = langinfo.analyse(doc.source, self.path_of(uri))
+        except Exception as exc:  # noqa: BLE001 - a bug in the checker must not take the server down
+            self.window_log_message(T.LogMessageParams(
+                type=T.MessageType.Error, message=f"rulesc: internal error while checking {uri}: "
+                                                  f"{type(exc).__name__}: {exc} (this is a bug in rulesc)"))
+            analysis = langinfo.Analysis(self.path_of(uri), doc.source, [])
         self.analyses[uri] = analysis
         if analysis.checked is not None:
             self.good[uri] = analysis

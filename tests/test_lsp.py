@@ -190,6 +190,15 @@ def test_a_file_that_does_not_parse_gets_its_syntax_errors_and_the_server_keeps_
             symbols = await s.symbols(uri)  # the declarations that parse are still outlined
             assert [sym.name for sym in symbols] == ["fee"]
             assert await s.hover(uri, T.Position(line=3, character=7)) is None  # no checked program: no answer
+            # Bad input of any kind gets a diagnostic, as `rulesc check` gives it, and the server goes on.
+            for version, (text, code) in enumerate([("", "R0007"), ("a\x00b", "R0005"),
+                                                     ("param x = " + "(" * 200 + "1" + ")" * 200 + "\n", "R0104"),
+                                                     ("x" * 1_100_000, "R0003")], start=2):
+                s.change(uri, text, version)
+                found = await s.diagnostics_for(uri)
+                assert [d.code for d in found][:1] == [code]
+            s.change(uri, 'game "X":\n    players: 2 to 4\n', 9)
+            assert "R0101" not in [d.code for d in await s.diagnostics_for(uri)]
         finally:
             assert await s.stop() == 0
 
