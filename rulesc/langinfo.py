@@ -134,7 +134,7 @@ class Decl:
     """A declared name: what it is, its type, where its name is written, and what it cites."""
 
     name: str
-    what: str  # "parameter", "kind", "field of `Lease`", "Lease (a row of its table)", ...
+    what: str  # "parameter", "kind", "field of `K`", "a `K`" (a row of its table), ...
     type: str | None
     file: str
     span: Span  # of the name itself
@@ -285,7 +285,7 @@ def expression_at(analysis: Analysis, line: int, column: int):
     best = None
     for node in analysis._cache["names"].get(line, ()):
         if _contains(node.span, line, column):
-            if isinstance(node, ast.Attr):  # only the field's own name: `p.houses` at `houses`
+            if isinstance(node, ast.Attr):  # only the field's own name: `x.f` at `f`
                 end = node.span.end_column
                 if not (node.span.end_line == line and end - len(node.name) <= column <= end):
                     continue
