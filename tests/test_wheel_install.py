@@ -89,3 +89,10 @@ def test_the_language_server_starts_from_the_installed_wheel(installed):
                           timeout=120, cwd=installed, env=env)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")
     assert b'"hoverProvider": true' in proc.stdout.replace(b'":true', b'": true')
+
+
+def test_the_pygments_lexer_is_registered_by_the_installed_wheel(installed):
+    out = _run([installed / "venv" / "bin" / "python", "-c",
+                "from pygments.lexers import get_lexer_for_filename; print(get_lexer_for_filename('x.rules').name)"],
+               cwd=installed)
+    assert out.strip() == "Rules"
