@@ -93,6 +93,8 @@ def progress_bar(label: str, total: int | None, quiet: bool = False):
 # ---- commands ------------------------------------------------------------------------------
 
 def cmd_check(args) -> int:
+    if args.format == "sarif":
+        return cmd_check_sarif(args)
     worst = 0
     results = []
     for path in args.files:
@@ -324,6 +326,8 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_test(args) -> int:
+    if args.format == "junit":
+        return cmd_test_junit(args)
     from rulesc.interpreter.events import events_to_jsonl
     from rulesc.interpreter.scenario import run_scenarios
     passed = failed = 0
@@ -388,6 +392,93 @@ def cmd_citations(args) -> int:
     return 0
 
 
+# ---- editors and CI: the language server, SARIF, explain (issue #15) -------------------------------
+
+def cmd_check_sarif(args) -> int:
+    """`check --format sarif`: the same checks, every finding one result of a SARIF 2.1.0 log on stdout."""
+    from . import sarif
+    from .lsp import _version
+    log = sarif.Log(_version())
+    worst = 0
+    for path in args.files:
+        try:
+            checked = check_program(load_file(path))
+        except RulesError as exc:
+            for d in exc.diagnostics:
+                log.add_diagnostic(d)
+            io = all(d.code in IO_CODES for d in exc.diagnostics)
+            log.failed_to_run = log.failed_to_run or io
+            worst = max(worst, 2 if io else 1)
+            continue
+        for d in checked.diagnostics:
+            log.add_diagnostic(d)
+        if not checked.ok:
+            worst = max(worst, 1)
+            continue
+        if not args.static:
+            from hypothesis.configuration import set_hypothesis_home_dir
+
+            from rulesc.interpreter.rules import compile_rules
+
+            from .properties import check_properties
+            rules = compile_rules(checked, args.set)
+            with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
+                set_hypothesis_home_dir(scratch)
+                try:
+                    prop = check_properties(rules, examples=args.examples, seed=args.seed)
+                finally:
+                    set_hypothesis_home_dir(None)
+            for failure in prop.failures:
+                log.add_failure(path, failure)
+            if not prop.ok:
+                worst = max(worst, 1)
+    print(json.dumps(log.to_json(), indent=2))
+    return worst
+
+
+def cmd_test_junit(args) -> int:
+    """`test --format junit`: every scenario of every file a test case of a JUnit XML report on stdout."""
+    from . import junit
+    suites = []
+    worst = 0
+    for path in args.files:
+        args.file = path
+        try:
+            rules = _load(args)
+        except RulesError as exc:
+            text = "\n".join(render_text(d, _source_of(d.path) if Path(d.path).is_file() else None)
+                             for d in exc.diagnostics)
+            suites.append(junit.Suite(path, error=text))
+            worst = max(worst, 2 if all(d.code in IO_CODES for d in exc.diagnostics) else 1)
+            continue
+        from rulesc.interpreter.scenario import run_scenarios
+        results = run_scenarios(rules)
+        suites.append(junit.Suite(path, results))
+        if not all(r.passed for r in results):
+            worst = max(worst, 1)
+    sys.stdout.write(junit.to_xml(suites))
+    return worst
+
+
+def cmd_explain(args) -> int:
+    from . import explain
+    code = explain.normalise(args.code)
+    text = explain.entry(code)
+    if text is None:
+        near = explain.nearest(code)
+        hint = f"; did you mean {' or '.join(f'`{c}`' for c in near)}?" if near else \
+            "; the codes are listed in docs/errors/README.md"
+        print(f"rulesc: error: no diagnostic code `{args.code}`{hint}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+def cmd_lsp(args) -> int:
+    from .lsp import serve
+    return serve()
+
+
 # ---- the parser -----------------------------------------------------------------------------------
 
 def _workers(text: str) -> int:
@@ -416,7 +507,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="check rules files: static diagnostics, then property tests")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--static", action="store_true", help="only the static checks (milliseconds)")
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--format", choices=["text", "json", "sarif"], default="text",
+                   help="sarif: a SARIF 2.1.0 log for code-scanning tools")
     p.add_argument("--examples", type=int, default=100, help="generated games per search of the property tests")
     p.add_argument("--max-turns", type=int, metavar="N",
                    help="the budget of turns: the highest turn cap of the search and the whole games' turn limit "
@@ -492,8 +584,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="run the scenarios (the rulebook's worked examples)")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-v", "--verbose", action="store_true", help="print the event log of failing scenarios")
+    p.add_argument("--format", choices=["text", "junit"], default="text", help="junit: JUnit XML for CI systems")
     with_set(p)
     p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("explain", help="print the documentation of a diagnostic code, e.g. `rulesc explain R0205`")
+    p.add_argument("code", metavar="CODE")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("lsp", help="a language server for editors, over stdin and stdout")
+    p.add_argument("--stdio", action="store_true", help="speak over stdin and stdout (the default and only way)")
+    p.set_defaults(func=cmd_lsp)
     return parser
 
 

@@ -1,9 +1,12 @@
 """`rulesc play`: one game at the terminal, a person in one seat and bots in the others.
 
-The person sees every event as a line of text and answers each decision the rules put to
-their seat, choosing among the legal options the engine lists (the rules decide legality,
-as for any agent). When the input ends, the heuristic agent takes over that seat so the
-game still finishes.
+The person sees every event as a sentence (`Ann pays $22 to the bank`, squares and cards by the
+titles the rules give them) and answers each decision the rules put to their seat from a numbered
+menu of the legal options the engine lists (the rules decide legality, as for any agent). At any
+question, `status` shows every player's position, cash and holdings, `board` the board with who
+owns what and who stands where, and `help` the commands. It is plain text, line by line, so it
+works the same in a terminal and over a pipe. When the input ends, the heuristic agent takes over
+that seat so the game still finishes.
 """
 
 from __future__ import annotations
@@ -19,10 +22,164 @@ from rulesc.interpreter.events import FIELDS
 ENDED = object()  # what a question returns once the input has run out
 
 
-def describe(kind: str, payload: tuple) -> str:
-    """One event as a line a player reads: `pay: amount=200 from=Ann to=Bob`."""
-    parts = [f"{name}={value}" for name, value in zip(FIELDS[kind], payload) if value not in (None, "")]
-    return f"{kind}: " + " ".join(parts)
+HELP = """commands, at any question:
+  status   every player's position, cash and holdings
+  board    the board: each square, its owner, and who stands on it
+  help     this list
+answer a menu with its number; a bid with an amount (empty to pass); a yes/no question with y or n.
+"""
+
+
+def money(amount) -> str:
+    return f"-${-amount:,}" if isinstance(amount, int) and amount < 0 else f"${amount:,}" \
+        if isinstance(amount, int) else str(amount)
+
+
+def _value(value) -> str:
+    if value is None:
+        return "nobody"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value) or "nothing"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
+    return str(getattr(value, "name", value))
+
+
+class Words:
+    """Events as sentences, with the titles and money the rules declare (names stand for themselves)."""
+
+    def __init__(self, rules):
+        program = rules.program
+        self.titles = {name: sq.title for name, sq in program.squares.items() if sq.title}
+        self.cards = {c.name: c.title for deck in program.decks.values() for c in deck.cards if c.title}
+        self.phases = {ph.name: ph.title for ph in program.turn.phases if ph.title} if program.turn else {}
+        self.money_fields = {f.name for f in program.player_fields.values() if f.type.name == "money"} | \
+            {f.name for kind in program.kinds.values() for f in kind.fields if f.type.name == "money"} | \
+            {f.name for f in program.global_fields.values() if f.type.name == "money"}
+
+    def square(self, name) -> str:
+        name = _value(name)
+        return self.titles.get(name, name)
+
+    def card(self, name) -> str:
+        name = _value(name)
+        return f"\"{self.cards[name]}\"" if name in self.cards else name
+
+    def field(self, field, value) -> str:
+        return money(value) if field in self.money_fields and isinstance(value, int) else _value(value)
+
+    def describe(self, kind: str, payload: tuple) -> str | None:
+        """One event as a sentence, or None for the engine's bookkeeping nobody needs to read."""
+        e = dict(zip(FIELDS[kind], payload))
+        v = {k: _value(x) for k, x in e.items()}
+        if kind == "setup":
+            return f"a new game: {v['players']} (seed {v['seed']})"
+        if kind == "first":
+            return f"{v['player']} rolls highest ({v['rolls']}) and goes first"
+        if kind == "turn":
+            return f"--- {v['player']}'s turn ---"
+        if kind == "phase":
+            return f"{self.phases[e['phase']]}:" if e["phase"] in self.phases else None
+        if kind == "roll":
+            faces = e["faces"] if isinstance(e["faces"], (list, tuple)) else [e["faces"]]
+            return f"{v['player']} rolls {' and '.join(map(str, faces))}" + \
+                (f" ({sum(faces)})" if len(faces) > 1 else "")
+        if kind == "move":
+            return f"{v['player']} moves {v['steps']} from {self.square(e['from'])} to {self.square(e['to'])}"
+        if kind == "pass":
+            return f"{v['player']} passes {self.square(e['square'])}"
+        if kind == "land":
+            return f"{v['player']} lands on {self.square(e['square'])}"
+        if kind == "pay":
+            to = "the bank" if v["to"] == "bank" else v["to"]
+            source = "the bank" if v["from"] == "bank" else v["from"]
+            return f"{source} pays {money(e['amount'])} to {to}" if source != "the bank" else \
+                f"the bank pays {money(e['amount'])} to {to}"
+        if kind == "set":
+            target = self.square(e["target"]) if e["target"] is not None else "the game"
+            new = self.field(e["field"], e["new"])
+            return f"{target}: {e['field']} is now {new}"
+        if kind == "draw":
+            return f"{v['player']} draws {self.card(e['card'])} from {v['deck']}"
+        if kind == "auction":
+            return f"{self.square(e['thing'])} is auctioned from {money(e['minimum'])} among {v['bidders']}"
+        if kind == "bid":
+            return f"{v['player']} bids {money(e['amount'])}"
+        if kind == "sold":
+            return f"{self.square(e['thing'])} is sold to {v['player']} for {money(e['price'])}"
+        if kind == "unsold":
+            return f"nobody bids: {self.square(e['thing'])} stays unsold"
+        if kind == "choose":
+            return f"{v['player']} chooses {v['option']} ({v['decision']})"
+        if kind == "action":
+            arg = e["argument"]
+            what = "" if arg is None else " " + (money(arg) if isinstance(arg, int) else self.square(arg))
+            return f"{v['player']} does {v['action']}{what}"
+        if kind == "trade":
+            cash = e.get("cash")
+            extra = f", cash {money(cash)}" if isinstance(cash, int) and cash else ""
+            return f"{v['player']} trades {v['gives']} to {v['partner']} for {v['takes']}{extra}"
+        if kind == "debt":
+            return f"{v['player']} owes {money(e['owed'])} to {v['creditor']} and must raise it"
+        if kind == "discard":
+            return f"{self.card(e['card'])} is discarded to {v['deck']}"
+        if kind == "use":
+            return f"{v['player']} uses {self.card(e['card'])}"
+        if kind == "give":
+            return f"{v['player']} gives {self.card(e['card'])} to {v['to']}"
+        if kind == "extra":
+            return f"{v['player']} gets an extra turn"
+        if kind == "do":
+            return None
+        if kind == "window":
+            return None
+        if kind == "eliminate":
+            return f"{v['player']} is out of the game"
+        if kind == "end":
+            return f"the game ends: {v['reason']}; the winner is {v['winner']}"
+        return f"{kind}: " + ", ".join(f"{k} {x}" for k, x in v.items())
+
+
+def status(game, seat: int | None = None) -> str:
+    """Every player: position, cash, holdings (the things whose state names him) and kept cards."""
+    state, words = game.state, getattr(game, "words", None)
+    board = game.rules.board
+    lines = [f"turn {state.turn}"]
+    for p in state.players:
+        where = board[p.at] if 0 <= p.at < len(board) else "?"
+        where = words.square(where) if words else where
+        holds = [t.name for t in state.things if any(value is p for value in t.f.values())]
+        cards = [h.card for h in p.hand]
+        you = " (you)" if seat is not None and p.seat == seat else ""
+        if p.out:
+            lines.append(f"  {p.name}{you}: out of the game")
+            continue
+        line = f"  {p.name}{you}: on {where}, cash {money(p.f.get('cash', 0))}"
+        line += f"; holds {', '.join(holds)}" if holds else "; holds nothing"
+        if cards:
+            line += f"; cards kept: {', '.join(cards)}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def board_view(game) -> str:
+    """The ring, square by square: its title, who owns it (a state field naming a player), who is on it."""
+    state, words = game.state, getattr(game, "words", None)
+    things = {t.name: t for t in state.things}
+    lines = []
+    for i, name in enumerate(game.rules.board):
+        title = words.square(name) if words else name
+        owner = ""
+        thing = things.get(name)
+        if thing is not None:
+            owners = [v.name for v in thing.f.values() if hasattr(v, "seat")]
+            owner = f"  owned by {owners[0]}" if owners else "  no owner"
+        here = [p.name for p in state.players if not p.out and p.at == i]
+        tokens = f"  <- {', '.join(here)}" if here else ""
+        lines.append(f"{i:3} {title}{owner}{tokens}")
+    return "\n".join(lines) + "\n"
 
 
 def _label(option) -> str:
@@ -38,18 +195,30 @@ class TerminalAgent(Agent):
         self.inp, self.out = inp, out
         self.fallback = HeuristicAgent(seed, seat)
         self.ended = False
+        self.seat = seat
+        self.game = None  # set by play_at_terminal: what `status` and `board` show
 
     def _ask(self, prompt: str) -> str | None:
-        if self.ended:
-            return None
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.ended = True
-            self.out.write("\n(input ended: the heuristic agent plays this seat from here)\n")
-            return None
-        return line.strip()
+        """An answer; `help`, `status` and `board` are answered here and the question asked again."""
+        while True:
+            if self.ended:
+                return None
+            self.out.write(prompt)
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.ended = True
+                self.out.write("\n(input ended: the heuristic agent plays this seat from here)\n")
+                return None
+            answer = line.strip()
+            if answer.lower() in ("help", "?", "h"):
+                self.out.write(HELP)
+            elif answer.lower() == "status" and self.game is not None:
+                self.out.write(status(self.game, self.seat))
+            elif answer.lower() == "board" and self.game is not None:
+                self.out.write(board_view(self.game))
+            else:
+                return answer
 
     def _pick(self, question: str, options: list, allow_none: bool):
         """A numbered menu; returns an option, None for 'pass' where allowed, or ENDED."""
@@ -74,7 +243,8 @@ class TerminalAgent(Agent):
 
     def bid(self, game, player, thing, low, high):
         while True:
-            answer = self._ask(f"{player.name}, bid on {_label(thing)}: {low} to {high}, or empty to pass > ")
+            answer = self._ask(f"{player.name}, bid on {_label(thing)}: {money(low)} to {money(high)}, "
+                               f"or empty to pass > ")
             if answer is None:
                 return self.fallback.bid(game, player, thing, low, high)
             if answer == "":
@@ -82,7 +252,7 @@ class TerminalAgent(Agent):
             amount = answer.lstrip("$").replace(",", "")
             if amount.isdigit() and low <= int(amount) <= high:
                 return int(amount)
-            self.out.write(f"a bid is a whole amount from {low} to {high}\n")
+            self.out.write(f"a bid is a whole amount from {money(low)} to {money(high)}\n")
 
     def wants_window(self, game, player, own_turn):
         return own_turn and not self.ended or self.ended and self.fallback.wants_window(game, player, own_turn)
@@ -97,8 +267,10 @@ class TerminalAgent(Agent):
         return self.fallback.act(game, player, options, raising) if picked is ENDED else picked
 
     def accept(self, game, player, offer):
-        answer = self._ask(f"{player.name}: {offer.proposer.name} offers {[t.name for t in offer.gives]} "
-                           f"for {[t.name for t in offer.takes]}, cash {offer.cash}; accept? [y/N] > ")
+        gives, takes = _value(list(offer.gives)), _value(list(offer.takes))
+        cash = f" and {money(offer.cash)}" if offer.cash else ""
+        answer = self._ask(f"{player.name}: {offer.proposer.name} offers {gives} for your {takes}{cash}; "
+                           f"accept? [y/N] > ")
         if answer is None:
             return self.fallback.accept(game, player, offer)
         return answer.lower().startswith("y")
@@ -107,9 +279,18 @@ class TerminalAgent(Agent):
 def play_at_terminal(rules, players: int, seat: int, seed: int, inp: TextIO = sys.stdin,
                      out: TextIO = sys.stdout) -> Game:
     agents = make_agents("heuristic", seed, players)
-    agents[seat] = TerminalAgent(inp, out, seed, seat)
+    person = agents[seat] = TerminalAgent(inp, out, seed, seat)
     game = Game(rules, players, seed=seed, agents=agents)
-    game.observer = lambda g, kind, where, payload: out.write(
-        f"[turn {g.state.turn}] {describe(kind, payload)}\n")
+    game.words = words = Words(rules)
+    person.game = game
+    out.write(f"{rules.title}: you are in seat {seat + 1} of {players}; type `help` at any question.\n")
+
+    def observe(g, kind, where, payload):
+        line = words.describe(kind, payload)
+        if line is not None:
+            out.write(line + "\n")
+        if kind == "turn" and g.state.players[g.state.current].seat == seat and not person.ended:
+            out.write(status(g, seat))
+    game.observer = observe
     game.play()
     return game

@@ -28,7 +28,7 @@ def test_a_bid_is_an_amount_in_range_or_empty_to_pass():
     ann = type("P", (), {"name": "Ann"})()
     assert a.bid(None, ann, None, 10, 500) == 120
     assert a.bid(None, ann, None, 10, 500) is None
-    assert "a bid is a whole amount from 10 to 500" in out.getvalue()
+    assert "a bid is a whole amount from $10 to $500" in out.getvalue()
 
 
 def test_the_whole_game_runs_and_the_bots_take_over_when_input_ends():
@@ -38,7 +38,8 @@ def test_the_whole_game_runs_and_the_bots_take_over_when_input_ends():
     assert "bid on" in proc.stdout
     assert "input ended" in proc.stdout
     assert "game over after" in proc.stdout
-    assert "[turn 1] turn: player=" in proc.stdout
+    assert "--- P2's turn ---" in proc.stdout and "P2 rolls 4 and 3 (7)" in proc.stdout
+    assert "[" not in proc.stdout.replace("[y/N]", "")  # no Python lists or reprs: sentences
 
 
 def test_a_seat_outside_the_game_is_a_usage_error():

@@ -55,8 +55,45 @@ def test_the_wheel_does_not_import_from_the_source_tree(installed):
     ["simulate", "games/finance.rules", "-n", "5", "--quiet"],
     ["simulate", "games/finance.rules", "-n", "5", "--quiet", "--workers", "2"],
     ["diagram", "games/wheeler.rules", "-o", "turn.dot"],
-], ids=lambda a: a[0] + ("-static" if "--static" in a else "") + ("-workers" if "--workers" in a else ""))
+    ["explain", "R0205"],
+    ["check", "--static", "--format", "sarif", "games/wheeler.rules"],
+    ["test", "--format", "junit", "games/wheeler-level1.rules"],
+], ids=lambda a: a[0] + ("-static" if "--static" in a else "") + ("-sarif" if "sarif" in a else "")
+    + ("-junit" if "junit" in a else "") + ("-workers" if "--workers" in a else ""))
 def test_every_subcommand_runs_from_the_installed_wheel(installed, args):
-    _run([installed / "venv" / "bin" / "rulesc", *args], cwd=installed)
+    out = _run([installed / "venv" / "bin" / "rulesc", *args], cwd=installed)
     if args[0] == "diagram":
         assert "digraph turn_flow {" in (installed / "turn.dot").read_text()
+    if args[0] == "explain":  # the docs/errors page is in the wheel
+        assert out.startswith("### R0205\n") and "unknown name" in out
+    if "sarif" in args:  # the rules' descriptions come from that page too
+        assert '"shortDescription": {\n                "text": "unknown name"' in out
+
+
+def _message(payload: dict) -> bytes:
+    import json
+    body = json.dumps(payload).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def test_the_language_server_starts_from_the_installed_wheel(installed):
+    """`rulesc lsp` answers `initialize` (its run-time dependency, pygls, came with the wheel)."""
+    requests = b"".join(_message(m) for m in [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None,
+                                                                        "capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None},
+        {"jsonrpc": "2.0", "method": "exit", "params": None},
+    ])
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    proc = subprocess.run([str(installed / "venv" / "bin" / "rulesc"), "lsp"], input=requests, capture_output=True,
+                          timeout=120, cwd=installed, env=env)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    assert b'"hoverProvider": true' in proc.stdout.replace(b'":true', b'": true')
+
+
+def test_the_pygments_lexer_is_registered_by_the_installed_wheel(installed):
+    out = _run([installed / "venv" / "bin" / "python", "-c",
+                "from pygments.lexers import get_lexer_for_filename; print(get_lexer_for_filename('x.rules').name)"],
+               cwd=installed)
+    assert out.strip() == "Rules"
