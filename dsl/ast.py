@@ -411,7 +411,7 @@ class Variation:
     #            "remove invariant" | "remove end" | "remove row" | "remove deck" | "remove param" |
     #            "override table"
     # A handler or hook is named by `as NAME` (target "NAME") or by its header (target
-    # "on land Tax", "before turn"); `node` of "remove handler" by header is the header's
+    # "on land Square", "before turn"); `node` of "remove handler" by header is the header's
     # (event, kind) or ("hook", which).
     target: str
     node: object | None
@@ -585,7 +585,7 @@ class Turn:
 
 @node
 class Handler:
-    """`on land Property p when ...:`, `on land Tax:`, `on pass Start:`, `on debt:`."""
+    """`on land Property p when ...:`, `on land Square:`, `on pass Start:`, `on debt:`."""
 
     event: str
     target: str | None
@@ -594,7 +594,7 @@ class Handler:
     body: Block
     target_span: Span | None
     span: Span
-    name: str | None = None  # `on land Tax as tax_rule:`: the name a variant uses to replace or remove it
+    name: str | None = None  # `on land Square as NAME:`: the name a variant uses to replace or remove it
 
 
 @node

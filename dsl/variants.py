@@ -94,13 +94,13 @@ def _shipped_dirs() -> list[Path]:
 
 
 def shipped_games() -> list[str]:
-    """The names `extends` finds from any folder: `wheeler`, `finance`, …"""
+    """The names of the shipped games, which `extends` finds from any folder."""
     return sorted({p.stem for d in _shipped_dirs() for p in d.glob("*.rules")})
 
 
 def _resolve_base(path: Path, written: str) -> Path:
     """`extends "X"`: X relative to the variant's own folder; if no such file and X is a bare name
-    (`wheeler` or `wheeler.rules`, no folder), the shipped game of that name."""
+    (`NAME` or `NAME.rules`, no folder), the shipped game of that name."""
     here = path.parent / written
     if here.is_file() or "/" in written or "\\" in written:
         return here
@@ -215,14 +215,14 @@ def _put(decls: list, i: int, node) -> None:
 
 
 def header_of(d) -> str:
-    """A handler's or hook's header as a variant writes it: `on land Tax`, `on debt`, `before turn`."""
+    """A handler's or hook's header as a variant writes it: `on land Square`, `on debt`, `before turn`."""
     if isinstance(d, ast.Hook):
         return f"{d.which} turn"
     return f"on {d.event}" + (f" {d.target}" if d.target else "")
 
 
 def _apply_handler(decls: list, v: ast.Variation) -> Diagnostic | None:
-    """`replace on land Tax [as NAME] …:` / `remove on land Tax` / `remove handler NAME` /
+    """`replace on land Square [as NAME] …:` / `remove on land Square` / `remove handler NAME` /
     `replace before turn …:` / `remove after turn`: by its `as` name, or by its header when
     exactly one handler of the base has it."""
     handlers = [(i, d) for i, d in enumerate(decls) if isinstance(d, (ast.Handler, ast.Hook))]
@@ -257,8 +257,8 @@ def _which_help(v: ast.Variation, found: list) -> str:
         else:
             forms = [f"`replace {v.target} as {d.name} …:`" for d in found]
         return "name the one you mean: " + " or ".join(forms)
-    return ("name the one you mean: give each a name in the base (`on land Tax as tax_rule:`) and write "
-            "`remove handler tax_rule` or `replace on land Tax as tax_rule …:`")
+    return ("name the one you mean: give each a name in the base (`on land Square as NAME:`) and write "
+            "`remove handler NAME` or `replace on land Square as NAME …:`")
 
 
 def _remove_row(decls: list, v: ast.Variation) -> Diagnostic | None:
@@ -317,7 +317,7 @@ def _override_table(decls: list, v: ast.Variation) -> Diagnostic | None:
 def _missing(v: ast.Variation, what: str, names: list, target: str | None = None, where: str = "") -> Diagnostic:
     target = target or v.target
     shown = f"{v.what} {v.target}"
-    if v.what.endswith("handler") and " " in v.target:  # `remove on land Tax`, `replace before turn`
+    if v.what.endswith("handler") and " " in v.target:  # `remove on land Square`, `replace before turn`
         shown = f"{v.what.split()[0]} {v.target}"
     near = difflib.get_close_matches(target, names, n=3, cutoff=0.6)
     help = ("did you mean " + " or ".join(f"`{n}`" for n in near) + "?") if near else \
