@@ -406,7 +406,13 @@ class Variation:
     the new declaration (or None for a removal)."""
 
     what: str  # "override param" | "override game" | "replace phase" | "remove phase" |
-    #            "replace card" | "remove card" | "extend deck" | "remove scenario"
+    #            "replace card" | "remove card" | "extend deck" | "remove scenario" |
+    #            "replace handler" | "remove handler" | "replace action" | "remove action" |
+    #            "remove invariant" | "remove end" | "remove row" | "remove deck" | "remove param" |
+    #            "override table"
+    # A handler or hook is named by `as NAME` (target "NAME") or by its header (target
+    # "on land Square", "before turn"); `node` of "remove handler" by header is the header's
+    # (event, kind) or ("hook", which).
     target: str
     node: object | None
     span: Span
@@ -579,7 +585,7 @@ class Turn:
 
 @node
 class Handler:
-    """`on land Property p when ...:`, `on land Tax:`, `on pass Start:`, `on debt:`."""
+    """`on land Property p when ...:`, `on land Square:`, `on pass Start:`, `on debt:`."""
 
     event: str
     target: str | None
@@ -588,6 +594,7 @@ class Handler:
     body: Block
     target_span: Span | None
     span: Span
+    name: str | None = None  # `on land Square as NAME:`: the name a variant uses to replace or remove it
 
 
 @node
@@ -598,6 +605,7 @@ class Hook:
     when: object | None
     body: Block
     span: Span
+    name: str | None = None  # `before turn as NAME:`
 
 
 @node

@@ -289,6 +289,17 @@ class Checker(TypeChecker):
 
     def check_handlers(self, scope):
         p = self.p
+        named = {}
+        for h in list(p.handlers) + list(p.hooks):  # `as NAME` names one handler or hook (5.21)
+            if h.name is None:
+                continue
+            if h.name in named:
+                other = named[h.name].span
+                self._report(Diagnostic("error", "R0202", f"two handlers are named `{h.name}`", h.span.file or p.path,
+                                        h.span, labels=(Label(other, "the other one", other.file or p.path),),
+                                        help="a handler's `as NAME` is what a variant replaces or removes it by: "
+                                             "give each its own"))
+            named[h.name] = h
         for h in p.handlers:
             self.assume(f"on {h.event}{' ' + h.target if h.target else ''}", h.body.meta, h.span)
             env = {**scope, "player": T.PLAYER}

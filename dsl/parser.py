@@ -13,6 +13,7 @@ import functools
 import re
 from importlib import resources
 
+import attrs
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
@@ -145,7 +146,27 @@ def _span_of(token: Token, fallback_line: int) -> Span:
     return Span(line, column, line, column + length)
 
 
-def _syntax_diagnostic(exc: Exception, path: str, last_line: int) -> Diagnostic:
+# What a variant can write after its first word (5.21): the help of a syntax error on such a line.
+VARIANT_FORMS = {
+    "replace": "`replace phase NAME …:`, `replace card Deck.Card …:`, `replace on EVENT [Target] [as NAME] …:`, "
+               "`replace before turn …:` / `replace after turn …:`, `replace action NAME …:`",
+    "remove": "`remove phase NAME`, `remove card Deck.Card`, `remove deck NAME`, `remove on EVENT [Target]`, "
+              "`remove before turn` / `remove after turn`, `remove handler NAME`, `remove action NAME`, "
+              "`remove row Kind.NAME`, `remove invariant \"text\"`, `remove end \"reason\"`, "
+              "`remove param NAME`, `remove scenario \"title\"`",
+    "override": "`override param NAME = value`, `override game \"title\"[:]`, `override table Kind:`",
+    "extend": "`extend deck NAME:`",
+}
+
+
+def _syntax_diagnostic(exc: Exception, path: str, last_line: int, first: tuple | None = None) -> Diagnostic:
+    diag = _syntax_diagnostic_plain(exc, path, last_line)
+    if first is not None and first[1] in VARIANT_FORMS and diag.span.line == first[0]:
+        diag = attrs.evolve(diag, help=f"a variant can write {VARIANT_FORMS[first[1]]} (docs/language.md 5.21)")
+    return diag
+
+
+def _syntax_diagnostic_plain(exc: Exception, path: str, last_line: int) -> Diagnostic:
     if isinstance(exc, UnexpectedToken):
         token = exc.token
         help = None
@@ -244,7 +265,8 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
             diags.append(Diagnostic("error", "R0104", "nesting is too deep to parse", path,
                                     Span.point(first_line, 1), help="split the expression with `let` names"))
         except (UnexpectedInput, DedentError) as exc:
-            diags.append(_syntax_diagnostic(exc, path, last_line))
+            words = chunk.split(None, 1)
+            diags.append(_syntax_diagnostic(exc, path, last_line, (first_line, words[0] if words else "")))
         except RulesError as exc:
             diags.extend(exc.diagnostics)
     if diags:

@@ -34,6 +34,13 @@ _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 
 
+def _handler_header(h) -> str:
+    """How a variant names a handler or hook it has no `as` name for: its header."""
+    if isinstance(h, ast.Hook):
+        return f"{h.which} turn"
+    return f"on {h.event}" + (f" {h.target}" if h.target else "")
+
+
 def _unquote(tok: Token) -> str:
     # `\n`, `\t`, `\"` and `\\`; any other backslash is kept as written. (Python's unicode_escape
     # codec mangled non-ASCII text and raised on `\x` or `\N`.)
@@ -141,6 +148,47 @@ class ToAst(Transformer):
 
     def extend_deck(self, meta, c):
         return ast.Variation(what="extend deck", target=str(c[0]), node=tuple(c[2:]), span=span_of(meta), meta=c[1])
+
+    def replace_handler(self, meta, c):
+        h = c[0]
+        target = h.name or _handler_header(h)
+        return ast.Variation(what="replace handler", target=target, node=h, span=span_of(meta))
+
+    def remove_handler_header(self, meta, c):
+        event, target, m = c
+        header = f"on {event}" + (f" {target[0]}" if target is not None else "")
+        return ast.Variation(what="remove handler", target=header, node=None, span=span_of(meta), meta=m)
+
+    def remove_hook_header(self, meta, c):
+        return ast.Variation(what="remove handler", target=f"{c[0]} turn", node=None, span=span_of(meta), meta=c[1])
+
+    def remove_handler(self, meta, c):
+        return ast.Variation(what="remove handler", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
+
+    def replace_action(self, meta, c):
+        return ast.Variation(what="replace action", target=c[0].name, node=c[0], span=span_of(meta))
+
+    def remove_action(self, meta, c):
+        return ast.Variation(what="remove action", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
+
+    def remove_invariant(self, meta, c):
+        return ast.Variation(what="remove invariant", target=_unquote(c[0]), node=None, span=span_of(meta),
+                             meta=c[1])
+
+    def remove_end(self, meta, c):
+        return ast.Variation(what="remove end", target=_unquote(c[0]), node=None, span=span_of(meta), meta=c[1])
+
+    def remove_row(self, meta, c):
+        return ast.Variation(what="remove row", target=f"{c[0]}.{c[1]}", node=None, span=span_of(meta), meta=c[2])
+
+    def remove_deck(self, meta, c):
+        return ast.Variation(what="remove deck", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
+
+    def remove_param(self, meta, c):
+        return ast.Variation(what="remove param", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
+
+    def override_table(self, meta, c):
+        return ast.Variation(what="override table", target=c[0].kind, node=c[0], span=span_of(meta))
 
     def extends_decl(self, meta, c):
         return ast.Extends(path=_unquote(c[0]), span=span_of(meta), meta=c[1])
@@ -271,19 +319,22 @@ class ToAst(Transformer):
         return c[0]
 
     def handler_decl(self, meta, c):
-        event, target, when, body = c
+        event, target, name, when, body = c
         kind_or_square, var, target_span = None, None, None
         if target is not None:
             kind_or_square, var, target_span = target
         return ast.Handler(event=str(event), target=kind_or_square, var=var, when=when, body=body,
-                           target_span=target_span, span=span_of(meta))
+                           target_span=target_span, span=span_of(meta), name=name)
+
+    def handler_name(self, meta, c):
+        return str(c[0])
 
     def handler_target(self, meta, c):
         return (str(c[0]), str(c[1]) if c[1] is not None else None, token_span(c[0]))
 
     def hook_decl(self, meta, c):
-        which, when, body = c
-        return ast.Hook(which=str(which), when=when, body=body, span=span_of(meta))
+        which, name, when, body = c
+        return ast.Hook(which=str(which), when=when, body=body, span=span_of(meta), name=name)
 
     def action_decl(self, meta, c):
         name, param, timing, limit, when, body = c

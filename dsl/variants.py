@@ -2,8 +2,9 @@
 
 `load_file` reads a rules file and, if it begins with `extends "base.rules"`, loads the
 base (itself perhaps a variant), then applies the variant's changes in order:
-`override param`, `override game`, `replace phase`, `remove phase`, `replace card`,
-`remove card`, `extend deck`, `remove scenario`; any other declaration is added as in a plain file (so a
+`override param`, `override game`, `override table`, `replace phase`, `remove phase`,
+`replace card`, `remove card`, `extend deck`, `remove deck`, `remove scenario`, `replace`/`remove`
+of a handler, hook or action, `remove row`, `remove invariant`, `remove end`, `remove param`; any other declaration is added as in a plain file (so a
 redefinition is still R0202). Declarations keep the span of the file they come from, so
 diagnostics and events point into the base where the base is meant.
 """
@@ -53,13 +54,15 @@ def _load(path: Path, chain: list) -> ast.RulesFile:
     first = extends[0]
     if len(extends) > 1 or rules.decls[0] is not first:
         raise RulesError([_error("R0511", "`extends` comes once, before every other declaration", extends[-1])])
-    base_path = (path.parent / first.path)
+    base_path = _resolve_base(path, first.path)
     key = base_path.resolve()
     if key in [resolved for resolved, _, _ in chain] or len(chain) >= MAX_CHAIN:
         raise RulesError([_cycle(first, path, key, chain)])
     if not base_path.is_file():
+        shipped = ", ".join(f"`{n}`" for n in shipped_games())
         raise RulesError([_error("R0513", f"the base file `{first.path}` does not exist", first,
-                                 help=f"the path is relative to `{path}`")])
+                                 help=f"the path is relative to `{path}`; a bare name is also looked up among "
+                                      f"the games shipped with rulesc: {shipped}")])
     base = _load(base_path, chain + [(path.resolve(), str(path), first)])
     decls = list(base.decls)
     overrides = list(base.overrides)
@@ -75,6 +78,39 @@ def _load(path: Path, chain: list) -> ast.RulesFile:
         raise RulesError(problems)
     sources = {**base.sources, rules.path: rules.source}
     return attrs.evolve(rules, decls=tuple(decls), sources=sources, overrides=tuple(overrides))
+
+
+def _shipped_dirs() -> list[Path]:
+    """Where the games shipped with rulesc are: the package's `rulesc.games` (an installed wheel
+    holds games/*.rules there), and the source tree's games/ folder."""
+    dirs = []
+    try:
+        from importlib import resources
+        dirs.append(Path(str(resources.files("rulesc.games"))))
+    except (ImportError, TypeError, ValueError):
+        pass
+    dirs.append(Path(__file__).resolve().parent.parent / "games")
+    return [d for d in dirs if d.is_dir()]
+
+
+def shipped_games() -> list[str]:
+    """The names of the shipped games, which `extends` finds from any folder."""
+    return sorted({p.stem for d in _shipped_dirs() for p in d.glob("*.rules")})
+
+
+def _resolve_base(path: Path, written: str) -> Path:
+    """`extends "X"`: X relative to the variant's own folder; if no such file and X is a bare name
+    (`NAME` or `NAME.rules`, no folder), the shipped game of that name."""
+    here = path.parent / written
+    if here.is_file() or "/" in written or "\\" in written:
+        return here
+    name = written if written.endswith(".rules") else written + ".rules"
+    if name != written and (path.parent / name).is_file():
+        return path.parent / name
+    for d in _shipped_dirs():
+        if (d / name).is_file():
+            return d / name
+    return here
 
 
 def _error(code: str, message: str, node, help: str | None = None, labels=()) -> Diagnostic:
@@ -108,6 +144,37 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
         if i is None:
             return _missing(v, "scenario", [d.title for d in decls if isinstance(d, ast.Scenario)])
         del decls[i]
+    elif v.what in ("replace handler", "remove handler"):
+        return _apply_handler(decls, v)
+    elif v.what in ("replace action", "remove action"):
+        i = _find(decls, ast.ActionDecl, lambda d: d.name == v.target)
+        if i is None:
+            return _missing(v, "action", [d.name for d in decls if isinstance(d, ast.ActionDecl)])
+        _put(decls, i, v.node)
+    elif v.what == "remove invariant":
+        i = _find(decls, ast.Invariant, lambda d: d.text == v.target)
+        if i is None:
+            return _missing(v, "invariant", [d.text for d in decls if isinstance(d, ast.Invariant)])
+        del decls[i]
+    elif v.what == "remove end":
+        i = _find(decls, ast.EndDecl, lambda d: d.reason == v.target)
+        if i is None:
+            return _missing(v, "end condition", [d.reason for d in decls if isinstance(d, ast.EndDecl)])
+        del decls[i]
+    elif v.what == "remove param":
+        i = _find(decls, ast.Param, lambda d: d.name == v.target)
+        if i is None:
+            return _missing(v, "parameter", [d.name for d in decls if isinstance(d, ast.Param)])
+        del decls[i]
+    elif v.what == "remove deck":
+        i = _find(decls, ast.Deck, lambda d: d.name == v.target)
+        if i is None:
+            return _missing(v, "deck", [d.name for d in decls if isinstance(d, ast.Deck)])
+        del decls[i]
+    elif v.what == "remove row":
+        return _remove_row(decls, v)
+    elif v.what == "override table":
+        return _override_table(decls, v)
     elif v.what in ("replace phase", "remove phase"):
         i = _find(decls, ast.Turn)
         phases = list(decls[i].phases) if i is not None else []
@@ -139,10 +206,121 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
     return None
 
 
-def _missing(v: ast.Variation, what: str, names: list, target: str | None = None) -> Diagnostic:
+def _put(decls: list, i: int, node) -> None:
+    """Replace decls[i] by node, or delete it when node is None."""
+    if node is None:
+        del decls[i]
+    else:
+        decls[i] = node
+
+
+def header_of(d) -> str:
+    """A handler's or hook's header as a variant writes it: `on land Square`, `on debt`, `before turn`."""
+    if isinstance(d, ast.Hook):
+        return f"{d.which} turn"
+    return f"on {d.event}" + (f" {d.target}" if d.target else "")
+
+
+def _apply_handler(decls: list, v: ast.Variation) -> Diagnostic | None:
+    """`replace on land Square [as NAME] …:` / `remove on land Square` / `remove handler NAME` /
+    `replace before turn …:` / `remove after turn`: by its `as` name, or by its header when
+    exactly one handler of the base has it."""
+    handlers = [(i, d) for i, d in enumerate(decls) if isinstance(d, (ast.Handler, ast.Hook))]
+    by_name = " " not in v.target
+    if by_name:
+        found = [i for i, d in handlers if d.name == v.target]
+    else:
+        found = [i for i, d in handlers if header_of(d) == v.target]
+    if not found:
+        names = [d.name for _, d in handlers if d.name] + list(dict.fromkeys(header_of(d) for _, d in handlers))
+        kind = "handler named" if by_name else "handler"
+        return _missing(v, kind, names)
+    if len(found) > 1:
+        lines = ", ".join(f"line {decls[i].span.line}" + (f" (`as {decls[i].name}`)" if decls[i].name else "")
+                          for i in found)
+        labels = [Label(decls[i].span, f"`{header_of(decls[i])}` here", decls[i].span.file or "") for i in found]
+        return _error("R0510", f"`{v.what.split()[0]} {v.target}`: the base has {len(found)} handlers `{v.target}` ({lines})",
+                      v, labels=labels, help=_which_help(v, [decls[i] for i in found]))
+    i = found[0]
+    node = v.node
+    if node is not None and node.name is None and decls[i].name is not None:
+        node = attrs.evolve(node, name=decls[i].name)  # a replaced handler keeps its name
+    _put(decls, i, node)
+    return None
+
+
+def _which_help(v: ast.Variation, found: list) -> str:
+    verb = v.what.split()[0]
+    if all(d.name for d in found):
+        if verb == "remove":
+            forms = [f"`remove handler {d.name}`" for d in found]
+        else:
+            forms = [f"`replace {v.target} as {d.name} …:`" for d in found]
+        return "name the one you mean: " + " or ".join(forms)
+    return ("name the one you mean: give each a name in the base (`on land Square as NAME:`) and write "
+            "`remove handler NAME` or `replace on land Square as NAME …:`")
+
+
+def _remove_row(decls: list, v: ast.Variation) -> Diagnostic | None:
+    """`remove row K.NAME`: the thing goes from its table, and its square from the board."""
+    kind, _, name = v.target.partition(".")
+    i = _find(decls, ast.Table, lambda d: d.kind == kind and any(r.name == name for r in d.rows))
+    if i is None:
+        tables = [d for d in decls if isinstance(d, ast.Table) and d.kind == kind]
+        if not tables:
+            return _missing(v, "table", sorted({d.kind for d in decls if isinstance(d, ast.Table)}), kind)
+        return _missing(v, "row", [r.name for t in tables for r in t.rows], name, f" in table `{kind}`")
+    decls[i] = attrs.evolve(decls[i], rows=tuple(r for r in decls[i].rows if r.name != name))
+    b = _find(decls, ast.Board)
+    if b is not None:
+        decls[b] = attrs.evolve(decls[b], squares=tuple(s for s in decls[b].squares if s.id != name))
+    return None
+
+
+def _override_table(decls: list, v: ast.Variation) -> Diagnostic | None:
+    """`override table K:` + a header and rows: the listed cells of existing rows change; the
+    columns not in the header keep the base's values (and its `assumed` marks for them)."""
+    table = v.node
+    rows = {}
+    for i, d in enumerate(decls):
+        if isinstance(d, ast.Table) and d.kind == table.kind:
+            for j, r in enumerate(d.rows):
+                rows[r.name] = (i, j)
+    if not rows:
+        return _missing(v, "table", sorted({d.kind for d in decls if isinstance(d, ast.Table)}))
+    for row in table.rows:
+        if row.name not in rows:
+            return _missing(attrs.evolve(v, span=row.span), "row", list(rows), row.name, f" in table `{table.kind}`")
+        i, j = rows[row.name]
+        base_table = decls[i]
+        base_cols = [c.id for c in base_table.columns[1:]]
+        new_cols = [c.id for c in table.columns[1:]]
+        for c in table.columns[1:]:
+            if c.id not in base_cols:
+                return _error("R0510", f"`override table {table.kind}`: the base's table has no column `{c.id}`",
+                              c, help="its columns: " + ", ".join(f"`{n}`" for n in base_cols))
+        base_row = base_table.rows[j]
+        cells = list(base_row.cells)
+        for col, cell in zip(new_cols, row.cells):
+            cells[base_cols.index(col)] = cell
+        assumed = base_row.assumed_columns
+        if row.assumed_columns is not None:
+            assumed = row.assumed_columns
+        elif assumed:
+            assumed = tuple(a for a in assumed if a.column not in new_cols)
+        new_row = attrs.evolve(base_row, cells=tuple(cells), assumed_columns=assumed,
+                               cite=row.cite or base_row.cite, span=row.span)
+        decls[i] = attrs.evolve(base_table, rows=base_table.rows[:j] + (new_row,) + base_table.rows[j + 1:])
+    return None
+
+
+def _missing(v: ast.Variation, what: str, names: list, target: str | None = None, where: str = "") -> Diagnostic:
     target = target or v.target
+    shown = f"{v.what} {v.target}"
+    if v.what.endswith("handler") and " " in v.target:  # `remove on land Square`, `replace before turn`
+        shown = f"{v.what.split()[0]} {v.target}"
     near = difflib.get_close_matches(target, names, n=3, cutoff=0.6)
     help = ("did you mean " + " or ".join(f"`{n}`" for n in near) + "?") if near else \
         (f"the base has: {', '.join(f'`{n}`' for n in names)}" if names else None)
-    return _error("R0510", f"`{v.what} {v.target}`: the base has no {what} `{target}`", v, help=help)
+    return _error("R0510", f"`{shown}`: the base has no {what} `{target}`{where}", v, help=help)
 

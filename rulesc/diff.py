@@ -51,6 +51,8 @@ def _text(program, node) -> str:
         code = code.split("  assumed")[0].split("#")[0]
         if code.strip():
             body.append(" ".join(code.split()))
+    if body and body[0].startswith("replace ") and not body[0].startswith("replace card "):
+        body[0] = body[0][len("replace "):]  # a variant's `replace on land …` / `replace action …` is the same rule, changed
     return " / ".join(body)
 
 

@@ -97,3 +97,14 @@ def test_the_pygments_lexer_is_registered_by_the_installed_wheel(installed):
                 "from pygments.lexers import get_lexer_for_filename; print(get_lexer_for_filename('x.rules').name)"],
                cwd=installed)
     assert out.strip() == "Rules"
+
+
+def test_a_variant_extends_a_shipped_game_by_name_from_the_installed_wheel(installed, tmp_path):
+    """`extends "wheeler"` reads the game shipped in the wheel (rulesc/games/), from a folder with no games."""
+    (tmp_path / "house.rules").write_text('extends "wheeler"\noverride param min_stake = $30,000\n')
+    out = _run([installed / "venv" / "bin" / "rulesc", "check", "--static", "house.rules"], cwd=tmp_path)
+    assert "Wheeler Dealer" in out and "0 errors" in out
+    where = _run([installed / "venv" / "bin" / "python", "-c",
+                  "from rulesc.dsl.variants import load_file; "
+                  "print(sorted(load_file('house.rules').sources))"], cwd=tmp_path)
+    assert str(installed / "venv") in where and str(ROOT) not in where

@@ -1,0 +1,250 @@
+"""Variants change anything (issue #12, docs/language.md 5.21): handlers and hooks by their `as`
+name or their header, actions, invariants, end conditions, table rows and cells, squares on the
+board, decks and parameters; a name the base does not have is R0510 with the nearest names, at the
+variant's line; a change that does not exist is a syntax error that says what a variant can write;
+`extends "wheeler"` finds the shipped game from any folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesc.cli import main
+from rulesc.dsl import ast
+from rulesc.dsl.checker import check_program
+from rulesc.dsl.diagnostics import RulesError
+from rulesc.dsl.variants import load_file, shipped_games
+
+ROOT = Path(__file__).resolve().parent.parent
+FINANCE = ROOT / "games" / "finance.rules"
+WHEELER = ROOT / "games" / "wheeler.rules"
+MINI = ROOT / "tests" / "completeness" / "everything.rules"
+
+
+def variant(tmp_path, text: str, base: Path = MINI, name: str = "house.rules") -> Path:
+    path = tmp_path / name
+    path.write_text(f'extends "{base}"\n' + text)
+    return path
+
+
+def load(tmp_path, text: str, base: Path = MINI):
+    return load_file(variant(tmp_path, text, base))
+
+
+def errors(tmp_path, text: str, base: Path = MINI):
+    with pytest.raises(RulesError) as info:
+        load(tmp_path, text, base)
+    return info.value.diagnostics
+
+
+def handlers(rules, event=None, target=None):
+    return [d for d in rules.decls if isinstance(d, ast.Handler) and (event is None or d.event == event)
+            and (target is None or d.target == target)]
+
+
+def hooks(rules, which):
+    return [d for d in rules.decls if isinstance(d, ast.Hook) and d.which == which]
+
+
+def clean(rules):
+    checked = check_program(rules)
+    return [d.message for d in checked.diagnostics if d.is_error]
+
+
+# ---- handlers and hooks ---------------------------------------------------------------------------
+
+def test_a_handler_is_replaced_by_its_name_in_its_place(tmp_path):
+    base = load_file(MINI)
+    rules = load(tmp_path, "replace on land Lot l as rent when l.owner != none:\n    pay $7 from player to l.owner\n")
+    before = [i for i, d in enumerate(base.decls) if isinstance(d, ast.Handler) and d.name == "rent"]
+    after = [i for i, d in enumerate(rules.decls) if isinstance(d, ast.Handler) and d.name == "rent"]
+    assert before == after  # same place: handlers run in the order they are written
+    new = rules.decls[after[0]]
+    assert new.span.file.endswith("house.rules") and new.body.statements[0].amount.value == 7
+    assert len(handlers(rules, "land", "Lot")) == 2
+    assert not clean(rules)
+
+
+def test_a_handler_is_replaced_by_its_header_when_the_base_has_one(tmp_path):
+    rules = load(tmp_path, "replace on land Tax:\n    pay $3 from player to bank\n")
+    [tax] = handlers(rules, "land", "Tax")
+    assert tax.span.file.endswith("house.rules")
+    assert not clean(rules)
+
+
+def test_a_replaced_handler_keeps_its_name(tmp_path):
+    rules = load(tmp_path, "replace on land Lot l as rent when l.owner != none:\n    pass\n")
+    assert [h.name for h in handlers(rules, "land", "Lot")] == ["purchase", "rent"]
+
+
+def test_handlers_and_hooks_are_removed_by_header_or_name(tmp_path):
+    rules = load(tmp_path, "remove on eliminate\nremove handler rest_stop\nremove after turn\n"
+                           "remove handler miss_turn\n")
+    assert not handlers(rules, "eliminate") and not handlers(rules, "land", "Rest")
+    assert not hooks(rules, "after") and not hooks(rules, "before")
+
+
+def test_a_hook_is_replaced_by_its_header(tmp_path):
+    rules = load(tmp_path, "replace after turn when player.position == Jail:\n    move player to Go\n")
+    [after] = hooks(rules, "after")
+    assert after.span.file.endswith("house.rules")
+
+
+def test_an_ambiguous_header_names_the_candidates(tmp_path):
+    [d] = errors(tmp_path, "remove on land Lot\n")
+    assert d.code == "R0510" and d.path.endswith("house.rules") and d.span.line == 2
+    assert "2 handlers `on land Lot`" in d.message
+    assert "`remove handler purchase` or `remove handler rent`" in d.help
+    assert all(label.path.endswith("everything.rules") for label in d.labels)
+
+
+def test_the_shipped_games_name_their_handlers_of_one_header(tmp_path):
+    [d] = errors(tmp_path, "remove on land Lease\n", base=FINANCE)
+    assert "`remove handler sale` or `remove handler rent`" in d.help
+    [d] = errors(tmp_path, "remove on land Property\n", base=WHEELER)
+    assert "`remove handler purchase` or `remove handler bill` or `remove handler own_income`" in d.help
+
+
+def test_an_unnamed_ambiguous_header_says_how_to_name_one(tmp_path):
+    base = tmp_path / "base.rules"
+    base.write_text(MINI.read_text().replace(" as purchase", "").replace(" as rent", ""))
+    [d] = errors(tmp_path, "replace on land Lot l when l.owner == none:\n    pass\n", base=base)
+    assert "give each a name in the base" in d.help
+
+
+def test_a_missing_handler_name_gives_the_nearest(tmp_path):
+    [d] = errors(tmp_path, "remove handler rents\n")
+    assert d.code == "R0510" and "no handler named `rents`" in d.message and "`rent`" in d.help
+    assert d.path.endswith("house.rules")
+
+
+def test_a_missing_handler_header_lists_what_the_base_has(tmp_path):
+    [d] = errors(tmp_path, "remove on land Chancey\n")
+    assert d.code == "R0510" and "`remove on land Chancey`" in d.message and "`on land Chance`" in d.help
+
+
+def test_two_handlers_with_one_name_are_r0202(tmp_path):
+    rules = load(tmp_path, "on land Go as rent:\n    pass\n")
+    checked = check_program(rules)
+    [d] = [d for d in checked.diagnostics if d.code == "R0202"]
+    assert "named `rent`" in d.message and d.path.endswith("house.rules")
+    assert d.labels[0].path.endswith("everything.rules")
+
+
+# ---- actions, invariants, end conditions, parameters, decks ----------------------------------------
+
+def test_an_action_is_replaced_and_removed(tmp_path):
+    rules = load(tmp_path, "replace action tip any time when player.cash > $5:\n    pay $3 from player to bank\n"
+                           "remove action cool_down\n")
+    actions = {d.name: d for d in rules.decls if isinstance(d, ast.ActionDecl)}
+    assert "cool_down" not in actions and actions["tip"].limit is None
+    assert actions["tip"].span.file.endswith("house.rules")
+    [d] = errors(tmp_path, "remove action cooldown\n")
+    assert "`cool_down`" in d.help
+
+
+def test_invariants_end_conditions_params_and_decks_are_removed(tmp_path):
+    rules = load(tmp_path, 'remove invariant "houses within the cap"\nremove end "time is up"\n'
+                           'replace phase spare "nothing":\n    pass\nremove deck Spare\n')
+    assert [d.text for d in rules.decls if isinstance(d, ast.Invariant)] == ["a lot with houses has an owner"]
+    assert [d.reason for d in rules.decls if isinstance(d, ast.EndDecl)] == ["last player standing"]
+    assert not [d for d in rules.decls if isinstance(d, ast.Deck) and d.name == "Spare"]
+    assert not clean(rules)
+    [d] = errors(tmp_path, 'remove end "time up"\n')
+    assert d.code == "R0510" and "`time is up`" in d.help
+    [d] = errors(tmp_path, "remove param salry\n")
+    assert "`salary`" in d.help
+
+
+def test_a_removed_parameter_that_is_still_used_is_reported(tmp_path):
+    checked = check_program(load(tmp_path, "remove param opening_bid\n"))
+    assert any(d.is_error and "opening_bid" in d.message for d in checked.diagnostics)
+
+
+# ---- tables and the board --------------------------------------------------------------------------
+
+def test_override_table_changes_only_the_listed_cells(tmp_path):
+    rules = load(tmp_path, "override table Lot:\n    name  price\n    R1    $70\n")
+    [table] = [d for d in rules.decls if isinstance(d, ast.Table)]
+    r1 = next(r for r in table.rows if r.name == "R1")
+    cols = [c.id for c in table.columns[1:]]
+    assert r1.cells[cols.index("price")].value == 70
+    assert r1.cells[cols.index("street")].id == "Red"  # the others stay
+    assert r1.span.file.endswith("house.rules")
+    assert not clean(rules)
+
+
+def test_override_table_keeps_the_assumed_marks_of_other_columns(tmp_path):
+    rules = load(tmp_path, "override table Lot:\n    name  price\n    R2    $65\n")
+    [table] = [d for d in rules.decls if isinstance(d, ast.Table)]
+    r2 = next(r for r in table.rows if r.name == "R2")
+    assert [str(a) for a in r2.assumed_columns] == ["rents[1]", "rents[2]"]
+
+
+def test_override_table_reports_a_row_or_column_the_base_has_not(tmp_path):
+    [d] = errors(tmp_path, "override table Lot:\n    name  price\n    R9    $70\n")
+    assert d.code == "R0510" and "no row `R9` in table `Lot`" in d.message and d.span.line == 4
+    [d] = errors(tmp_path, "override table Lot:\n    name  prize\n    R1    $70\n")
+    assert "no column `prize`" in d.message and "`price`" in d.help and d.span.line == 3
+
+
+def test_remove_row_takes_the_thing_and_its_square_off_the_board(tmp_path):
+    rules = load(tmp_path, "remove row Lot.B1\n")
+    [board] = [d for d in rules.decls if isinstance(d, ast.Board)]
+    assert "B1" not in [s.id for s in board.squares] and len(board.squares) == 6
+    assert not clean(rules)
+    [d] = errors(tmp_path, "remove row Lot.B2\n")
+    assert "no row `B2` in table `Lot`" in d.message and "`B1`" in d.help
+
+
+def test_a_variant_adds_fields(tmp_path):
+    rules = load(tmp_path, "global:\n    pot: account\nplayer:\n    fines_paid: money = $0\n")
+    assert not clean(rules)
+
+
+# ---- what cannot be written says what can ------------------------------------------------------------
+
+@pytest.mark.parametrize("line, word", [("remove hook Tax", "remove"), ("replace square Tax:", "replace"),
+                                        ("override board:", "override")])
+def test_a_change_that_does_not_exist_says_what_can_be_written(tmp_path, line, word):
+    [d] = errors(tmp_path, line + "\n")
+    assert d.code == "R0101" and d.path.endswith("house.rules") and d.span.line == 2
+    assert "a variant can write" in d.help and f"`{word} " in d.help
+
+
+def test_the_cli_reports_a_missing_handler_without_a_traceback(tmp_path, capsys):
+    path = variant(tmp_path, "remove on land Lot\n")
+    assert main(["check", "--static", str(path)]) == 1
+    out = capsys.readouterr()
+    assert "R0510" in out.out + out.err and "Traceback" not in out.out + out.err
+
+
+# ---- extends a shipped game by name -----------------------------------------------------------------
+
+def test_the_shipped_games_are_listed():
+    assert {"finance", "wheeler", "wallstreet"} <= set(shipped_games())
+
+
+@pytest.mark.parametrize("name", ["wheeler", "wheeler.rules"])
+def test_extends_a_bare_name_finds_the_shipped_game_from_any_folder(tmp_path, name):
+    (tmp_path / "house.rules").write_text(f'extends "{name}"\noverride param min_stake = $30,000\n')
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-m", "rulesc", "check", "--static", "house.rules"], cwd=tmp_path,
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Wheeler Dealer" in proc.stdout
+
+
+def test_a_file_next_to_the_variant_comes_before_the_shipped_game(tmp_path):
+    (tmp_path / "wheeler.rules").write_text(MINI.read_text())
+    rules = load_file(variant(tmp_path / "", "", base=Path("wheeler")))
+    assert any(isinstance(d, ast.Table) and d.kind == "Lot" for d in rules.decls)
+
+
+def test_an_unknown_bare_name_lists_the_shipped_games(tmp_path):
+    [d] = errors(tmp_path, "", base=Path("wheelr"))
+    assert d.code == "R0513" and "`wheeler`" in d.help and d.path.endswith("house.rules")
