@@ -233,3 +233,46 @@ def test_the_kept_voucher_also_fails_its_own_scenario(capsys):
     code, out, err = run(capsys, "check", *FAST, DATA / "kept_card_unused.rules")
     assert code == 1
     assert re.search(r"^  FAIL +\S*kept_card_unused\.rules:14  a kept voucher is cashed at Go$", out, re.M), out
+
+
+# ---- declared invariants hold where the game is settled, not between two `set`s of one rule -------
+
+LAPS = '''extends "{base}"
+
+global:
+    laps: count = 0
+    paid_laps: count = 0
+
+on pass Go:
+    set laps = laps + 1
+{second}
+invariant "every lap is paid": laps == paid_laps
+'''
+
+
+def test_an_invariant_over_two_fields_one_rule_sets_in_turn_holds(capsys, tmp_path):
+    path = tmp_path / "together.rules"
+    path.write_text(LAPS.format(base=DATA / "base.rules", second="    set paid_laps = paid_laps + 1\n"),
+                    encoding="utf-8")
+    code, out, err = run(capsys, "check", *FAST, path)
+    assert code == 0 and "result: all invariants hold" in out, out + err
+    assert re.search(r"^  ok +every lap is paid\b", out, re.M), out
+
+
+def test_an_invariant_still_false_when_the_rule_ends_breaks_at_the_event_that_made_it_false(capsys, tmp_path):
+    path = tmp_path / "apart.rules"
+    path.write_text(LAPS.format(base=DATA / "base.rules",
+                                second="    if laps < 3:\n        set paid_laps = paid_laps + 1\n"),
+                    encoding="utf-8")
+    code, out, err = run(capsys, "check", *FAST, path)
+    assert code == 1, out + err
+    # The position is the `set` after which it became false (and stayed false), not the settling.
+    assert "  rule: apart.rules:8    set laps = laps + 1" in out, out
+    marked = next(line for line in out.splitlines() if line.startswith("    >> "))
+    assert "set       target=global field=laps old=2 new=3" in marked and marked.endswith("apart.rules:8"), out
+    code, out, _ = run(capsys, "check", "--format", "json", *FAST, path)
+    failure = json.loads(out)[0]["properties"]["failures"][0]
+    event = failure["events"][failure["event_index"]]
+    assert event["event"] == "set" and event["field"] == "laps" and event["new"] == 3
+    assert failure["after"] == {"holds": False, "event": "set", "target": "global", "field": "laps", "old": 2,
+                                "new": 3}

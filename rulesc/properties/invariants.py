@@ -15,7 +15,13 @@ This is what the property checker checks; how games are generated and searched l
 - the game progresses: no player takes `RUN_LIMIT` turns in a row while others are in
   the game (a rule that gives a turn after every turn), and something changes — money,
   a field, an owner, a card — at least once every `STALL_TURNS` turns;
-- every `invariant` the rules file declares.
+- every `invariant` the rules file declares, where the game is settled: when no rule is in the
+  middle of its statements (after each rule's body — a phase, a hook, an action, a handler, a
+  card, the setup — that no other rule is running around, after each event the engine makes
+  outside any rule, at each new turn and at the end). A rule that sets two fields in turn may
+  leave an invariant relating them false between the two `set`s. A declared invariant is still
+  evaluated after the events that can change it, so a failure points at the event after which
+  it became false (and stayed false until the game settled), not at the settling.
 
 A game whose rules crash counts as breaking one more invariant, `CRASH`; the search
 detects that one, since a crash is an exception rather than a state.
@@ -101,6 +107,10 @@ class InvariantChecker:
         self.last_extra = None  # index of the last `extra` event (a turn given again)
         self.changed_turn = 0  # the last turn in which something changed
         self.last_rule = None  # index of the last event a rule caused
+        # Declared invariants false since an event, waiting for the game to settle: text -> the
+        # failure's arguments (the event after which it became false, its rule, the values).
+        self.pending: dict = {}
+        game.on_settled = self.settle
 
     def _held(self, deck: str) -> int:
         return sum(1 for p in self.game.state.players for h in getattr(p, "hand", ()) if h.deck == deck)
@@ -166,19 +176,31 @@ class InvariantChecker:
                 self._check_out()
             if kind == "turn" and PROGRESS not in skip:
                 self._check_progress(payload[TURN_PLAYER], index)
+        pending = self.pending
         for inv in self.declared:
             text, condition, declared = inv.text, inv.condition, inv.where
             try:
                 holds = condition(game, {})
             except RuleRuntimeError as exc:
                 self.fail(text, f"the invariant could not be evaluated: {exc.message}", index, where or declared)
-            if not holds:
+            if holds:
+                if text in pending:
+                    del pending[text]
+            elif text not in pending:
                 after = {"holds": False, "event": kind}
                 if kind == "set":
                     after.update(target=payload[SET_TARGET], field=payload[SET_FIELD], old=payload[SET_OLD],
                                  new=payload[SET_OLD + 1])
-                self.fail(text, f"`{text}` (declared at {declared}) is false after this event", index,
-                          where or declared, {"holds": True}, after)
+                pending[text] = (text, f"`{text}` (declared at {declared}) is false after this event", index,
+                                 where or declared, {"holds": True}, after)
+        if pending and (not game.rules_running or kind == "turn" or kind == "end"):
+            self.settle()
+
+    def settle(self) -> None:
+        """The game is settled: a declared invariant still false since an event breaks here, at that event."""
+        if self.pending:
+            first = min(self.pending.values(), key=lambda args: args[2])
+            self.fail(*first)
 
     def _where(self, index: int | None) -> RuleRef:
         events = self.game.events
