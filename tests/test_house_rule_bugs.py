@@ -276,3 +276,14 @@ def test_an_invariant_still_false_when_the_rule_ends_breaks_at_the_event_that_ma
     assert event["event"] == "set" and event["field"] == "laps" and event["new"] == 3
     assert failure["after"] == {"holds": False, "event": "set", "target": "global", "field": "laps", "old": 2,
                                 "new": 3}
+
+
+def test_an_out_player_with_an_empty_account_holds_nothing(capsys, tmp_path):
+    """Regression: an account field is an `Account`, always truthy; an out player's empty deposit is
+    not money held (Wall Street's check reported `Account(P1.deposit)` at every elimination)."""
+    text = (DATA / "base.rules").read_text(encoding="utf-8")
+    text = text.replace("    cash: money = starting_cash\n", "    cash: money = starting_cash\n    deposit: account\n")
+    path = tmp_path / "deposits.rules"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "check", *FAST, path)
+    assert code == 0 and re.search(r"^  ok +an out player holds nothing", out, re.M), out + err

@@ -236,6 +236,8 @@ class InvariantChecker:
                 continue
             for field in self.money_fields:
                 value = p.f.get(field)
+                if isinstance(value, Account):  # an account field: what it holds
+                    value = value.balance
                 if value:
                     held.setdefault(p.name, []).append(f"{value} in `{field}`")
             if getattr(p, "hand", None):
