@@ -287,3 +287,28 @@ def test_an_out_player_with_an_empty_account_holds_nothing(capsys, tmp_path):
     path.write_text(text, encoding="utf-8")
     code, out, err = run(capsys, "check", *FAST, path)
     assert code == 0 and re.search(r"^  ok +an out player holds nothing", out, re.M), out + err
+
+
+def test_a_declared_invariant_is_evaluated_only_when_what_it_reads_has_changed():
+    """Issue #11's cost: "houses never exceed five" reads `houses`, so it is evaluated after the
+    events that changed a `houses` field (and where the game settles), not after every event."""
+    from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.rules import load_rules
+    from rulesc.properties import play_checked
+
+    rules = load_rules(str(DATA / "base.rules"))
+    inv = rules.invariants[0]
+    condition, calls = inv.condition, []
+
+    def counted(g, e):
+        calls.append(len(g.events))
+        return condition(g, e)
+    counted.reads = condition.reads
+    assert counted.reads == {"houses"}
+    inv.condition = counted
+    game = Game(rules, 3, seed=1, agents=make_agents("heuristic", 1, 3))
+    assert play_checked(rules, game) is None
+    changes = sum(1 for e in game.events if e.kind == "set" and e.payload[1] == "houses")
+    assert changes and len(calls) == changes + 1  # once at the start, then once per change
+    assert len(calls) < len(game.events) / 10
