@@ -86,6 +86,8 @@ class Checker(TypeChecker):
         self.check_ends(scope)
         self.check_scenarios(scope)
         self.check_unused()
+        self.check_kept_cards()
+        self.check_procedure_recursion()
 
     def check_header(self, scope):
         p = self.p
@@ -344,9 +346,14 @@ class Checker(TypeChecker):
         self.check_overlapping_handlers()
 
     def check_overlapping_handlers(self) -> None:
-        """R0409: two `on land`/`on pass` handlers for the same squares, under the same condition (or
-        none), that both move money: each arrival pays twice. Typically a variant restating a rule of
-        its base beside the base's own. Reported at the later handler, with a note at the earlier."""
+        """R0410 (a warning): two `on land`/`on pass` handlers for the same squares, under the same
+        condition (or none), that both move money: each arrival pays twice. Typically a variant restating
+        a rule of its base beside the base's own. Reported at the later handler, with a note at the earlier.
+
+        R0411 (an error): the same, and the two handlers are one rule written twice: the same event,
+        condition and body, up to the name of the handler's variable, citations and layout. Each arrival
+        then runs the same payments twice, which no rulebook means: a payment meant to be doubled is
+        written once, doubled."""
         p = self.p
 
         def pays(h) -> bool:
@@ -374,6 +381,18 @@ class Checker(TypeChecker):
                 if a is not None and b is not None and a != b:
                     continue
                 file = earlier.span.file or p.path
+                if (earlier.event == later.event and earlier.target == later.target
+                        and _shape(earlier.when, earlier.var) == _shape(later.when, later.var)
+                        and _shape(earlier.body, earlier.var) == _shape(later.body, later.var)):
+                    self._report(Diagnostic(
+                        "error", "R0411", f"this handler repeats the one at {os.path.basename(file)}:"
+                        f"{earlier.span.line} word for word, so every time a player "
+                        f"{'lands on' if later.event == 'land' else 'passes'} `{later.target}` its payments "
+                        "are made twice", later.span.file or p.path, later.span,
+                        labels=(Label(earlier.span, "the same rule, first written here", file),),
+                        help="remove one of them: a house rule keeps every handler of its base, so a handler restated "
+                             "beside it runs as well; a payment meant to be made twice is written once, doubled"))
+                    break
                 self._report(Diagnostic(
                     "warning", "R0410", f"this handler and the one at {os.path.basename(file)}:{earlier.span.line} "
                     f"both run when a player {'lands on' if later.event == 'land' else 'passes'} "
@@ -383,6 +402,56 @@ class Checker(TypeChecker):
                     help="if this restates the other rule, one of them is enough; if both are meant, "
                          "say so in one handler"))
                 break
+
+    def check_kept_cards(self) -> None:
+        """R0412: a `keep` card that nothing in play can ever reach once kept: no `use card` in any rule,
+        no `holds(…)`, `discard card` or `give card` naming it (or a card not named outright), and no
+        trade of cards that lets it change hands. Kept, it stays in its holder's hand for good."""
+        p = self.p
+        kept = [(deck, card) for deck in p.decks.values() for card in deck.cards if card.keep]
+        if not kept:
+            return
+        roots = [*p.handlers, *p.hooks, *p.actions.values(), *p.procedures.values(), *p.decks.values(),
+                 *p.defines.values()]
+        roots += [x for x in (p.turn, p.setup) if x is not None]
+        named: set = set()
+        for node in walk.walk(tuple(roots)):
+            if isinstance(node, ast.UseCard):
+                return  # `use card` offers every card its player holds
+            card = None
+            if isinstance(node, ast.Call) and node.func == "holds" and len(node.args) == 2:
+                card = node.args[1]
+            elif isinstance(node, ast.DiscardHeld):
+                card = node.card
+            else:
+                continue
+            if isinstance(card, ast.Attr) and isinstance(card.obj, ast.Name):
+                named.add((card.obj.id, card.name))
+            else:
+                return  # a card chosen at run time may be any of them
+        trades_cards = p.trade is not None and p.trade.cards
+        for deck, card in kept:
+            if (deck.name, card.name) in named or (card.tradable and trades_cards):
+                continue
+            self.warn("R0412", f"card `{deck.name}.{card.name}` is kept, but no rule can ever use it: no "
+                      "`use card`, and no `holds`, `discard card`, `give card` or trade reaches it", card.span,
+                      help=f"add `use card by player` where the rulebook lets a kept card be played, or test "
+                           f"`holds(player, {deck.name}.{card.name})` in the rule it changes; or drop `keep`")
+
+    def check_procedure_recursion(self) -> None:
+        """R0413: a procedure every path through whose body runs `do` of itself (directly, or through
+        procedures that always do), before anything can end the turn: once run it never returns."""
+        procs = self.p.procedures
+        for name, proc in procs.items():
+            via = _always_does(proc.body, name, procs, frozenset({name}))
+            if via is None:
+                continue
+            chain = "" if via.name == name else f" (through `{via.name}`)"
+            self._report(Diagnostic(
+                "error", "R0413", f"procedure `{name}` always runs itself again{chain}, so once run it never "
+                f"returns", proc.span.file or self.p.path, via.span,
+                labels=(Label(proc.span, f"procedure `{name}`", proc.span.file or self.p.path),),
+                help="put the `do` under a condition that ends the repeat (`if …:`), or loop with `for`"))
 
     def check_actions(self, scope):
         p = self.p
@@ -569,6 +638,49 @@ class Checker(TypeChecker):
             for name, decl in table.items():
                 if name not in self.used:
                     self.warn("R0404", f"{what} `{name}` is never used", decl.span)
+
+
+_SKIPPED_FIELDS = ("span", "meta", "target_span", "deck_span", "passes_span")
+
+
+def _shape(node, var: str | None):
+    """A node as plain data, for telling two rules written alike: no spans, no citations, and the
+    handler's variable `var` written `_` wherever it is named."""
+    if isinstance(node, (tuple, list)):
+        return tuple(_shape(n, var) for n in node)
+    if not walk.is_node(node):
+        return node
+    if isinstance(node, ast.Name) and var is not None and node.id == var:
+        return ("Name", "_")
+    return (type(node).__name__,) + tuple(
+        (f.name, "_" if f.name == "var" and var is not None and getattr(node, f.name) == var
+         else _shape(getattr(node, f.name), var))
+        for f in node.__attrs_attrs__ if f.name not in _SKIPPED_FIELDS)
+
+
+def _always_does(block, target: str, procs: dict, seen: frozenset):
+    """The `do` that every path through `block` reaches, running procedure `target` again (directly,
+    or through a procedure that always does), before an `end turn` or `end game`; None if some path
+    does not. Loops may run no time, and a choice's options are all followed."""
+    for st in block.statements:
+        if isinstance(st, (ast.EndTurn, ast.EndGame)):
+            return None
+        if isinstance(st, ast.Do):
+            if st.name == target:
+                return st
+            if st.name in procs and st.name not in seen:
+                if _always_does(procs[st.name].body, target, procs, seen | {st.name}) is not None:
+                    return st
+        elif isinstance(st, ast.If) and st.orelse is not None:
+            found = [_always_does(b, target, procs, seen) for _, b in st.branches]
+            found.append(_always_does(st.orelse, target, procs, seen))
+            if all(f is not None for f in found):
+                return found[0]
+        elif isinstance(st, ast.Choose) and st.options:
+            found = [_always_does(o.body, target, procs, seen) for o in st.options]
+            if all(f is not None for f in found):
+                return found[0]
+    return None
 
 
 def check_program(rules: ast.RulesFile) -> Checked:

@@ -54,6 +54,11 @@ class Game(Cards, Dealing):
         self.forced_dice: list = []
         self.forced_cards: dict = {}
         self.observer = None
+        # `on_settled`, when set (by the property checker), is called whenever a rule's body has
+        # finished and no other rule is running: the game is settled there. `rules_running` counts
+        # the rule bodies under way (see rules.settling).
+        self.on_settled = None
+        self.rules_running = 0
         self.started = False
         self.phase_at = -1  # the phase the current turn has reached: -1 before the first, len(phases) after the last
         self.window_only = None  # while a `window for P only …` is open, the actions it allows

@@ -26,6 +26,24 @@ from .events import NO_RULE, RuleRef
 from .state import Account, Square
 
 
+def settling(body):
+    """A rule's compiled body (a handler's, a hook's, a phase's, an action's, a card's, the setup's)
+    that tells the game when it is settled: when this body ends and no other rule is running (the
+    rule that moved a token is still running while the arrival's handlers run). In plain play
+    (`on_settled` None) it only runs the body."""
+    def run(g, e):
+        if g.on_settled is None:
+            return body(g, e)
+        g.rules_running += 1
+        try:
+            body(g, e)
+        finally:
+            g.rules_running -= 1
+        if not g.rules_running:
+            g.on_settled()
+    return run
+
+
 @attrs.define
 class Handler:
     var: str | None
@@ -263,7 +281,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
                           | (set(DEBT_NAMES) if getattr(h, "event", "") == "debt" else set()))
         when = compiler.expr(h.when, local) if h.when is not None else None
-        return Handler(getattr(h, "var", None), when, compiler.block(h.body, local), compiler.where(h))
+        return Handler(getattr(h, "var", None), when, settling(compiler.block(h.body, local)), compiler.where(h))
 
     land: dict = {}
     passing: dict = {}
@@ -284,7 +302,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     phases = []
     for phase in p.turn.phases:
         when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
-        phases.append(PhaseDef(phase.name, when, phase.optional, compiler.block(phase.body, frozenset({"player"})),
+        phases.append(PhaseDef(phase.name, when, phase.optional, settling(compiler.block(phase.body, frozenset({"player"}))),
                                compiler.where(phase)))
 
     actions = []
@@ -294,7 +312,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         local = frozenset({"player"} | ({var} if var else set()))
         when, volatile = _split_condition(compiler, a.when, local)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
-        actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local), compiler.where(a),
+        actions.append(ActionDef(a.name, var, kind, a.timing, when, settling(compiler.block(a.body, local)), compiler.where(a),
                                  prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile,
                                  a.relation, phase_names.index(a.phase) if a.phase is not None else None,
                                  tuple(compiler.expr(n, frozenset({"player"}))
@@ -305,7 +323,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     for deck in p.decks.values():
         cards = []
         for card in deck.cards:
-            body = compiler.block(card.body, frozenset({"player"}))
+            body = settling(compiler.block(card.body, frozenset({"player"})))
             cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card),
                                   card.lasting, card.later, card.tradable,
                                   compiler.expr(card.tradable_when, frozenset({PLAYER}))
@@ -362,7 +380,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         trade_where=compiler.where(p.trade) if p.trade else NO_RULE,
         decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
-        setup=compiler.block(p.setup.body, frozenset()) if p.setup is not None else None,
+        setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards),
     )
 

@@ -1,5 +1,5 @@
-"""Issue #11: the mistakes a house-rule author makes, each a file in tests/properties_data/ that
-`rulesc check` must catch, at the author's line, with a failure that can be replayed."""
+"""Issue #11: the mistakes a house-rule author makes, each a file in examples/broken/ that
+`rulesc check` must catch (exit 1), at the author's line, with a failure that can be replayed."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
+
 from rulesc.cli import main
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "properties_data"
+DATA = HERE.parent / "examples" / "broken"
 
 
 def run(capsys, *argv):
@@ -103,18 +105,31 @@ def test_an_invariant_that_breaks_only_after_200_turns_is_found_by_whole_games(c
     assert re.search(r"replay this game: rulesc run \S+ --players \d --seed \d+ --check$", out, re.M), out
 
 
-def test_rent_paid_twice_shows_as_a_changed_base_scenario(capsys):
+def test_rent_paid_twice_is_an_error_at_the_restated_handler(capsys):
     code, out, err = run(capsys, "check", *FAST, DATA / "rent_twice.rules")
+    assert code == 1, out + err
+    assert re.search(r"rent_twice\.rules:7:1: error\[R0411\]: this handler repeats the one at base\.rules:52 word "
+                     r"for word, so every time a player lands on `Lease` its payments are made twice", err), err
+    assert re.search(r"note: the same rule, first written here at \S*base\.rules:52:1", err), err
+    assert "R0410" not in err  # the error says it all: no warning for the same pair besides
+
+
+def test_a_second_payment_on_the_same_arrival_is_a_warning_and_a_changed_base_scenario(capsys, tmp_path):
+    """A toll beside the rent (same arrival, same condition, another payment) is a legitimate house
+    rule: R0410 warns, the base's scenario is reported CHANGED as information, and check exits 0."""
+    toll = tmp_path / "toll.rules"
+    toll.write_text(f'extends "{DATA / "base.rules"}"\n\n'
+                    "on land Lease p when p.owner != none and p.owner != player:\n"
+                    "    pay $10 from player to bank\n", encoding="utf-8")
+    code, out, err = run(capsys, "check", *FAST, toll)
     assert "scenarios: 0 of 1 pass" in out
     assert re.search(r"^  CHANGED .*base\.rules:\d+  rent is paid to the owner$", out, re.M), out
     assert "expected `Ann.cash == $290`, but the left side is `$280`" in out, out
-    # Information about a house rule, not an error: the house rule is meant to change outcomes.
     assert code == 0, out + err
-    # The static check points at both rules: the restated one, and the base's it doubles.
-    assert re.search(r"rent_twice\.rules:7:1: warning\[R0410\]: this handler and the one at base\.rules:\d+ both run "
+    assert re.search(r"toll\.rules:3:1: warning\[R0410\]: this handler and the one at base\.rules:\d+ both run "
                      r"when a player lands on `Lease` under the same condition, and both move money", err), err
     assert re.search(r"note: the other handler at \S*base\.rules:\d+:1", err), err
-    code, out, _ = run(capsys, "check", "--format", "json", *FAST, DATA / "rent_twice.rules")
+    code, out, _ = run(capsys, "check", "--format", "json", *FAST, toll)
     scenarios = json.loads(out)[0]["scenarios"]
     assert scenarios["changed_by_variant"] == 1 and scenarios["failed"] == 0
     assert scenarios["scenarios"][0]["inherited"] is True
@@ -167,3 +182,133 @@ def test_simulate_check_lists_the_games_that_break_an_invariant(capsys):
 def test_run_draws_refuses_a_word_that_is_not_draws(capsys):
     code, _, err = run(capsys, "run", DATA / "base.rules", "--draws", "nonsense")
     assert code == 2 and "--draws" in err
+
+
+# ---- every file of examples/broken/: exit 1, the responsible line of that file named --------------
+
+# file -> (a text on the responsible line, how it is found: a diagnostic's code, or FAILED/FAIL)
+BROKEN = {
+    "out_keeps_cash.rules": ("eliminate player", "FAILED"),
+    "extra_turn_forever.rules": ("extra turn for player", "FAILED"),
+    "stall.rules": ("roll 1 die as d", "FAILED"),
+    "late_invariant.rules": ('invariant "the short game is over by turn 240"', "FAILED"),
+    "money_from_nowhere.rules": ("set player.cash = player.cash + $50", "FAILED"),
+    "rent_twice.rules": ("on land Lease p when", "error[R0411]"),
+    "override_wrong_type.rules": ("override param starting_cash = 5", "error[R0514]"),
+    "cycle_a.rules": ('extends "cycle_b.rules"', "error[R0512]"),
+    "cycle_b.rules": ('extends "cycle_a.rules"', "error[R0512]"),
+    "procedure_calls_itself.rules": ("do payout(q)", "error[R0413]"),
+    "kept_card_unused.rules": ('card Voucher "A $50 voucher', "warning[R0412]"),
+}
+
+
+def test_examples_broken_holds_ten_house_rules_each_listed_here_with_a_comment():
+    files = sorted(p.name for p in DATA.glob("*.rules") if p.name != "base.rules")
+    assert files == sorted(BROKEN) and len(files) >= 10
+    for name in files:
+        first = (DATA / name).read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("# "), name  # each says what is wrong with it
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_check_exits_1_on_each_broken_house_rule_and_names_its_line(capsys, name):
+    path = DATA / name
+    text, how = BROKEN[name]
+    number = next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+    code, out, err = run(capsys, "check", *FAST, path)
+    assert code == 1, out + err
+    if how == "FAILED":
+        assert re.search(rf"^  rule: {re.escape(name)}:{number} ", out, re.M), out
+        argv = _replay_command(out)
+        message = next(line for line in out.splitlines() if line.startswith("FAILED: "))
+        code, replayed, _ = run(capsys, *argv)
+        assert code == 1 and message in replayed and f"  rule: {name}:{number}    " in replayed, replayed
+    else:
+        # The diagnostic, and this file's line: where it is reported, or in a note (a cycle is
+        # reported at the file that closes it, with a note at the other).
+        assert how in err and re.search(rf"\b{re.escape(name)}:{number}:\d+", err), err
+
+
+def test_the_kept_voucher_also_fails_its_own_scenario(capsys):
+    code, out, err = run(capsys, "check", *FAST, DATA / "kept_card_unused.rules")
+    assert code == 1
+    assert re.search(r"^  FAIL +\S*kept_card_unused\.rules:14  a kept voucher is cashed at Go$", out, re.M), out
+
+
+# ---- declared invariants hold where the game is settled, not between two `set`s of one rule -------
+
+LAPS = '''extends "{base}"
+
+global:
+    laps: count = 0
+    paid_laps: count = 0
+
+on pass Go:
+    set laps = laps + 1
+{second}
+invariant "every lap is paid": laps == paid_laps
+'''
+
+
+def test_an_invariant_over_two_fields_one_rule_sets_in_turn_holds(capsys, tmp_path):
+    path = tmp_path / "together.rules"
+    path.write_text(LAPS.format(base=DATA / "base.rules", second="    set paid_laps = paid_laps + 1\n"),
+                    encoding="utf-8")
+    code, out, err = run(capsys, "check", *FAST, path)
+    assert code == 0 and "result: all invariants hold" in out, out + err
+    assert re.search(r"^  ok +every lap is paid\b", out, re.M), out
+
+
+def test_an_invariant_still_false_when_the_rule_ends_breaks_at_the_event_that_made_it_false(capsys, tmp_path):
+    path = tmp_path / "apart.rules"
+    path.write_text(LAPS.format(base=DATA / "base.rules",
+                                second="    if laps < 3:\n        set paid_laps = paid_laps + 1\n"),
+                    encoding="utf-8")
+    code, out, err = run(capsys, "check", *FAST, path)
+    assert code == 1, out + err
+    # The position is the `set` after which it became false (and stayed false), not the settling.
+    assert "  rule: apart.rules:8    set laps = laps + 1" in out, out
+    marked = next(line for line in out.splitlines() if line.startswith("    >> "))
+    assert "set       target=global field=laps old=2 new=3" in marked and marked.endswith("apart.rules:8"), out
+    code, out, _ = run(capsys, "check", "--format", "json", *FAST, path)
+    failure = json.loads(out)[0]["properties"]["failures"][0]
+    event = failure["events"][failure["event_index"]]
+    assert event["event"] == "set" and event["field"] == "laps" and event["new"] == 3
+    assert failure["after"] == {"holds": False, "event": "set", "target": "global", "field": "laps", "old": 2,
+                                "new": 3}
+
+
+def test_an_out_player_with_an_empty_account_holds_nothing(capsys, tmp_path):
+    """Regression: an account field is an `Account`, always truthy; an out player's empty deposit is
+    not money held (Wall Street's check reported `Account(P1.deposit)` at every elimination)."""
+    text = (DATA / "base.rules").read_text(encoding="utf-8")
+    text = text.replace("    cash: money = starting_cash\n", "    cash: money = starting_cash\n    deposit: account\n")
+    path = tmp_path / "deposits.rules"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "check", *FAST, path)
+    assert code == 0 and re.search(r"^  ok +an out player holds nothing", out, re.M), out + err
+
+
+def test_a_declared_invariant_is_evaluated_only_when_what_it_reads_has_changed():
+    """Issue #11's cost: "houses never exceed five" reads `houses`, so it is evaluated after the
+    events that changed a `houses` field (and where the game settles), not after every event."""
+    from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.rules import load_rules
+    from rulesc.properties import play_checked
+
+    rules = load_rules(str(DATA / "base.rules"))
+    inv = rules.invariants[0]
+    condition, calls = inv.condition, []
+
+    def counted(g, e):
+        calls.append(len(g.events))
+        return condition(g, e)
+    counted.reads = condition.reads
+    assert counted.reads == {"houses"}
+    inv.condition = counted
+    game = Game(rules, 3, seed=1, agents=make_agents("heuristic", 1, 3))
+    assert play_checked(rules, game) is None
+    changes = sum(1 for e in game.events if e.kind == "set" and e.payload[1] == "houses")
+    assert changes and len(calls) == changes + 1  # once at the start, then once per change
+    assert len(calls) < len(game.events) / 10

@@ -505,8 +505,14 @@ def test_procedure_calls_are_checked():
 
 
 def test_a_procedure_that_calls_itself_is_stopped():
+    # Unconditionally it is refused before play (R0413); under a condition that never turns false,
+    # which the static check cannot see, the run stops it.
+    from rulesc.dsl.diagnostics import RulesError
     from rulesc.interpreter.errors import StepBudgetExceeded
-    g = game("procedure again(p: player):\n    do again(p)\n\non land Jail:\n    do again(player)\n")
+    with pytest.raises(RulesError, match="always runs itself again"):
+        game("procedure again(p: player):\n    do again(p)\n\non land Jail:\n    do again(player)\n")
+    g = game("procedure again(p: player):\n    if p.cash >= $0:\n        do again(p)\n\non land Jail:\n"
+             "    do again(player)\n")
     with pytest.raises(StepBudgetExceeded):
         g.move(g.state.players[0], "to", g.squares["Jail"], "x")
 

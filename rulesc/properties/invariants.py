@@ -1,7 +1,8 @@
 """The invariants checked after every event of a game: the built-in ones and those the rules file declares.
 
 This is what the property checker checks; how games are generated and searched lives in
-`drawing` and `search`. After every event (the checker is the game's `observer`):
+`drawing` and `search`. The checker is the game's `observer`, and looks at each invariant after
+the events that can change what it reads (see `InvariantChecker`):
 
 - money is conserved: all players' cash, the bank's balance and every account field's (a player's
   deposit, a global pot) never change in sum;
@@ -15,7 +16,13 @@ This is what the property checker checks; how games are generated and searched l
 - the game progresses: no player takes `RUN_LIMIT` turns in a row while others are in
   the game (a rule that gives a turn after every turn), and something changes — money,
   a field, an owner, a card — at least once every `STALL_TURNS` turns;
-- every `invariant` the rules file declares.
+- every `invariant` the rules file declares, where the game is settled: when no rule is in the
+  middle of its statements (after each rule's body — a phase, a hook, an action, a handler, a
+  card, the setup — that no other rule is running around, after each event the engine makes
+  outside any rule, at each new turn and at the end). A rule that sets two fields in turn may
+  leave an invariant relating them false between the two `set`s. A declared invariant is still
+  evaluated after the events that can change it, so a failure points at the event after which
+  it became false (and stayed false until the game settled), not at the settling.
 
 A game whose rules crash counts as breaking one more invariant, `CRASH`; the search
 detects that one, since a crash is an exception rather than a state.
@@ -23,6 +30,7 @@ detects that one, since a crash is an exception rather than a state.
 
 from __future__ import annotations
 
+from rulesc.interpreter.codegen import UNTRACKED
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import NO_RULE, RuleRef, field_index
@@ -78,8 +86,21 @@ class PropertyFailure(Exception):
         self.after = after  # ... and after it
 
 
+# The events after which the cards' places may have changed; at `turn` and `end` they are counted too.
+CARD_EVENTS = frozenset({"draw", "discard", "use", "give", "trade", "turn", "end"})
+_ZEROS = __import__("itertools").repeat(0)
+
+
 class InvariantChecker:
-    """For one game: built-in and declared invariants, checked after every event.
+    """For one game: built-in and declared invariants, checked after every event that can change them.
+
+    What each invariant reads decides when it is looked at again (the engine counts every change to
+    a field, to cash and to who is out, in `Game.versions`, as the legal-actions cache does): money
+    and negative cash when cash has changed (a payment, a `set` of cash); cards after a card event
+    and at each turn; a declared invariant when something it reads has changed (its compiled
+    condition lists what it reads; one that reads untracked state, such as `turn`, every time).
+    An invariant whose reads have not changed has the value it had, so the findings are those of
+    checking everything after every event.
 
     `skip` holds the invariants set aside (already broken in an earlier search);
     `failure_types` maps each invariant to the `PropertyFailure` subclass to raise.
@@ -101,6 +122,16 @@ class InvariantChecker:
         self.last_extra = None  # index of the last `extra` event (a turn given again)
         self.changed_turn = 0  # the last turn in which something changed
         self.last_rule = None  # index of the last event a rule caused
+        # Declared invariants false since an event, waiting for the game to settle: text -> the
+        # failure's arguments (the event after which it became false, its rule, the values).
+        self.pending: dict = {}
+        game.on_settled = self.settle
+        self.cash_version = -1  # the count of cash changes when money was last looked at
+        # Per declared invariant, what it reads (None: state without a change counter, so always
+        # evaluated), and the sum of those reads' change counts when it was last evaluated.
+        self.reads = [None if reads is None or UNTRACKED in reads else tuple(sorted(reads))
+                      for reads in (getattr(inv.condition, "reads", None) for inv in self.declared)]
+        self.seen = [-1] * len(self.declared)
 
     def _held(self, deck: str) -> int:
         return sum(1 for p in self.game.state.players for h in getattr(p, "hand", ()) if h.deck == deck)
@@ -132,20 +163,11 @@ class InvariantChecker:
         index = len(game.events) - 1
         state = game.state
         skip = self.skip
-        if MONEY not in skip:
-            total = self._money()
-            if total != self.money:
-                self.fail(MONEY, f"players' cash plus the bank came to {self.money} after setup and "
-                                 f"{total} now ({total - self.money:+d})", index, where,
-                          {"total": self.money}, {"total": total})
-        if NEGATIVE not in skip:
-            for p in state.players:
-                cash = p.f.get("cash", 0)
-                if cash < 0:
-                    self.fail(NEGATIVE, f"{p.name} has {cash} in cash", index, where,
-                              {"player": p.name, "cash": self._cash_before(p.name, cash, kind, payload)},
-                              {"player": p.name, "cash": cash})
-        if CARDS not in skip:
+        cash_version = game.versions.get("cash", 0)
+        if cash_version != self.cash_version:
+            self.cash_version = cash_version
+            self._check_money(index, where, kind, payload)
+        if kind in CARD_EVENTS and CARDS not in skip:
             for deck, count in self.cards.items():
                 now = self._cards(deck)
                 if now != count:
@@ -166,19 +188,68 @@ class InvariantChecker:
                 self._check_out()
             if kind == "turn" and PROGRESS not in skip:
                 self._check_progress(payload[TURN_PLAYER], index)
-        for inv in self.declared:
+        if self.declared:
+            self._check_declared(index, kind, where, payload)
+        if self.pending and (not game.rules_running or kind == "turn" or kind == "end"):
+            self.settle()
+
+    def _check_money(self, index, where, kind, payload) -> None:
+        state = self.game.state
+        skip = self.skip
+        if MONEY not in skip:
+            total = self._money()
+            if total != self.money:
+                self.fail(MONEY, f"players' cash plus the bank came to {self.money} after setup and "
+                                 f"{total} now ({total - self.money:+d})", index, where,
+                          {"total": self.money}, {"total": total})
+        if NEGATIVE not in skip:
+            for p in state.players:
+                cash = p.f.get("cash", 0)
+                if cash < 0:
+                    self.fail(NEGATIVE, f"{p.name} has {cash} in cash", index, where,
+                              {"player": p.name, "cash": self._cash_before(p.name, cash, kind, payload)},
+                              {"player": p.name, "cash": cash})
+
+    def _check_declared(self, index, kind, where, payload) -> None:
+        """Evaluate each declared invariant whose reads have changed; one that is false waits in
+        `pending`, with this event, until the game settles (or it holds again)."""
+        game = self.game
+        versions = game.versions
+        pending = self.pending
+        seen = self.seen
+        for i, inv in enumerate(self.declared):
+            reads = self.reads[i]
+            if reads is not None:
+                key = sum(map(versions.get, reads, _ZEROS))
+                if key == seen[i]:
+                    continue  # nothing it reads has changed: it has the value it had
+                seen[i] = key
             text, condition, declared = inv.text, inv.condition, inv.where
             try:
                 holds = condition(game, {})
             except RuleRuntimeError as exc:
                 self.fail(text, f"the invariant could not be evaluated: {exc.message}", index, where or declared)
-            if not holds:
+            if holds:
+                if text in pending:
+                    del pending[text]
+            elif text not in pending:
                 after = {"holds": False, "event": kind}
                 if kind == "set":
                     after.update(target=payload[SET_TARGET], field=payload[SET_FIELD], old=payload[SET_OLD],
                                  new=payload[SET_OLD + 1])
-                self.fail(text, f"`{text}` (declared at {declared}) is false after this event", index,
-                          where or declared, {"holds": True}, after)
+                pending[text] = (text, f"`{text}` (declared at {declared}) is false after this event", index,
+                                 where or declared, {"holds": True}, after)
+
+    def settle(self) -> None:
+        """The game is settled: a declared invariant still false since an event breaks here, at that
+        event. (What changed since the last event without one, a token placed, is looked at first.)"""
+        events = self.game.events
+        if self.declared and events:
+            last = events[-1]
+            self._check_declared(len(events) - 1, last.kind, last.rule, last.payload)
+        if self.pending:
+            first = min(self.pending.values(), key=lambda args: args[2])
+            self.fail(*first)
 
     def _where(self, index: int | None) -> RuleRef:
         events = self.game.events
@@ -214,6 +285,8 @@ class InvariantChecker:
                 continue
             for field in self.money_fields:
                 value = p.f.get(field)
+                if isinstance(value, Account):  # an account field: what it holds
+                    value = value.balance
                 if value:
                     held.setdefault(p.name, []).append(f"{value} in `{field}`")
             if getattr(p, "hand", None):
