@@ -179,7 +179,21 @@ def parse_override(text: str) -> tuple[str, object]:
         raise RulesError([Diagnostic("error", "R0010", f"`--set {text}` is not `NAME=VALUE`", "--set",
                                      help="e.g. `--set starting_cash=$1500`")])
     name, value = (part.strip() for part in text.split("=", 1))
-    snippet = parse_text(f"param {name} = {value}\n", "--set")
+    if not name.isidentifier():
+        raise RulesError([Diagnostic("error", "R0010", f"`--set {text}`: `{name}` is not a parameter name", "--set",
+                                     help="e.g. `--set starting_cash=$1500`")])
+    try:
+        if "\n" in value or "\r" in value:  # a second line would be parsed as more declarations
+            raise RulesError([])
+        snippet = parse_text(f"param {name} = {value}\n", "--set")
+        if len(snippet.decls) != 1 or not isinstance(snippet.decls[0], ast.Param):
+            raise RulesError([])
+    except RulesError as exc:
+        why = "; ".join(d.message for d in exc.diagnostics[:1])
+        raise RulesError([Diagnostic("error", "R0012", f"`--set {name}`: `{value.splitlines()[0] if value.strip() else value}`"
+                                     f"{' and more lines' if len(value.splitlines()) > 1 else ''} is not a value"
+                                     + (f" ({why})" if why else ""), "--set",
+                                     help="write a value as in a rules file: `$1500`, `5`, `10%`, `true`")]) from None
     return name, snippet.decls[0].value
 
 

@@ -1,8 +1,8 @@
 """The `rulesc` command: check, diagram, run, simulate and test rules files.
 
 Exit codes: 0 clean; 1 the rules have errors, an invariant broke or a scenario failed;
-2 usage or I/O error (a missing file, a bad option). No Python traceback reaches the
-user unless `--debug` asks for it.
+2 usage or I/O error (a missing file, a bad option); 3 an internal error, a bug in rulesc.
+No Python traceback reaches the user unless `--debug` asks for it.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from rulesc.interpreter.scenario import run_scenarios
 from . import report
 from .simulate import format_summary, play_one, simulate
 
+EXIT_INTERNAL = 3  # a bug in rulesc, never the user's input: scripts can tell it from a missing file (2)
 IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012", "R0513"}  # unreadable file or bad option: usage/I-O
 
 
@@ -57,6 +58,28 @@ def _report_rules_error(exc: RulesError, fmt: str = "text") -> int:
 def _runtime_error(exc: RuleRuntimeError) -> int:
     print(render_text(exc.diagnostic(), _source_of(exc.path)), file=sys.stderr)
     return 1
+
+
+def _write_output(path: str, text: str) -> None:
+    """Write an output file the user named; a path that cannot be written is a usage error (exit 2)."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"rulesc: error: cannot write `{path}`: {exc.strerror or exc}", file=sys.stderr)
+        raise Exit(2) from None
+
+
+def _check_writable(path: str | None) -> None:
+    """Refuse an output path that is a directory (or in a folder that does not exist) before any work."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        print(f"rulesc: error: `{path}` is a directory; name a file to write", file=sys.stderr)
+        raise Exit(2)
+    if not target.parent.is_dir():
+        print(f"rulesc: error: cannot write `{path}`: no folder `{target.parent}`", file=sys.stderr)
+        raise Exit(2)
 
 
 def _load(args):
@@ -118,7 +141,10 @@ def cmd_check(args) -> int:
         if not checked.ok:
             worst = max(worst, 1)
             continue
-        if not args.static:
+        if args.static:
+            if args.set:
+                compile_rules(checked, args.set)  # a bad `--set` is the same usage error with or without --static
+        else:
             from hypothesis.configuration import set_hypothesis_home_dir
 
             from .properties import check_properties, format_report, report_json
@@ -183,6 +209,7 @@ def cmd_replay(args, rules) -> int:
 
 
 def cmd_run(args) -> int:
+    _check_writable(args.log)
     rules = _load(args)
     if args.replay:
         return cmd_replay(args, rules)
@@ -194,7 +221,7 @@ def cmd_run(args) -> int:
         if args.log == "-":
             sys.stdout.write(text)
             return 0
-        Path(args.log).write_text(text, encoding="utf-8")
+        _write_output(args.log, text)
     winner = state.winner.name if state.winner else "nobody"
     print(f"{rules.title}: seed {args.seed}, {players} players, {args.agents} agents")
     print(f"ended after {state.turn} turns: {state.end_reason}; winner: {winner}")
@@ -208,6 +235,7 @@ def cmd_run(args) -> int:
 
 def cmd_play(args) -> int:
     from .play import play_at_terminal
+    _check_writable(args.log)
     rules = _load(args)
     players = _players(rules, args.players)
     if not 1 <= args.seat <= players:
@@ -215,7 +243,7 @@ def cmd_play(args) -> int:
         return 2
     game = play_at_terminal(rules, players, args.seat - 1, args.seed)
     if args.log:
-        Path(args.log).write_text(events_to_jsonl(game.events), encoding="utf-8")
+        _write_output(args.log, events_to_jsonl(game.events))
     state = game.state
     print(f"game over after {state.turn} turns: {state.end_reason}; "
           f"winner: {state.winner.name if state.winner else 'nobody'}")
@@ -279,9 +307,32 @@ def cmd_citations(args) -> int:
 
 # ---- the parser -----------------------------------------------------------------------------------
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rulesc")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def _at_least(low: int):
+    """An argparse type: a whole number no smaller than `low` (argparse then reports a bad one, exit 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+    parse.__name__ = f"a number from {low}"
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulesc", description="Check, diagram, run, simulate and test board-game rules.")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
+    parser.add_argument("--version", action="version", version=f"rulesc {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_set(p):
@@ -290,13 +341,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     def with_agents(p):
         p.add_argument("--agents", choices=["heuristic", "random"], default="heuristic", help="the agents playing")
-        p.add_argument("--players", type=int, help="number of players (default: 4 where the game allows)")
+        p.add_argument("--players", type=_at_least(1), help="number of players (default: 4 where the game allows)")
 
     p = sub.add_parser("check", help="check rules files: static diagnostics, then property tests")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--static", action="store_true", help="only the static checks (milliseconds)")
     p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("--examples", type=int, default=100, help="generated games for the property tests")
+    p.add_argument("--examples", type=_at_least(1), default=100, help="generated games for the property tests")
     p.add_argument("--seed", type=int, default=0)
     with_set(p)
     p.set_defaults(func=cmd_check)
@@ -318,16 +369,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play one game at the terminal against the heuristic agents")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
+    p.add_argument("--seat", type=_at_least(1), default=1, help="your seat, from 1 (default 1)")
     p.add_argument("--log", metavar="EVENTS.jsonl", help="write the game's event log, to replay it later")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--players", type=int, help="number of players (default: 4 where the game allows)")
+    p.add_argument("--players", type=_at_least(1), help="number of players (default: 4 where the game allows)")
     with_set(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games and summarise them")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("-n", type=int, default=1000, help="number of games")
+    p.add_argument("-n", type=_at_least(1), default=1000, help="number of games")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
     with_agents(p)
@@ -377,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rulesc: internal error: {type(exc).__name__}: {exc}\n"
               "  help: this is a bug in rulesc; rerun with --debug for the traceback and report it",
               file=sys.stderr)
-        return 2
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

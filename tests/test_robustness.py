@@ -1,0 +1,130 @@
+"""Regression tests for issue #13: no input crashes or hangs rulesc.
+
+Each test is one problem found by fuzzing or by trying the command line as a new user would,
+and failed before its fix. A file that checks clean must play without an internal error: the
+rules may still be stopped by a runtime diagnostic (R1001, R1002), never by a Python exception.
+Subprocess cases have a timeout only to catch hangs.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesc import cli
+from rulesc.dsl.checker import check_program
+from rulesc.dsl.diagnostics import RulesError
+from rulesc.dsl.parser import parse_text
+
+DATA = Path(__file__).parent / "cli_data"
+MINIMAL = (DATA / "minimal.rules").read_text(encoding="utf-8")
+
+
+def broken(old: str, new: str, text: str = MINIMAL) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+def rulesc(*args, timeout=60):
+    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def codes(text: str, path: str = "probe.rules") -> list[str]:
+    """The error codes of parsing and checking `text` (empty: it checks clean)."""
+    try:
+        rules = parse_text(text, path)
+    except RulesError as exc:
+        return [d.code for d in exc.diagnostics]
+    return [d.code for d in check_program(rules).diagnostics if d.is_error]
+
+
+def write(tmp_path, text: str, name: str = "probe.rules") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ---- the internal-error exit code ------------------------------------------------------------------
+
+def test_an_internal_error_has_its_own_exit_code(monkeypatch, capsys):
+    def boom(_args):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(cli, "cmd_check", boom)
+    parser = cli.build_parser
+    monkeypatch.setattr(cli, "build_parser", lambda: _with_func(parser(), boom))
+    status = cli.main(["check", "--static", "x.rules"])
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_INTERNAL == 3
+    assert "internal error" in err and "Traceback" not in err
+
+
+def _with_func(parser, func):
+    parser.set_defaults(func=func)
+    for action in parser._subparsers._group_actions[0].choices.values():
+        action.set_defaults(func=func)
+    return parser
+
+
+# ---- numbers ---------------------------------------------------------------------------------------
+
+HUGE = "1" * 4400
+
+
+@pytest.mark.parametrize("old,new", [
+    ("param salary = $100", f"param salary = ${HUGE}"),
+    ("param salary = $100", f"param salary = $100\nparam n = {HUGE}"),
+    ("param salary = $100", f"param salary = $100\nparam n = -{HUGE}"),
+    ("roll 2 dice as d", "roll 1000000000000000000000000000000 dice as d"),
+    ("    start: Go", f"    start: Go\n    first player: highest roll {HUGE} dice"),
+])
+def test_a_number_too_large_is_a_diagnostic(old, new):
+    text = broken(old, new)
+    assert codes(text) == ["R0106"]
+
+
+def test_a_huge_number_in_set_is_a_usage_error(tmp_path):
+    status, out = rulesc("run", write(tmp_path, MINIMAL), "--set", f"salary=${HUGE}")
+    assert status == 2 and "salary" in out and "Traceback" not in out and "internal" not in out
+
+
+# ---- --set -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["salary=$", "salary=", "salary=$5\nparam extra = $1", "9x=$5", "salary=(("])
+def test_every_bad_set_value_is_a_usage_error(tmp_path, value):
+    path = write(tmp_path, MINIMAL)
+    for static in (["--static"], []):
+        status, out = rulesc("check", *static, "--examples", "1", path, "--set", value)
+        assert status == 2, (static, out)
+        assert "Traceback" not in out and "--set" in out
+
+
+@pytest.mark.parametrize("value", ["nosuch=$1", "salary=abc", "salary=5"])
+def test_set_is_checked_with_static_too(tmp_path, value):
+    status, out = rulesc("check", "--static", write(tmp_path, MINIMAL), "--set", value)
+    assert status == 2 and "Traceback" not in out
+
+
+# ---- the command line ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["check", "--examples", "0"], ["check", "--examples", "-3"], ["simulate", "-n", "-5"], ["simulate", "-n", "0"],
+    ["run", "--players", "0"], ["play", "--seat", "0"], ["run", "--log", "{dir}"], ["run", "--log", "{dir}/no/x.jsonl"],
+])
+def test_bad_option_values_are_usage_errors(tmp_path, args):
+    path = write(tmp_path, MINIMAL)
+    args = [a.replace("{dir}", str(tmp_path)) for a in args]
+    status, out = rulesc(args[0], path, *args[1:])
+    assert status == 2, out
+    assert "Traceback" not in out and "internal error" not in out
+    assert "error" in out
+
+
+def test_version():
+    status, out = rulesc("--version")
+    assert status == 0 and out.startswith("rulesc ")
