@@ -21,6 +21,24 @@ from .typecheck import (Assumption, TypeChecker, a_type, plural,
 from .types import Type
 
 
+MAX_PLAYERS = 100  # more seats than any table has; the engine keeps state for each
+MAX_FIRST_DICE = 100
+MAX_DECK = 10_000  # cards in one deck, counting copies; the engine holds each copy  # `first player: highest roll N dice`
+
+
+def players_range_problem(low, high) -> str | None:
+    """What is wrong with a `players: LOW to HIGH` range, or None."""
+    if not isinstance(low, int) or not isinstance(high, int):
+        return None
+    if low < 1:
+        return f"`players: {low} to {high}`: a game needs at least 1 player"
+    if low > high:
+        return f"`players: {low} to {high}`: the fewest is more than the most"
+    if high > MAX_PLAYERS:
+        return f"`players: {low} to {high}`: at most {MAX_PLAYERS} players"
+    return None
+
+
 @attrs.define
 class Checked:
     """The result of a check: the program, its diagnostics, inferred types and assumptions."""
@@ -105,15 +123,26 @@ class Checker(TypeChecker):
                 else:
                     self.expect(setting.value, T.COUNT, scope, "the fewest players")
                     self.expect(setting.upper, T.COUNT, scope, "the most players")
+                    self.check_players_range(setting)
             elif key == "start":
                 if not isinstance(setting.value, ast.Name):
                     self.error("R0504", "`start` names a square", setting.span)
                 else:
                     self.expect(setting.value, T.SQUARE, scope, "the start")
+                    name = setting.value.id
+                    if p.board is not None and (name in p.squares or name in p.things) \
+                            and not any(sq.id == name for sq in p.board.squares):
+                        self.error("R0504", f"`start: {name}` names a square that is not on the board",
+                                   setting.value.span, help="tokens begin on a square of `board:`")
             elif key == "first player":
                 words = " ".join(setting.value) if isinstance(setting.value, tuple) else ""
                 if not any(words.startswith(rule) for rule in FIRST_PLAYER_RULES):
                     self.error("R0504", "`first player` is `highest roll N dice` or `seat order`", setting.span)
+                elif words.startswith("highest roll") and len(setting.value) > 2 and setting.value[2].isdigit() \
+                        and not 1 <= int(setting.value[2]) <= MAX_FIRST_DICE:
+                    self.error("R0504", f"`first player: highest roll` of {setting.value[2]} dice; "
+                               f"it takes 1 to {MAX_FIRST_DICE}", setting.span,
+                               help="ties roll again, so with no dice the players would tie for ever")
             elif key == "turn limit":
                 if isinstance(setting.value, tuple):
                     self.error("R0504", "`turn limit` is a number", setting.span)
@@ -122,6 +151,16 @@ class Checker(TypeChecker):
         if "start" not in p.settings:
             self.error("R0505", "the game header has no `start:` square", p.game.span,
                        help="add `start: NAME` naming the square where tokens begin")
+
+    def check_players_range(self, setting):
+        """`players: LOW to HIGH` with literal bounds: 1 <= LOW <= HIGH <= MAX_PLAYERS (parameters are checked
+        when the rules are compiled, with their values)."""
+        low, high = setting.value, setting.upper
+        if not (isinstance(low, ast.Literal) and isinstance(high, ast.Literal)):
+            return
+        problem = players_range_problem(low.value, high.value)
+        if problem:
+            self.error("R0504", problem, setting.span, help="e.g. `players: 2 to 6`")
 
     def check_fields(self, fields, scope, owner: str):
         for f in fields:
@@ -223,6 +262,11 @@ class Checker(TypeChecker):
     def check_decks(self, scope):
         for deck in self.p.decks.values():
             self.assume(f"deck `{deck.name}`", deck.meta, deck.span)
+            size = sum(card.copies for card in deck.cards)
+            if size > MAX_DECK:
+                big = max(deck.cards, key=lambda card: card.copies)
+                self.error("R0909", f"deck `{deck.name}` has {size:,} cards; a deck holds at most {MAX_DECK:,}",
+                           big.span, help=f"is `copies {big.copies:,}` of `{big.name}` a slip?")
             for card in deck.cards:
                 self.assume(f"card `{deck.name}.{card.name}`", card.body.meta, card.span)
                 if card.keep and deck.policy == "cut":

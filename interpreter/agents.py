@@ -71,7 +71,8 @@ class HeuristicAgent(Agent):
         self.seat = seat
 
     def reserve(self, game) -> int:
-        return game.hint(HINT_RESERVE, 0)
+        """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
+        return max(0, game.hint(HINT_RESERVE, 0))
 
     def bid(self, game, player, thing, low, high):
         limit = min(game.worth(thing) if thing is not None else 0, high - self.reserve(game))

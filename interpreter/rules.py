@@ -14,7 +14,7 @@ import attrs
 
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import DEBT_NAMES, GLOBAL_HINTS, PLAYER, TRADE_NAMES
-from rulesc.dsl.checker import Checked, check_program
+from rulesc.dsl.checker import Checked, check_program, players_range_problem
 from rulesc.dsl.diagnostics import Diagnostic, RulesError
 from rulesc.dsl.parser import parse_text
 from rulesc.dsl.variants import load_file
@@ -354,6 +354,10 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     players_range = (2, 6)
     if players is not None:
         players_range = (compiler.expr(players.value)(None, {}), compiler.expr(players.upper)(None, {}))
+        problem = players_range_problem(*players_range)  # bounds computed from parameters (maybe `--set`)
+        if problem:
+            raise RulesError([Diagnostic("error", "R0504", problem, players.span.file or p.path, players.span,
+                                         help="e.g. `players: 2 to 6`")])
     limit = settings.get("turn limit")
     return Rules(
         checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,

@@ -128,3 +128,71 @@ def test_bad_option_values_are_usage_errors(tmp_path, args):
 def test_version():
     status, out = rulesc("--version")
     assert status == 0 and out.startswith("rulesc ")
+
+
+# ---- values the checker cannot see: the engine stops them with a diagnostic --------------------------
+
+def run_game(text: str, tmp_path, *args):
+    return rulesc("run", write(tmp_path, text), "--seed", "1", *args)
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("roll 2 dice as d", "roll count(players) * 10000000 dice as d", "dice"),
+    ("roll 2 dice as d", "roll count(players) - 9 dice as d", "dice"),
+    ("move player by d.total", "move player by d.total * 1000000000000", "squares"),
+])
+def test_unbounded_work_in_one_statement_is_stopped(tmp_path, old, new, message):
+    text = broken(old, new)
+    assert codes(text) == []
+    status, out = run_game(text, tmp_path)
+    assert status == 1, out
+    assert "Traceback" not in out and "internal error" not in out and message in out
+    assert f":{next(i for i, l in enumerate(text.splitlines(), 1) if new.strip() in l)}:" in out
+
+
+@pytest.mark.parametrize("old,new", [
+    ("players: 2 to 4", "players: 0 to 0"),
+    ("players: 2 to 4", "players: 4 to 2"),
+    ("players: 2 to 4", "players: 2 to 1000"),
+    ("    start: Go", "    start: Go\n    first player: highest roll 0 dice"),
+])
+def test_header_values_the_engine_cannot_play_are_rejected(old, new):
+    assert codes(broken(old, new)) == ["R0504"]
+
+
+def test_players_range_from_parameters_is_checked_with_their_values(tmp_path):
+    text = broken("players: 2 to 4", "players: fewest to 4").replace("param salary", "param fewest = 2\nparam salary")
+    assert codes(text) == []
+    status, out = rulesc("run", write(tmp_path, text), "--set", "fewest=5")
+    assert status == 1 and "R0504" in out and "Traceback" not in out
+
+
+def test_start_off_the_board_is_rejected():
+    text = broken("start: Go", "start: Jail").replace('square Rest "Rest"', 'square Rest "Rest"\nsquare Jail "Jail" off board')
+    assert codes(text) == ["R0504"]
+
+
+def test_a_vast_deck_is_rejected():
+    text = broken("turn:\n", 'deck D cut:\n    card A "A" copies 1000000000:\n        pay $1 from player to bank\n\nturn:\n')
+    text += "\non land Rest:\n    draw from D\n"
+    assert codes(text) == ["R0909"]
+
+
+def test_a_cut_deck_with_no_cards_plays(tmp_path):
+    text = broken("turn:\n", 'deck D cut:\n    card A "A" copies 0:\n        pay $1 from player to bank\n\nturn:\n')
+    text += "\non land Rest:\n    draw from D\n    discard from D\n"
+    assert codes(text) == []
+    status, out = run_game(text, tmp_path)
+    assert status == 0, out
+
+
+def test_a_negative_reserve_never_makes_the_heuristic_agent_bid_beyond_its_cash(tmp_path):
+    text = broken(
+        "    if player.cash >= l.price:\n        pay l.price from player to bank\n        set l.owner = player\n",
+        "    auction l from $1 among players as s:\n"
+        "        pay s.price from s.winner to bank\n        set l.owner = s.winner\n")
+    text += "\nhint reserve = -$1,000\nhint worth(l: Lot) = $1,000,000\n"
+    assert codes(text) == [], codes(text)
+    for seed in range(3):
+        status, out = rulesc("run", write(tmp_path, text), "--seed", seed)
+        assert status == 0, out
