@@ -196,3 +196,54 @@ def test_a_negative_reserve_never_makes_the_heuristic_agent_bid_beyond_its_cash(
     for seed in range(3):
         status, out = rulesc("run", write(tmp_path, text), "--seed", seed)
         assert status == 0, out
+
+
+# ---- `none` after a test: `set … = none` and rules that clear fields -----------------------------------
+
+NONE_CASES = {
+    "set-then-pay": ("    pay l.price / 4 from player to l.owner",
+                     "    set l.owner = none\n    pay l.price / 4 from player to l.owner"),
+    "set-in-if-then-pay": ("    pay l.price / 4 from player to l.owner",
+                           "    if player.cash > $0:\n        set l.owner = none\n    pay l.price / 4 from player to l.owner"),
+    "set-later-in-a-loop": ("    pay l.price / 4 from player to l.owner",
+                            "    for q in Lot:\n        pay $1 from player to l.owner\n        set l.owner = none"),
+    "eliminate-then-pay": ("    pay l.price / 4 from player to l.owner",
+                           "    eliminate l.owner\n    pay l.price / 4 from player to l.owner"),
+    "eliminate-then-move": ("    pay l.price / 4 from player to l.owner",
+                            "    eliminate l.owner\n    move l.owner by 1"),
+    "eliminate-then-extra-turn": ("    pay l.price / 4 from player to l.owner",
+                                  "    eliminate l.owner\n    extra turn for l.owner"),
+    "eliminate-then-eliminate": ("    pay l.price / 4 from player to l.owner",
+                                 "    eliminate l.owner\n    eliminate l.owner"),
+}
+
+
+@pytest.mark.parametrize("name", NONE_CASES)
+def test_a_value_cleared_after_its_test_is_not_taken_as_set(name):
+    old, new = NONE_CASES[name]
+    text = broken(old, new)
+    assert "R0305" in codes(text), codes(text)
+
+
+@pytest.mark.parametrize("name", NONE_CASES)
+def test_the_engine_reports_none_where_the_checker_could_not_see_it(name, monkeypatch):
+    """Defence in depth: with the checker's forgetting switched off (as it was before the fix),
+    the engine stops the rule with a diagnostic, not a Python exception."""
+    from rulesc.dsl import typecheck
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.errors import RuleRuntimeError
+    from rulesc.interpreter.rules import compile_rules
+    monkeypatch.setattr(typecheck, "forget", lambda env, fields: env)
+    old, new = NONE_CASES[name]
+    text = broken(old, new)
+    checked = check_program(parse_text(text, "probe.rules"))
+    if not checked.ok:
+        pytest.skip("the checker sees this one without forgetting")
+    rules = compile_rules(checked)
+    for seed in range(5):
+        game = Game(rules, 3, seed=seed)
+        try:
+            game.setup()
+            game.play()
+        except RuleRuntimeError as exc:
+            assert "`none`" in exc.message or "out of the game" in exc.message, exc.message
