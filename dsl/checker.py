@@ -438,9 +438,19 @@ class Checker(TypeChecker):
             env = dict(scope)
             env["winner"] = T.PLAYER.maybe()
             env["game_over"] = T.BOOL
+            first_players = None
+            self.scenario_players = set()
             for item in scenario.items:
                 if isinstance(item, ast.ScenarioPlayers):
+                    if first_players is not None:
+                        self.error("R0202", "the scenario names its players twice", item.span,
+                                   help=f"name them all on the first `players` line (line {first_players.span.line})")
+                        continue
+                    first_players = item
                     for n in item.names:
+                        if n.id in self.scenario_players:
+                            self.error("R0202", f"player `{n.id}` is named twice", n.span)
+                        self.scenario_players.add(n.id)
                         env[n.id] = T.PLAYER
                 elif isinstance(item, ast.ScenarioAs):
                     self.need_player(item.player, env, item.span)
@@ -501,13 +511,16 @@ class Checker(TypeChecker):
                         if not isinstance(v, (ast.Name, ast.Literal)):  # a bare name is an option's name
                             self.error("R0311", "an answer is a value like `$60`, `true` or `none`, or an option's name",
                                        v.span, help="scripted answers are written out, not computed")
+                        elif item.decision == "bid" and not (isinstance(v, ast.Literal) and v.type in ("money", "none")):
+                            self.error("R0311", "a bid is an amount like `$60`, or `none` to drop out", v.span,
+                                       help="scripted bids are amounts of money")
                 elif isinstance(item, ast.ScenarioDice):
                     for faces in item.rolls:
                         if any(not 1 <= f <= 6 for f in faces):
                             self.error("R0310", f"a die shows 1 to 6, not {' '.join(map(str, faces))}", item.span)
 
     def need_player(self, name: str, env, span):
-        if env.get(name) != T.PLAYER:
+        if env.get(name) != T.PLAYER or name not in self.scenario_players:
             self.error("R0205", f"unknown player `{name}`", span, help="name the players first: `players Ann, Bob`")
 
     def check_unused(self):

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, action_hint, decision_hint
 
-from .dealing import ActionChoice, TradeOffer
+from .dealing import ActionChoice, AgentError, TradeOffer
 
 
 class Agent:
@@ -221,7 +221,10 @@ class ScriptedAgent(Agent):
         return None
 
     def bid(self, game, player, thing, low, high):
-        return self._next("bid")
+        answer = self._next("bid")
+        if answer is not None and (isinstance(answer, bool) or not isinstance(answer, int)):
+            raise AgentError(f"{player.name}'s scripted bid `{answer}` is not an amount")
+        return answer
 
     def choose(self, game, player, name, options):
         answer = self._next(name)

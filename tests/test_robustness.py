@@ -247,3 +247,59 @@ def test_the_engine_reports_none_where_the_checker_could_not_see_it(name, monkey
             game.play()
         except RuleRuntimeError as exc:
             assert "`none`" in exc.message or "out of the game" in exc.message, exc.message
+
+
+# ---- scenarios ------------------------------------------------------------------------------------------
+
+SCENARIO_BASE = broken(
+    "    if player.cash >= l.price:\n        pay l.price from player to bank\n        set l.owner = player\n",
+    "    auction l from $1 among players as s:\n        pay s.price from s.winner to bank\n        set l.owner = s.winner\n")
+
+
+@pytest.mark.parametrize("lines,code", [
+    ("    players Ann, Bob\n    players Ann, Cid\n    answer Cid bid: $5\n", "R0202"),
+    ("    players Ann, Ann\n", "R0202"),
+    ("    players Ann, Bob\n    answer Cid bid: $5\n", "R0205"),
+    ("    players Ann, Bob\n    answer Ann bid: pass\n", "R0311"),
+])
+def test_scenario_mistakes_are_diagnostics(tmp_path, lines, code):
+    text = SCENARIO_BASE + '\nscenario "probe":\n' + lines + "    as Ann:\n        move player to Red\n" \
+        "    expect Ann.cash > $0\n"
+    assert code in codes(text)
+    status, out = rulesc("test", write(tmp_path, text))
+    assert status == 1 and code in out and "Traceback" not in out and "internal" not in out
+
+
+def test_a_scripted_bid_that_is_not_an_amount_fails_the_scenario_not_rulesc():
+    """Through the API, where nothing checked the scenario: the agent says what is wrong."""
+    from rulesc.dsl import ast
+    from rulesc.interpreter.rules import compile_rules
+    from rulesc.interpreter.scenario import run_scenario
+    text = SCENARIO_BASE + '\nscenario "probe":\n    players Ann, Bob\n    answer Ann bid: $5\n' \
+        "    as Ann:\n        move player to Red\n"
+    rules = compile_rules(check_program(parse_text(text, "probe.rules")))
+    scenario = rules.program.scenarios[0]
+    answer = next(i for i in scenario.items if isinstance(i, ast.ScenarioAnswer))
+    bad = ast.ScenarioAnswer(player=answer.player, decision="bid", values=(ast.Name(id="pass", span=answer.span),),
+                             span=answer.span)
+    items = tuple(bad if i is answer else i for i in scenario.items)
+    result = run_scenario(rules, ast.Scenario(**_fields(scenario, items=items)))
+    assert not result.passed and "not an amount" in result.failures[0].message
+
+
+def test_an_answer_for_a_player_not_in_the_scenario_fails_it_not_rulesc():
+    from rulesc.dsl import ast
+    from rulesc.interpreter.rules import compile_rules
+    from rulesc.interpreter.scenario import run_scenario
+    text = SCENARIO_BASE + '\nscenario "probe":\n    players Ann, Bob\n    answer Bob bid: $5\n'
+    rules = compile_rules(check_program(parse_text(text, "probe.rules")))
+    scenario = rules.program.scenarios[0]
+    items = tuple(ast.ScenarioAnswer(player="Cid", decision=i.decision, values=i.values, span=i.span)
+                  if isinstance(i, ast.ScenarioAnswer) else i for i in scenario.items)
+    result = run_scenario(rules, ast.Scenario(**_fields(scenario, items=items)))
+    assert not result.passed and "Cid" in result.failures[0].message
+
+
+def _fields(node, **changes) -> dict:
+    import attrs
+    return {**attrs.asdict(node, recurse=False), **changes}
