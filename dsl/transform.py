@@ -212,7 +212,7 @@ class ToAst(Transformer):
         return ast.Board(squares=squares, span=span_of(meta), meta=c[0])
 
     def board_line(self, meta, c):
-        return c[0]
+        return self.name_list(meta, c)
 
     def table_decl(self, meta, c):
         header = c[2]

@@ -46,6 +46,9 @@ def _load(path: Path, chain: list) -> ast.RulesFile:
     if not base_path.is_file():
         raise RulesError([_error("R0513", f"the base file `{first.path}` does not exist", first,
                                  help=f"the path is relative to `{path}`")])
+    if base_path.suffix != ".rules":  # a rules file reads only rules files: never echo another file's lines
+        raise RulesError([_error("R0513", f"the base file `{first.path}` is not a `.rules` file", first,
+                                 help="`extends` names another rules file, ending in `.rules`")])
     base = _load(base_path, chain + [path.resolve()])
     decls = list(base.decls)
     problems: list[Diagnostic] = []

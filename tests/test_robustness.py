@@ -303,3 +303,41 @@ def test_an_answer_for_a_player_not_in_the_scenario_fails_it_not_rulesc():
 def _fields(node, **changes) -> dict:
     import attrs
     return {**attrs.asdict(node, recurse=False), **changes}
+
+
+# ---- what a rules file may read ----------------------------------------------------------------------
+
+def test_a_trailing_comma_on_a_board_line_is_allowed():
+    text = broken("    Go, Red, Rest, Blue", "    Go, Red,\n    Rest, Blue,")
+    assert codes(text) == []
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_a_device_is_refused_not_read():
+    status, out = rulesc("check", "--static", "/dev/zero", timeout=30)
+    assert status == 2 and "R0004" in out and "Traceback" not in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.rules"
+    os.mkfifo(fifo)
+    status, out = rulesc("check", "--static", fifo, timeout=30)
+    assert status == 2 and "R0004" in out and "Traceback" not in out
+
+
+def test_extends_reads_only_rules_files(tmp_path):
+    secret = tmp_path / "notes.txt"
+    secret.write_text("a private line\nanother\n", encoding="utf-8")
+    variant = write(tmp_path, 'extends "notes.txt"\n', "variant.rules")
+    status, out = rulesc("check", "--static", variant)
+    assert status == 2 and "R0513" in out and "private" not in out
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_extends_of_a_device_is_refused(tmp_path):
+    link = tmp_path / "zero.rules"
+    link.symlink_to("/dev/zero")
+    variant = write(tmp_path, 'extends "zero.rules"\n', "variant.rules")
+    status, out = rulesc("check", "--static", variant, timeout=30)
+    assert status in (1, 2) and "Traceback" not in out and "internal" not in out
