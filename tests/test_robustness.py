@@ -341,3 +341,52 @@ def test_extends_of_a_device_is_refused(tmp_path):
     variant = write(tmp_path, 'extends "zero.rules"\n', "variant.rules")
     status, out = rulesc("check", "--static", variant, timeout=30)
     assert status in (1, 2) and "Traceback" not in out and "internal" not in out
+
+
+def test_diagram_format_and_output_name_must_agree(tmp_path):
+    status, out = rulesc("diagram", write(tmp_path, MINIMAL), "--format", "svg", "-o", tmp_path / "x.png")
+    assert status == 2 and "x.png" in out and "Traceback" not in out
+    assert not (tmp_path / "x.png").exists()
+
+
+# ---- every option of every subcommand, given a bad value ---------------------------------------------------
+
+def _bad_values():
+    """(subcommand, option, bad value) for every option that takes a value: a word where a number goes,
+    a value outside the choices, a missing file where a file is read."""
+    import argparse
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    cases = []
+    for command, p in sub.choices.items():
+        for action in p._actions:
+            if not action.option_strings or action.nargs == 0:
+                continue
+            option = action.option_strings[-1]
+            if action.choices:
+                cases.append((command, option, "nosuch"))
+            elif action.type is not None and action.type is not str:
+                cases.append((command, option, "abc"))
+            elif option in ("--rulebook", "--replay"):
+                cases.append((command, option, "{tmp}/missing.txt"))
+            elif option == "--set":
+                cases.append((command, option, "nosuch=$1"))
+    return cases
+
+
+BAD_VALUES = _bad_values()
+
+
+def test_the_walk_covers_every_subcommand():
+    assert {c for c, _o, _v in BAD_VALUES} >= {"check", "run", "play", "simulate", "diagram", "test"}
+
+
+@pytest.mark.parametrize("command,option,value", BAD_VALUES, ids=[f"{c} {o} {v}" for c, o, v in BAD_VALUES])
+def test_every_option_with_a_bad_value_is_a_usage_error(tmp_path, command, option, value):
+    path = write(tmp_path, MINIMAL)
+    extra = ["--rulebook", tmp_path / "missing.txt"] if command == "citations" and option != "--rulebook" else []
+    status, out = rulesc(command, path, option, value.replace("{tmp}", str(tmp_path)), *extra)
+    assert status == 2, out
+    assert "Traceback" not in out and "internal error" not in out
+    errors = [line for line in out.splitlines() if "error" in line]
+    assert errors and len(errors[0]) < 200, out
