@@ -390,3 +390,42 @@ def test_every_option_with_a_bad_value_is_a_usage_error(tmp_path, command, optio
     assert "Traceback" not in out and "internal error" not in out
     errors = [line for line in out.splitlines() if "error" in line]
     assert errors and len(errors[0]) < 200, out
+
+
+# ---- saved games -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+def test_a_saved_game_continues_identically_with_every_agent(kind):
+    import json
+
+    from rulesc.interpreter.agents import agents_from_json, agents_to_json, make_agents
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.events import events_to_jsonl
+    from rulesc.interpreter.rules import load_rules
+    from rulesc.interpreter.state import state_from_json, state_to_json
+    finance = load_rules(str(Path(__file__).resolve().parent.parent / "games" / "finance.rules"))
+    original = Game(finance, 3, seed=5, agents=make_agents(kind, 5, 3), turn_limit=30)
+    original.play()
+    saved = json.loads(json.dumps({"state": state_to_json(original.state), "agents": agents_to_json(original.agents)}))
+    original.turn_limit, original.state.over, original.started = 70, False, True
+    original.events.clear()
+    original.play()
+
+    agents = make_agents(kind, 999, 3)  # other seeds: only what was saved may matter
+    agents_from_json(agents, saved["agents"])
+    copy = Game(finance, 3, seed=0, agents=agents, turn_limit=70)
+    copy.state = state_from_json(saved["state"], copy.things, copy.squares)
+    copy.things = copy.state.things
+    copy.active = [p for p in copy.state.players if not p.out]
+    copy.state.over, copy.started = False, True
+    copy.play()
+    assert events_to_jsonl(copy.events) == events_to_jsonl(original.events)
+
+
+def test_a_scripted_agent_saves_the_answers_it_has_not_given():
+    from rulesc.interpreter.agents import ScriptedAct, ScriptedAgent
+    agent = ScriptedAgent({"bid": [5, None], "act": [("build", "Red")]})
+    agent._next("bid")
+    copy = ScriptedAgent()
+    copy.restore(agent.save())
+    assert copy.script == {"bid": [None], "act": [ScriptedAct("build", "Red")]}
