@@ -329,6 +329,17 @@ def _at_least(low: int):
     return parse
 
 
+EXAMPLES = {
+    "check": "rulesc check --static games/finance.rules",
+    "diagram": "rulesc diagram games/finance.rules -o finance.svg",
+    "run": "rulesc run games/finance.rules --seed 7 --log game.jsonl",
+    "play": "rulesc play games/finance.rules --players 3",
+    "simulate": "rulesc simulate games/finance.rules -n 500 --seed 1",
+    "citations": "rulesc citations games/finance.rules --rulebook docs/rulebooks/finance-1932.txt",
+    "test": "rulesc test games/wheeler.rules games/wheeler-level1.rules",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulesc", description="Check, diagram, run, simulate and test board-game rules.")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
@@ -344,23 +355,24 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=_at_least(1), help="number of players (default: 4 where the game allows)")
 
     p = sub.add_parser("check", help="check rules files: static diagnostics, then property tests")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="the rules files to check")
     p.add_argument("--static", action="store_true", help="only the static checks (milliseconds)")
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="diagnostics as text or JSON")
     p.add_argument("--examples", type=_at_least(1), default=100, help="generated games for the property tests")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated games (default 0)")
     with_set(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("diagram", help="draw the turn flow with Graphviz (DOT; SVG/PNG with `dot` installed)")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="the rules file")
     p.add_argument("-o", "--output", help="output file (.dot, .svg, .png, .pdf)")
-    p.add_argument("--format", choices=["dot", "svg", "png", "pdf"], default=None)
+    p.add_argument("--format", choices=["dot", "svg", "png", "pdf"], default=None,
+                   help="the picture's format (default: from the output's name)")
     p.set_defaults(func=cmd_diagram)
 
     p = sub.add_parser("run", help="play one game and print or log it")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("file", metavar="FILE", help="the rules file")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     p.add_argument("--log", metavar="EVENTS.jsonl", help="write the event log as JSON lines ('-' for stdout)")
     p.add_argument("--replay", metavar="EVENTS.jsonl", help="play a logged game again and check it is the same")
     with_agents(p)
@@ -368,18 +380,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("play", help="play one game at the terminal against the heuristic agents")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="the rules file")
     p.add_argument("--seat", type=_at_least(1), default=1, help="your seat, from 1 (default 1)")
     p.add_argument("--log", metavar="EVENTS.jsonl", help="write the game's event log, to replay it later")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     p.add_argument("--players", type=_at_least(1), help="number of players (default: 4 where the game allows)")
     with_set(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games and summarise them")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="the rules file")
     p.add_argument("-n", type=_at_least(1), default=1000, help="number of games")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="game i is played with seed SEED + i (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
     with_agents(p)
     with_set(p)
@@ -392,16 +404,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_citations)
 
     p = sub.add_parser("test", help="run the scenarios (the rulebook's worked examples)")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="the rules files whose scenarios to run")
     p.add_argument("-v", "--verbose", action="store_true", help="print the event log of failing scenarios")
     with_set(p)
     p.set_defaults(func=cmd_test)
+    sub_help = {choice.dest: choice.help for choice in sub._choices_actions}
+    for name, command in sub.choices.items():  # each subcommand's help: what it does, and an example
+        command.description = (command.description or sub_help[name]).rstrip(".") + "."
+        command.epilog = f"example:\n  {EXAMPLES[name]}"
+        command.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # reported by the subcommand, with its own usage, not the top-level one
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return args.func(args)
     except Exit as exc:

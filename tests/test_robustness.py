@@ -429,3 +429,18 @@ def test_a_scripted_agent_saves_the_answers_it_has_not_given():
     copy = ScriptedAgent()
     copy.restore(agent.save())
     assert copy.script == {"bid": [None], "act": [ScriptedAct("build", "Red")]}
+
+
+def test_every_subcommand_and_option_has_help_and_an_example():
+    import argparse
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in sub.choices.items():
+        assert command.description and "example:" in (command.epilog or ""), name
+        for action in command._actions:
+            assert action.help, (name, action.option_strings or action.dest)
+
+
+def test_an_unknown_option_shows_the_subcommands_usage(tmp_path):
+    status, out = rulesc("simulate", write(tmp_path, MINIMAL), "--bogus")
+    assert status == 2 and "usage: rulesc simulate" in out and "--bogus" in out
