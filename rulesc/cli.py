@@ -186,9 +186,13 @@ def cmd_diagram(args) -> int:
 
 
 def cmd_replay(args, rules) -> int:
-    from .replay import read_log, replay
+    from .replay import explain, read_header, read_log, replay
+    if Path(args.replay).exists() and not Path(args.replay).is_file():  # a device or a pipe: never read it
+        print(f"rulesc: error: `{args.replay}` is not a file", file=sys.stderr)
+        return 2
     try:
-        log = read_log(Path(args.replay).read_text(encoding="utf-8"))
+        text = Path(args.replay).read_text(encoding="utf-8")
+        log = read_log(text)
     except OSError as exc:
         print(f"rulesc: error: cannot read `{args.replay}`: {exc.strerror or exc}", file=sys.stderr)
         return 2
@@ -205,6 +209,8 @@ def cmd_replay(args, rules) -> int:
         return 0
     print(f"the replay differs from {args.replay} at event {result.first_difference}:\n"
           f"  logged:   {json.dumps(result.expected)}\n  replayed: {json.dumps(result.actual)}")
+    for reason in explain(read_header(text), rules, args.set):
+        print(f"  note: {reason}")
     return 1
 
 
@@ -217,7 +223,8 @@ def cmd_run(args) -> int:
     game = play_one(rules, players, args.seed, args.agents)
     state = game.state
     if args.log:
-        text = events_to_jsonl(game.events)
+        from .replay import log_header
+        text = log_header(rules, args.file, args.set, args.agents) + events_to_jsonl(game.events)
         if args.log == "-":
             sys.stdout.write(text)
             return 0
@@ -243,7 +250,8 @@ def cmd_play(args) -> int:
         return 2
     game = play_at_terminal(rules, players, args.seat - 1, args.seed)
     if args.log:
-        _write_output(args.log, events_to_jsonl(game.events))
+        from .replay import log_header
+        _write_output(args.log, log_header(rules, args.file, args.set, "terminal") + events_to_jsonl(game.events))
     state = game.state
     print(f"game over after {state.turn} turns: {state.end_reason}; "
           f"winner: {state.winner.name if state.winner else 'nobody'}")

@@ -444,3 +444,32 @@ def test_every_subcommand_and_option_has_help_and_an_example():
 def test_an_unknown_option_shows_the_subcommands_usage(tmp_path):
     status, out = rulesc("simulate", write(tmp_path, MINIMAL), "--bogus")
     assert status == 2 and "usage: rulesc simulate" in out and "--bogus" in out
+
+
+# ---- the event log says how it was played ----------------------------------------------------------------
+
+def test_a_replay_explains_a_set_value_that_differs(tmp_path):
+    import json
+    path, log = write(tmp_path, MINIMAL), tmp_path / "game.jsonl"
+    status, out = rulesc("run", path, "--seed", "3", "--log", log, "--set", "salary=$150")
+    assert status == 0, out
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["event"] == "played with" and header["set"] == ["salary=$150"] and len(header["sha256"]) == 64
+    status, out = rulesc("run", path, "--seed", "3", "--replay", log, "--set", "salary=$150")
+    assert status == 0 and "the same game" in out
+    status, out = rulesc("run", path, "--seed", "3", "--replay", log)
+    assert status == 1 and "played with --set salary=$150" in out
+
+
+def test_a_replay_says_when_the_rules_changed(tmp_path):
+    path, log = write(tmp_path, MINIMAL), tmp_path / "game.jsonl"
+    assert rulesc("run", path, "--seed", "3", "--log", log)[0] == 0
+    path.write_text(MINIMAL.replace("param salary = $100", "param salary = $90"), encoding="utf-8")
+    status, out = rulesc("run", path, "--seed", "3", "--replay", log)
+    assert status == 1 and "the rules have changed" in out
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_replaying_a_device_is_refused(tmp_path):
+    status, out = rulesc("run", write(tmp_path, MINIMAL), "--replay", "/dev/zero", timeout=30)
+    assert status == 2 and "not a file" in out
