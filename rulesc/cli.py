@@ -137,7 +137,7 @@ def cmd_check(args) -> int:
                                             for a in checked.assumptions]})
         else:
             sys.stderr.write(report.format_diagnostics(checked))
-            sys.stdout.write(report.format_static(checked))
+            sys.stdout.write(report.format_static(checked, args.assumed))
         if not checked.ok:
             worst = max(worst, 1)
             continue
@@ -365,6 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="check rules files: static diagnostics, then property tests")
     p.add_argument("files", nargs="+", metavar="FILE", help="the rules files to check")
     p.add_argument("--static", action="store_true", help="only the static checks (milliseconds)")
+    p.add_argument("--assumed", action="store_true",
+                   help="list every value the rulebook does not give (by default only their number)")
     p.add_argument("--format", choices=["text", "json"], default="text", help="diagnostics as text or JSON")
     p.add_argument("--examples", type=_at_least(1), default=100, help="generated games for the property tests")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated games (default 0)")
@@ -425,6 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if hasattr(sys.stdout, "reconfigure") and not sys.stdout.isatty():
+        sys.stdout.reconfigure(line_buffering=True)  # piped: results stay in order with the diagnostics on stderr
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # reported by the subcommand, with its own usage, not the top-level one

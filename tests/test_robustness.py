@@ -473,3 +473,21 @@ def test_a_replay_says_when_the_rules_changed(tmp_path):
 def test_replaying_a_device_is_refused(tmp_path):
     status, out = rulesc("run", write(tmp_path, MINIMAL), "--replay", "/dev/zero", timeout=30)
     assert status == 2 and "not a file" in out
+
+
+def test_assumed_values_are_counted_and_listed_on_request(tmp_path):
+    game = Path(__file__).resolve().parent.parent / "games" / "finance.rules"
+    status, out = rulesc("check", "--static", game)
+    assert status == 0 and "assumed values: " in out and "--assumed" in out and "Lease `Rubeville`" not in out
+    status, out = rulesc("check", "--static", "--assumed", game)
+    assert status == 0 and "Lease `Rubeville`" in out
+
+
+def test_piped_output_keeps_diagnostics_and_results_in_order(tmp_path):
+    good = write(tmp_path, MINIMAL, "good.rules")
+    bad = write(tmp_path, broken("pay salary from bank", "pay salry from bank"), "bad.rules")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # as a user's shell has it
+    proc = subprocess.run(f"{sys.executable} -m rulesc check --static {good} {bad} 2>&1", shell=True,
+                          capture_output=True, text=True, timeout=60, env=env)
+    out = proc.stdout
+    assert out.index("good.rules: Minimal") < out.index("error[R0205]") < out.index("bad.rules: Minimal"), out
