@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import tempfile
 import time
@@ -434,6 +435,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:  # reported by the subcommand, with its own usage, not the top-level one
         sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         sub.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    for name in ("file", "files", "log", "replay", "output", "rulebook", "update"):  # shown normalised: a/./b -> a/b
+        value = getattr(args, name, None)
+        if isinstance(value, str) and value != "-":
+            setattr(args, name, os.path.normpath(value))
+        elif isinstance(value, list):
+            setattr(args, name, [os.path.normpath(v) for v in value])
     try:
         return args.func(args)
     except Exit as exc:

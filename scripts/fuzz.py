@@ -1,9 +1,10 @@
-"""The long fuzzing hunt of issue #13, run by hand: `python scripts/fuzz.py [N] [SEED]`.
+"""The long fuzzing hunt of issue #13, run by hand: `python scripts/fuzz.py [N] [SEED] [--static]`.
 
 Makes N mutants of the shipped games and N grammar-generated games (tests/fuzzing.py), takes
 each as far as it goes (parse, check, compile, play, scenarios) and prints the figures: how many
 were tried, how far they got, and every internal error or hang, each with the file that caused
-it saved under `fuzz-findings/` to become a regression test. The suite runs a seeded slice of
+it saved under `fuzz-findings/` to become a regression test. With `--static`, files stop after the
+checker (parse and check only: many more inputs a minute). The suite runs a seeded slice of
 the same fuzzers (tests/test_fuzz_play.py); this is the slow tier.
 """
 
@@ -22,6 +23,8 @@ from fuzzing import Chooser, Hang, exercise, generated, mutant, no_hang  # noqa:
 
 
 def main(argv: list[str]) -> int:
+    play = "--static" not in argv
+    argv = [a for a in argv if a != "--static"]
     count = int(argv[0]) if argv else 1000
     seed = int(argv[1]) if len(argv) > 1 else 0
     found = Path("fuzz-findings")
@@ -34,7 +37,7 @@ def main(argv: list[str]) -> int:
             name, text = mutant(choose) if source == "mutant" else ("generated.rules", generated(choose))
             try:
                 with no_hang():
-                    outcomes[source, exercise(text, name, seed=i)] += 1
+                    outcomes[source, exercise(text, name, seed=i, play=play)] += 1
             except (Exception, Hang) as exc:  # noqa: BLE001 - every one is a finding
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 key = f"{type(exc).__name__} at {Path(where.filename).name}:{where.lineno}"
@@ -45,7 +48,7 @@ def main(argv: list[str]) -> int:
                     (found / f"{source}-{seed}-{i}.rules").write_text(text, encoding="utf-8")
                     print(f"{source} {i}: {key}: {exc}", file=sys.stderr)
     elapsed = time.perf_counter() - started
-    print(f"{2 * count} files in {elapsed:.0f} s (seed {seed})")
+    print(f"{2 * count} files in {elapsed:.0f} s (seed {seed}{', static only' if not play else ''})")
     for (source, outcome), n in sorted(outcomes.items()):
         print(f"  {source:9} {outcome:9} {n}")
     for key, n in bugs.most_common():

@@ -356,9 +356,9 @@ def _load(text: str, name: str):
         return load_file(path)
 
 
-def exercise(text: str, name: str = "fuzz.rules", games: int = 2, seed: int = 0) -> str:
-    """Take one rules file as far as it goes; returns how far ("syntax", "rejected", "played").
-    Raises anything but a diagnostic: that is a bug in rulesc."""
+def exercise(text: str, name: str = "fuzz.rules", games: int = 2, seed: int = 0, play: bool = True) -> str:
+    """Take one rules file as far as it goes; returns how far ("syntax", "rejected", "clean" when not
+    `play`ed, "played"). Raises anything but a diagnostic: that is a bug in rulesc."""
     try:
         rules_file = _load(text, name)
     except RulesError as exc:
@@ -370,6 +370,8 @@ def exercise(text: str, name: str = "fuzz.rules", games: int = 2, seed: int = 0)
         render_text(d, text)
     if not checked.ok:
         return "rejected"
+    if not play:
+        return "clean"
     try:
         rules = compile_rules(checked)
     except RulesError:

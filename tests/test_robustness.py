@@ -491,3 +491,10 @@ def test_piped_output_keeps_diagnostics_and_results_in_order(tmp_path):
                           capture_output=True, text=True, timeout=60, env=env)
     out = proc.stdout
     assert out.index("good.rules: Minimal") < out.index("error[R0205]") < out.index("bad.rules: Minimal"), out
+
+
+def test_paths_are_shown_normalised(tmp_path):
+    (tmp_path / "sub").mkdir()
+    path = write(tmp_path, broken("pay salary from bank", "pay salry from bank"))
+    status, out = rulesc("check", "--static", f"{tmp_path}/sub/../././probe.rules")
+    assert status == 1 and f"{path}:" in out and "/./" not in out and "/../" not in out
