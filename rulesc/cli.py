@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK  (shell completion, where argcomplete is installed)
 """The `rulesc` command: check, diagram, run, simulate and test rules files.
 
 Exit codes: 0 clean; 1 the rules have errors, an invariant broke or a scenario failed;
@@ -431,6 +432,12 @@ def main(argv: list[str] | None = None) -> int:
     if hasattr(sys.stdout, "reconfigure") and not sys.stdout.isatty():
         sys.stdout.reconfigure(line_buffering=True)  # piped: results stay in order with the diagnostics on stderr
     parser = build_parser()
+    try:  # shell completion, if the user has argcomplete (`eval "$(register-python-argcomplete rulesc)"`)
+        import argcomplete
+    except ImportError:
+        pass
+    else:
+        argcomplete.autocomplete(parser)
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # reported by the subcommand, with its own usage, not the top-level one
         sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
