@@ -339,14 +339,14 @@ def _at_least(low: int):
     return parse
 
 
-EXAMPLES = {
-    "check": "rulesc check --static games/finance.rules",
-    "diagram": "rulesc diagram games/finance.rules -o finance.svg",
-    "run": "rulesc run games/finance.rules --seed 7 --log game.jsonl",
-    "play": "rulesc play games/finance.rules --players 3",
-    "simulate": "rulesc simulate games/finance.rules -n 500 --seed 1",
-    "citations": "rulesc citations games/finance.rules --rulebook docs/rulebooks/finance-1932.txt",
-    "test": "rulesc test games/wheeler.rules games/wheeler-level1.rules",
+EXAMPLES = {  # no game's name here: the CLI knows no game
+    "check": "rulesc check --static mygame.rules",
+    "diagram": "rulesc diagram mygame.rules -o turn.svg",
+    "run": "rulesc run mygame.rules --seed 7 --log game.jsonl",
+    "play": "rulesc play mygame.rules --players 3",
+    "simulate": "rulesc simulate mygame.rules -n 500 --seed 1",
+    "citations": "rulesc citations mygame.rules --rulebook rulebook.txt",
+    "test": "rulesc test mygame.rules my-house-rules.rules",
 }
 
 
