@@ -47,6 +47,9 @@ def main(argv: list[str]) -> int:
                     found.mkdir(exist_ok=True)
                     (found / f"{source}-{seed}-{i}.rules").write_text(text, encoding="utf-8")
                     print(f"{source} {i}: {key}: {exc}", file=sys.stderr)
+        if (i + 1) % 100 == 0:  # a running total, for a hunt stopped early
+            played = sum(n for (_s, outcome), n in outcomes.items() if outcome == "played")
+            print(f"... {2 * (i + 1)} files, {played} played, {sum(bugs.values())} internal errors or hangs", flush=True)
     elapsed = time.perf_counter() - started
     print(f"{2 * count} files in {elapsed:.0f} s (seed {seed}{', static only' if not play else ''})")
     for (source, outcome), n in sorted(outcomes.items()):
