@@ -78,7 +78,12 @@ def narrow(env: dict, cond, truth: bool = True) -> dict:
 
 # Statements that run other rules (handlers, `on debt`, `on eliminate`, cards, procedures, actions in a
 # window): whatever those rules set to `none` may be `none` after them, whatever a test proved before.
-RUNS_RULES = (ast.Move, ast.Pay, ast.Eliminate, ast.Draw, ast.Do, ast.Window, ast.UseCard, ast.PlayCard, ast.RaiseCash)
+RUNS_RULES = (ast.Move, ast.Pay, ast.Eliminate, ast.Draw, ast.Do, ast.Window, ast.UseCard, ast.PlayCard, ast.RaiseCash,
+              ast.Auction)  # an auction `with window` lets bidders act
+
+
+EXPRESSIONS = (ast.Literal, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Aggregate, ast.Conditional, ast.BinOp,
+               ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.PercentOf, ast.ListExpr)  # hold no statements
 
 
 def _set_field(stmt) -> str | None:
@@ -87,12 +92,18 @@ def _set_field(stmt) -> str | None:
     return target.name if isinstance(target, ast.Attr) else getattr(target, "id", None)
 
 
+def _forgotten(path: str, fields) -> bool:
+    parts = path.split(".")
+    return any(p in fields for p in parts) or any(p + "." in fields for p in parts[:-1])
+
+
 def forget(env: dict, fields) -> dict:
-    """`env` without what it knew about paths through any of `fields` (they were set, maybe to `none`)."""
+    """`env` without what it knew about paths through `fields`: `F` (set to what may be `none`: any path
+    through F, `g.owner` with `g` too) or `F.` (set to another value: paths that read on from F)."""
     known = env.get(NARROWED)
     if not known or not fields:
         return env
-    kept = frozenset(path for path in known if not set(path.split(".")[1:] or path.split(".")) & fields)
+    kept = frozenset(path for path in known if not _forgotten(path, fields))
     return env if kept == known else {**env, NARROWED: kept}
 
 
@@ -487,15 +498,24 @@ class TypeChecker:
         """The fields that may be `none` after `stmt` although a test before it proved otherwise: those
         it (or a statement nested in it) sets to a value that may be `none`, and, if it runs other rules,
         those any rule of the file may set so."""
-        from .walk import walk
-        fields, runs = set(), False
-        for node in walk(stmt):
-            if isinstance(node, ast.Set) and self.may_be_none(node.value):
-                fields.add(_set_field(node))
-            runs = runs or isinstance(node, RUNS_RULES)
+        from .walk import walk_depth
+        if isinstance(stmt, ast.Set):  # the common case, without a walk
+            return frozenset({self._cleared(stmt)})
+        if isinstance(stmt, (ast.Let, ast.Roll, ast.EndTurn, ast.EndGame, ast.Pass)):
+            return frozenset()
+        fields, runs = set(), isinstance(stmt, RUNS_RULES)
+        if not runs:
+            for node, _depth in walk_depth(stmt, into=lambda n: not isinstance(n, EXPRESSIONS)):
+                if isinstance(node, ast.Set):
+                    fields.add(self._cleared(node))
+                runs = runs or isinstance(node, RUNS_RULES)
         if runs:
             fields |= self.cleared_by_rules()
         return frozenset(fields)
+
+    def _cleared(self, stmt) -> str:
+        field = _set_field(stmt) or ""  # `set x[0] = …` is R0308, and sets no field
+        return field if self.may_be_none(stmt.value) else field + "."
 
     def may_be_none(self, value) -> bool:
         t = self.types.get(id(value))
@@ -523,8 +543,7 @@ class TypeChecker:
             p = self.p
             roots = (*p.handlers, *p.hooks, *p.actions.values(), *p.procedures.values(), *p.decks.values(),
                      *([p.setup] if p.setup else []), *([p.turn] if p.turn else []))
-            self._cleared_by_rules = frozenset(_set_field(n) for n in walk(roots)
-                                               if isinstance(n, ast.Set) and self.may_be_none(n.value))
+            self._cleared_by_rules = frozenset(self._cleared(n) for n in walk(roots) if isinstance(n, ast.Set))
         return self._cleared_by_rules
 
     def statement(self, s, env, context: str) -> dict:

@@ -498,3 +498,15 @@ def test_paths_are_shown_normalised(tmp_path):
     path = write(tmp_path, broken("pay salary from bank", "pay salry from bank"))
     status, out = rulesc("check", "--static", f"{tmp_path}/sub/../././probe.rules")
     assert status == 1 and f"{path}:" in out and "/./" not in out and "/../" not in out
+
+
+def test_setting_a_global_forgets_what_was_known_through_it():
+    text = broken("param salary = $100", "param salary = $100\n\nglobal:\n    spot: Lot = Red") \
+        .replace("    pay l.price / 4 from player to l.owner",
+                 "    if spot.owner != none:\n        set spot = l\n        pay $1 from player to spot.owner")
+    assert "R0305" in codes(text), codes(text)
+
+
+def test_setting_an_index_is_a_diagnostic_not_a_crash():
+    text = broken("    pay l.price / 4 from player to l.owner", "    set [l][0] = l\n    pay l.price / 4 from player to l.owner")
+    assert "R0308" in codes(text)
