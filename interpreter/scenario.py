@@ -112,6 +112,10 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
     except ValueError as exc:
         result.failures.append(Failure(scenario.span.line, str(exc)))
         return result
+    except RuleRuntimeError as exc:  # a default that cannot be computed before the game begins
+        result.failures.append(Failure(exc.span.line if exc.span else scenario.span.line,
+                                       f"error[{exc.code}]: {exc.message}"))
+        return result
     players = {p.name: p for p in g.state.players}
     env_names = frozenset(players)
     compiler = rules.compiler

@@ -380,8 +380,9 @@ def exercise(text: str, name: str = "fuzz.rules", games: int = 2, seed: int = 0,
     for i in range(games):
         count = min(max(low, 2 + (seed + i) % 3), high)
         kind = ("random", "heuristic")[(seed + i) % 2]
-        game = Game(rules, count, seed=seed + i, agents=make_agents(kind, seed + i, count), turn_limit=TURN_LIMIT)
         try:
+            game = Game(rules, count, seed=seed + i, agents=make_agents(kind, seed + i, count),
+                        turn_limit=TURN_LIMIT)
             game.play()
         except RuleRuntimeError as exc:
             render_text(exc.diagnostic(), text)

@@ -510,3 +510,14 @@ def test_setting_a_global_forgets_what_was_known_through_it():
 def test_setting_an_index_is_a_diagnostic_not_a_crash():
     text = broken("    pay l.price / 4 from player to l.owner", "    set [l][0] = l\n    pay l.price / 4 from player to l.owner")
     assert "R0308" in codes(text)
+
+
+# ---- findings of the fuzzers ------------------------------------------------------------------------------
+
+def test_a_default_that_reads_whose_turn_it_is_is_a_diagnostic(tmp_path):
+    """scripts/fuzz.py 1500 3, mutant 244: `state owner: player? = current` is computed while the game
+    is set up, when there are no players yet: R1001 at the default, not an IndexError."""
+    text = broken("    state owner: player? = none", "    state owner: player? = current")
+    assert codes(text) == []
+    status, out = rulesc("run", write(tmp_path, text))
+    assert status == 1 and "R1001" in out and f"{tmp_path / 'probe.rules'}:13:" in out, out
