@@ -23,6 +23,7 @@ from .types import Type
 
 MAX_PLAYERS = 100  # more seats than any table has; the engine keeps state for each
 MAX_FIRST_DICE = 100
+SETUP_UNKNOWN = frozenset({"players", "current"})  # not there yet when defaults are computed
 MAX_DECK = 10_000  # cards in one deck, counting copies; the engine holds each copy  # `first player: highest roll N dice`
 
 
@@ -76,6 +77,7 @@ class Checker(TypeChecker):
             self.assume("bank", p.bank.meta, p.bank.span)
             if p.bank.amount is not None:
                 self.expect(p.bank.amount, T.MONEY, scope, "the bank's money")
+                self.check_initial(p.bank.amount, "the bank's money")
         self.check_fields(p.player_fields.values(), scope, "player")
         if "cash" not in p.player_fields:
             self.error("R0501", "players have no `cash: money` field", p.game.span if p.game else Span(1, 1, 1, 2),
@@ -152,6 +154,17 @@ class Checker(TypeChecker):
             self.error("R0505", "the game header has no `start:` square", p.game.span,
                        help="add `start: NAME` naming the square where tokens begin")
 
+    def check_initial(self, node, what: str) -> None:
+        """A value computed while the game is set up (a default, the bank's money) cannot read the players
+        or whose turn it is: neither exists yet."""
+        from .walk import walk
+        for n in walk(node):
+            if isinstance(n, ast.Name) and n.id in SETUP_UNKNOWN:
+                self.error("R0514", f"{what} reads `{n.id}`, which does not exist while the game is set up",
+                           n.span, help="start from a value that does not depend on the players, and change it "
+                                        "in `setup:`, which runs once the players are seated")
+                return
+
     def check_players_range(self, setting):
         """`players: LOW to HIGH` with literal bounds: 1 <= LOW <= HIGH <= MAX_PLAYERS (parameters are checked
         when the rules are compiled, with their values)."""
@@ -178,6 +191,7 @@ class Checker(TypeChecker):
                                 f"amount in a `money` field instead (`{declared}: money = $0`)")
             elif f.default is not None:
                 self.expect(f.default, t, scope, f"the default of `{f.name}`")
+                self.check_initial(f.default, f"the default of `{f.name}`")
             elif not t.optional and (f.is_state or owner in ("player", "global")):
                 # Every field a game reads must hold a value from the start; only `T?` starts as `none`.
                 what = {"player": "player field", "global": "global"}.get(owner, "state")

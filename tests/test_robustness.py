@@ -514,10 +514,19 @@ def test_setting_an_index_is_a_diagnostic_not_a_crash():
 
 # ---- findings of the fuzzers ------------------------------------------------------------------------------
 
-def test_a_default_that_reads_whose_turn_it_is_is_a_diagnostic(tmp_path):
-    """scripts/fuzz.py 1500 3, mutant 244: `state owner: player? = current` is computed while the game
-    is set up, when there are no players yet: R1001 at the default, not an IndexError."""
-    text = broken("    state owner: player? = none", "    state owner: player? = current")
-    assert codes(text) == []
-    status, out = rulesc("run", write(tmp_path, text))
-    assert status == 1 and "R1001" in out and f"{tmp_path / 'probe.rules'}:13:" in out, out
+@pytest.mark.parametrize("default", ["current", "players[1]"])
+def test_a_default_that_reads_the_players_is_a_diagnostic(default, monkeypatch):
+    """scripts/fuzz.py 1500 3, mutants 244 and 327: `state owner: player? = current` is computed while the
+    game is set up, when there are no players yet. The checker says so (R0514); and should such a value
+    reach the engine, it is R1001 at the default, not an IndexError or AttributeError."""
+    from rulesc.dsl.checker import Checker
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.errors import RuleRuntimeError
+    from rulesc.interpreter.rules import compile_rules
+    text = broken("    state owner: player? = none", f"    state owner: player? = {default}")
+    assert codes(text) == ["R0514"]
+    monkeypatch.setattr(Checker, "check_initial", lambda self, node, what: None)
+    rules = compile_rules(check_program(parse_text(text, "probe.rules")))
+    with pytest.raises(RuleRuntimeError) as info:
+        Game(rules, 3, seed=1)
+    assert info.value.span.line == 13 and default in info.value.message
