@@ -24,6 +24,25 @@ from .typecheck import (Assumption, TypeChecker, a_type, plural,
 from .types import Type
 
 
+MAX_PLAYERS = 100  # more seats than any table has; the engine keeps state for each
+MAX_FIRST_DICE = 100
+SETUP_UNKNOWN = frozenset({"players", "current"})  # not there yet when defaults are computed
+MAX_DECK = 10_000  # cards in one deck, counting copies; the engine holds each copy  # `first player: highest roll N dice`
+
+
+def players_range_problem(low, high) -> str | None:
+    """What is wrong with a `players: LOW to HIGH` range, or None."""
+    if not isinstance(low, int) or not isinstance(high, int):
+        return None
+    if low < 1:
+        return f"`players: {low} to {high}`: a game needs at least 1 player"
+    if low > high:
+        return f"`players: {low} to {high}`: the fewest is more than the most"
+    if high > MAX_PLAYERS:
+        return f"`players: {low} to {high}`: at most {MAX_PLAYERS} players"
+    return None
+
+
 @attrs.define
 class Checked:
     """The result of a check: the program, its diagnostics, inferred types and assumptions."""
@@ -61,6 +80,7 @@ class Checker(TypeChecker):
             self.assume("bank", p.bank.meta, p.bank.span)
             if p.bank.amount is not None:
                 self.expect(p.bank.amount, T.MONEY, scope, "the bank's money")
+                self.check_initial(p.bank.amount, "the bank's money")
         self.check_fields(p.player_fields.values(), scope, "player")
         if "cash" not in p.player_fields:
             self.error("R0501", "players have no `cash: money` field", p.game.span if p.game else Span(1, 1, 1, 2),
@@ -110,15 +130,26 @@ class Checker(TypeChecker):
                 else:
                     self.expect(setting.value, T.COUNT, scope, "the fewest players")
                     self.expect(setting.upper, T.COUNT, scope, "the most players")
+                    self.check_players_range(setting)
             elif key == "start":
                 if not isinstance(setting.value, ast.Name):
                     self.error("R0504", "`start` names a square", setting.span)
                 else:
                     self.expect(setting.value, T.SQUARE, scope, "the start")
+                    name = setting.value.id
+                    if p.board is not None and (name in p.squares or name in p.things) \
+                            and not any(sq.id == name for sq in p.board.squares):
+                        self.error("R0504", f"`start: {name}` names a square that is not on the board",
+                                   setting.value.span, help="tokens begin on a square of `board:`")
             elif key == "first player":
                 words = " ".join(setting.value) if isinstance(setting.value, tuple) else ""
                 if not any(words.startswith(rule) for rule in FIRST_PLAYER_RULES):
                     self.error("R0504", "`first player` is `highest roll N dice` or `seat order`", setting.span)
+                elif words.startswith("highest roll") and len(setting.value) > 2 and setting.value[2].isdigit() \
+                        and not 1 <= int(setting.value[2]) <= MAX_FIRST_DICE:
+                    self.error("R0504", f"`first player: highest roll` of {setting.value[2]} dice; "
+                               f"it takes 1 to {MAX_FIRST_DICE}", setting.span,
+                               help="ties roll again, so with no dice the players would tie for ever")
             elif key == "turn limit":
                 if isinstance(setting.value, tuple):
                     self.error("R0504", "`turn limit` is a number", setting.span)
@@ -127,6 +158,27 @@ class Checker(TypeChecker):
         if "start" not in p.settings:
             self.error("R0505", "the game header has no `start:` square", p.game.span,
                        help="add `start: NAME` naming the square where tokens begin")
+
+    def check_initial(self, node, what: str) -> None:
+        """A value computed while the game is set up (a default, the bank's money) cannot read the players
+        or whose turn it is: neither exists yet."""
+        from .walk import walk
+        for n in walk(node):
+            if isinstance(n, ast.Name) and n.id in SETUP_UNKNOWN:
+                self.error("R0515", f"{what} reads `{n.id}`, which does not exist while the game is set up",
+                           n.span, help="start from a value that does not depend on the players, and change it "
+                                        "in `setup:`, which runs once the players are seated")
+                return
+
+    def check_players_range(self, setting):
+        """`players: LOW to HIGH` with literal bounds: 1 <= LOW <= HIGH <= MAX_PLAYERS (parameters are checked
+        when the rules are compiled, with their values)."""
+        low, high = setting.value, setting.upper
+        if not (isinstance(low, ast.Literal) and isinstance(high, ast.Literal)):
+            return
+        problem = players_range_problem(low.value, high.value)
+        if problem:
+            self.error("R0504", problem, setting.span, help="e.g. `players: 2 to 6`")
 
     def check_fields(self, fields, scope, owner: str):
         for f in fields:
@@ -153,6 +205,7 @@ class Checker(TypeChecker):
                 pass  # starts empty
             elif f.default is not None:
                 self.expect(f.default, t, scope, f"the default of `{f.name}`")
+                self.check_initial(f.default, f"the default of `{f.name}`")
             elif not t.optional and (f.is_state or owner in ("player", "global")):
                 # Every field a game reads must hold a value from the start; only `T?` starts as `none`.
                 what = {"player": "player field", "global": "global"}.get(owner, "state")
@@ -237,6 +290,11 @@ class Checker(TypeChecker):
     def check_decks(self, scope):
         for deck in self.p.decks.values():
             self.assume(f"deck `{deck.name}`", deck.meta, deck.span)
+            size = sum(card.copies for card in deck.cards)
+            if size > MAX_DECK:
+                big = max(deck.cards, key=lambda card: card.copies)
+                self.error("R0910", f"deck `{deck.name}` has {size:,} cards; a deck holds at most {MAX_DECK:,}",
+                           big.span, help=f"is `copies {big.copies:,}` of `{big.name}` a slip?")
             for card in deck.cards:
                 self.assume(f"card `{deck.name}.{card.name}`", card.body.meta, card.span)
                 if card.keep and deck.policy == "cut":
@@ -555,9 +613,19 @@ class Checker(TypeChecker):
             env = dict(scope)
             env["winner"] = T.PLAYER.maybe()
             env["game_over"] = T.BOOL
+            first_players = None
+            self.scenario_players = set()
             for item in scenario.items:
                 if isinstance(item, ast.ScenarioPlayers):
+                    if first_players is not None:
+                        self.error("R0202", "the scenario names its players twice", item.span,
+                                   help=f"name them all on the first `players` line (line {first_players.span.line})")
+                        continue
+                    first_players = item
                     for n in item.names:
+                        if n.id in self.scenario_players:
+                            self.error("R0202", f"player `{n.id}` is named twice", n.span)
+                        self.scenario_players.add(n.id)
                         env[n.id] = T.PLAYER
                 elif isinstance(item, ast.ScenarioAs):
                     self.need_player(item.player, env, item.span)
@@ -618,13 +686,16 @@ class Checker(TypeChecker):
                         if not isinstance(v, (ast.Name, ast.Literal)):  # a bare name is an option's name
                             self.error("R0311", "an answer is a value like `$60`, `true` or `none`, or an option's name",
                                        v.span, help="scripted answers are written out, not computed")
+                        elif item.decision == "bid" and not (isinstance(v, ast.Literal) and v.type in ("money", "none")):
+                            self.error("R0311", "a bid is an amount like `$60`, or `none` to drop out", v.span,
+                                       help="scripted bids are amounts of money")
                 elif isinstance(item, ast.ScenarioDice):
                     for faces in item.rolls:
                         if any(not 1 <= f <= 6 for f in faces):
                             self.error("R0310", f"a die shows 1 to 6, not {' '.join(map(str, faces))}", item.span)
 
     def need_player(self, name: str, env, span):
-        if env.get(name) != T.PLAYER:
+        if env.get(name) != T.PLAYER or name not in self.scenario_players:
             self.error("R0205", f"unknown player `{name}`", span, help="name the players first: `players Ann, Bob`")
 
     def check_unused(self):

@@ -7,6 +7,7 @@ shows a traceback for bad input.
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from .diagnostics import Diagnostic, RulesError, Span
@@ -28,11 +29,18 @@ def read_source(path: str | Path) -> str:
         _fail("R0002", f"`{shown}` is a directory, not a rules file", shown,
               help="name a `.rules` file inside it")
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            _fail("R0003", f"file is too large ({size:,} bytes; the limit is {MAX_BYTES:,})", shown,
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # /dev/zero never ends, a FIFO blocks until someone writes
+            _fail("R0004", "cannot read file: it is a device, pipe or socket, not a file", shown,
+                  help="rules files are ordinary text files")
+        if info.st_size > MAX_BYTES:
+            _fail("R0003", f"file is too large ({info.st_size:,} bytes; the limit is {MAX_BYTES:,})", shown,
                   help="a rules file is text written by hand; is this the right file?")
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)  # bounded, should the file grow while it is read
+        if len(data) > MAX_BYTES:
+            _fail("R0003", f"file is too large (over {MAX_BYTES:,} bytes)", shown,
+                  help="a rules file is text written by hand; is this the right file?")
     except OSError as exc:
         _fail("R0004", f"cannot read file: {exc.strerror or exc}", shown)
     return decode_source(data, shown)

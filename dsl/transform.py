@@ -30,6 +30,20 @@ def token_span(tok: Token) -> Span:
                 _current_file)
 
 
+MAX_NUMBER = 10 ** 15  # larger literals are mistakes (and over 4,300 digits Python refuses to convert them)
+
+
+def _number(tok: Token, text: str | None = None) -> int:
+    """The value of a number token (`text`: its digits, when the token has a `$` or `%`);
+    a number over MAX_NUMBER is refused with R0106, before Python converts it."""
+    digits = (str(tok) if text is None else text).replace(",", "")
+    if len(digits.lstrip("0")) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+        raise RulesError([Diagnostic("error", "R0106", f"number too large ({len(digits):,} digits; "
+                                     f"the largest is {MAX_NUMBER:,})", _current_file or "<string>",
+                                     token_span(tok), help="no game needs a number this large: is a digit repeated?")])
+    return int(digits)
+
+
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 
@@ -114,7 +128,7 @@ class ToAst(Transformer):
         return ("expr", c[0], c[1])
 
     def setting_words(self, meta, c):
-        return ("words", tuple(str(t) for t in c))
+        return ("words", tuple(str(_number(t)) if t.type == "INT" else str(t) for t in c))
 
     def override_param(self, meta, c):
         return ast.Variation(what="override param", target=c[0].name, node=c[0], span=span_of(meta), meta=c[0].meta)
@@ -246,7 +260,7 @@ class ToAst(Transformer):
         return ast.Board(squares=squares, span=span_of(meta), meta=c[0])
 
     def board_line(self, meta, c):
-        return c[0]
+        return self.name_list(meta, c)
 
     def table_decl(self, meta, c):
         header = c[2]
@@ -274,14 +288,14 @@ class ToAst(Transformer):
         return ("row_assumed", tuple(c))
 
     def assumed_value(self, meta, c):
-        return ast.AssumedValue(column=str(c[0]), index=int(c[1]) if c[1] is not None else None,
+        return ast.AssumedValue(column=str(c[0]), index=_number(c[1]) if c[1] is not None else None,
                                 span=span_of(meta))
 
     def neg_money(self, meta, c):
-        return ast.Literal(value=-int(str(c[0])[1:].replace(",", "")), type="money", span=span_of(meta))
+        return ast.Literal(value=-_number(c[0], str(c[0])[1:]), type="money", span=span_of(meta))
 
     def neg_int(self, meta, c):
-        return ast.Literal(value=-int(c[0]), type="count", span=span_of(meta))
+        return ast.Literal(value=-_number(c[0]), type="count", span=span_of(meta))
 
     # ---- decks ------------------------------------------------------------------
     def deck_decl(self, meta, c):
@@ -301,7 +315,7 @@ class ToAst(Transformer):
         return "later" if c[0] is not None else "keep"
 
     def copies(self, meta, c):
-        return int(c[0])
+        return _number(c[0])
 
     # ---- turn, handlers, actions ---------------------------------------------------
     def setup_decl(self, meta, c):
@@ -349,7 +363,7 @@ class ToAst(Transformer):
                               relation=relation, phase=phase, amount=amount, span=span_of(meta))
 
     def action_limit(self, meta, c):
-        count = int(c[0]) if len(c) == 2 else 1  # `once per …` has no INT token
+        count = _number(c[0]) if len(c) == 2 else 1  # `once per …` has no INT token
         return (count, str(c[-1]))
 
     def action_param(self, meta, c):
@@ -402,7 +416,7 @@ class ToAst(Transformer):
         return ast.ScenarioDice(rolls=tuple(g for g in c if isinstance(g, tuple)), span=span_of(meta))
 
     def dice_group(self, meta, c):
-        return tuple(int(t) for t in c)
+        return tuple(_number(t) for t in c)
 
     def scenario_cards(self, meta, c):
         return ast.ScenarioCards(deck=str(c[0]), cards=c[1], span=span_of(meta))
@@ -662,13 +676,13 @@ class ToAst(Transformer):
         return ast.ListExpr(items=tuple(x for x in c if x is not None), span=span_of(meta))
 
     def int_lit(self, meta, c):
-        return ast.Literal(value=int(c[0]), type="count", span=span_of(meta))
+        return ast.Literal(value=_number(c[0]), type="count", span=span_of(meta))
 
     def money_lit(self, meta, c):
-        return ast.Literal(value=int(str(c[0])[1:].replace(",", "")), type="money", span=span_of(meta))
+        return ast.Literal(value=_number(c[0], str(c[0])[1:]), type="money", span=span_of(meta))
 
     def percent_lit(self, meta, c):
-        return ast.Literal(value=int(str(c[0])[:-1]), type="percent", span=span_of(meta))
+        return ast.Literal(value=_number(c[0], str(c[0])[:-1]), type="percent", span=span_of(meta))
 
     def string_lit(self, meta, c):
         return ast.Literal(value=_unquote(c[0]), type="text", span=span_of(meta))

@@ -76,6 +76,37 @@ def narrow(env: dict, cond, truth: bool = True) -> dict:
     return env
 
 
+# Statements that run other rules (handlers, `on debt`, `on eliminate`, cards, procedures, actions in a
+# window): whatever those rules set to `none` may be `none` after them, whatever a test proved before.
+RUNS_RULES = (ast.Move, ast.Pay, ast.Eliminate, ast.Draw, ast.Do, ast.Window, ast.UseCard, ast.PlayCard, ast.RaiseCash,
+              ast.Auction)  # an auction `with window` lets bidders act
+
+
+EXPRESSIONS = (ast.Literal, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Aggregate, ast.Conditional, ast.BinOp,
+               ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.PercentOf, ast.ListExpr)  # hold no statements
+
+
+def _set_field(stmt) -> str | None:
+    """The field (or global) a `set` statement changes."""
+    target = stmt.target
+    return target.name if isinstance(target, ast.Attr) else getattr(target, "id", None)
+
+
+def _forgotten(path: str, fields) -> bool:
+    parts = path.split(".")
+    return any(p in fields for p in parts) or any(p + "." in fields for p in parts[:-1])
+
+
+def forget(env: dict, fields) -> dict:
+    """`env` without what it knew about paths through `fields`: `F` (set to what may be `none`: any path
+    through F, `g.owner` with `g` too) or `F.` (set to another value: paths that read on from F)."""
+    known = env.get(NARROWED)
+    if not known or not fields:
+        return env
+    kept = frozenset(path for path in known if not _forgotten(path, fields))
+    return env if kept == known else {**env, NARROWED: kept}
+
+
 def nearest_hint(name: str, candidates) -> str | None:
     matches = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
     if not matches:
@@ -483,10 +514,62 @@ class TypeChecker:
                 self.warn("R0401", "this statement can never run: the turn has already ended", stmt.span,
                           help="remove it, or move it before `end turn`")
                 ended = False
-            env = self.statement(stmt, env, context)
+            env = forget(self.statement(stmt, env, context), self.cleared_by(stmt))
             if isinstance(stmt, (ast.EndTurn, ast.EndGame)):
                 ended = True
         return env
+
+    def cleared_by(self, stmt) -> frozenset:
+        """The fields that may be `none` after `stmt` although a test before it proved otherwise: those
+        it (or a statement nested in it) sets to a value that may be `none`, and, if it runs other rules,
+        those any rule of the file may set so."""
+        from .walk import walk_depth
+        if isinstance(stmt, ast.Set):  # the common case, without a walk
+            return frozenset({self._cleared(stmt)})
+        if isinstance(stmt, (ast.Let, ast.Roll, ast.EndTurn, ast.EndGame, ast.Pass)):
+            return frozenset()
+        fields, runs = set(), isinstance(stmt, RUNS_RULES)
+        if not runs:
+            for node, _depth in walk_depth(stmt, into=lambda n: not isinstance(n, EXPRESSIONS)):
+                if isinstance(node, ast.Set):
+                    fields.add(self._cleared(node))
+                runs = runs or isinstance(node, RUNS_RULES)
+        if runs:
+            fields |= self.cleared_by_rules()
+        return frozenset(fields)
+
+    def _cleared(self, stmt) -> str:
+        field = _set_field(stmt) or ""  # `set x[0] = …` is R0308, and sets no field
+        return field if self.may_be_none(stmt.value) else field + "."
+
+    def may_be_none(self, value) -> bool:
+        t = self.types.get(id(value))
+        if t is not None:
+            return t.optional or t.name == "none"
+        if isinstance(value, ast.Literal):
+            return value.type == "none"
+        if isinstance(value, (ast.Attr, ast.Name)):  # not typed yet: a field or global declared optional
+            name = value.name if isinstance(value, ast.Attr) else value.id
+            return name in self.optional_fields()
+        return True
+
+    def optional_fields(self) -> frozenset:
+        if getattr(self, "_optional_fields", None) is None:
+            fields = [*self.p.player_fields.values(), *self.p.global_fields.values(),
+                      *(f for kind in self.p.kinds.values() for f in kind.fields)]
+            self._optional_fields = frozenset(f.name for f in fields if f.type.optional)
+        return self._optional_fields
+
+    def cleared_by_rules(self) -> frozenset:
+        """Every field some rule of the file may set to `none` (syntactically: the value is `none`,
+        or reads a field declared optional, or is computed)."""
+        if getattr(self, "_cleared_by_rules", None) is None:
+            from .walk import walk
+            p = self.p
+            roots = (*p.handlers, *p.hooks, *p.actions.values(), *p.procedures.values(), *p.decks.values(),
+                     *([p.setup] if p.setup else []), *([p.turn] if p.turn else []))
+            self._cleared_by_rules = frozenset(self._cleared(n) for n in walk(roots) if isinstance(n, ast.Set))
+        return self._cleared_by_rules
 
     def statement(self, s, env, context: str) -> dict:
         meta = getattr(s, "meta", ast.NO_META)
@@ -610,7 +693,8 @@ class TypeChecker:
         if isinstance(s, ast.For):
             coll = self.infer(s.collection, env)
             element = self.element_of(coll, s.collection, "`for`")
-            self.block(s.body, {**env, s.var: element}, context)
+            # what the body clears in one round is not proved in the next
+            self.block(s.body, forget({**env, s.var: element}, self.cleared_by(s)), context)
             return env
         if isinstance(s, ast.Auction):
             self.sold(s.thing, env)

@@ -63,6 +63,9 @@ def _load(path: Path, chain: list) -> ast.RulesFile:
         raise RulesError([_error("R0513", f"the base file `{first.path}` does not exist", first,
                                  help=f"the path is relative to `{path}`; a bare name is also looked up among "
                                       f"the games shipped with rulesc: {shipped}")])
+    if base_path.suffix != ".rules":  # a rules file reads only rules files: never echo another file's lines
+        raise RulesError([_error("R0513", f"the base file `{first.path}` is not a `.rules` file", first,
+                                 help="`extends` names another rules file, ending in `.rules`")])
     base = _load(base_path, chain + [(path.resolve(), str(path), first)])
     decls = list(base.decls)
     overrides = list(base.overrides)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, action_hint, decision_hint
 
-from .dealing import ActionChoice, TradeOffer
+from .dealing import ActionChoice, AgentError, TradeOffer
 
 
 class Agent:
@@ -39,10 +39,25 @@ class Agent:
     def accept(self, game, player, offer: TradeOffer) -> bool:
         return False
 
+    def save(self) -> dict:
+        """What the agent remembers, as JSON: with the game's state, a saved game continues exactly."""
+        return {}
+
+    def restore(self, data: dict) -> None:
+        pass
+
 
 class RandomAgent(Agent):
     def __init__(self, seed, seat: int):
         self.rng = random.Random(f"{seed}:{seat}")
+
+    def save(self) -> dict:
+        version, internal, gauss = self.rng.getstate()
+        return {"rng": [version, list(internal), gauss]}
+
+    def restore(self, data: dict) -> None:
+        version, internal, gauss = data["rng"]
+        self.rng.setstate((version, tuple(internal), gauss))
 
     def bid(self, game, player, thing, low, high):
         if self.rng.random() < 0.4:
@@ -73,14 +88,15 @@ class HeuristicAgent(Agent):
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
 
     def reserve(self, game) -> int:
+        """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
         known = self._constant_reserve
         if known is not None and known[0] is game.rules:
             return known[1]
         value = game.hint(HINT_RESERVE, 0)
         hint = game.rules.hints.get(HINT_RESERVE)
         if hint is None or not getattr(hint.value, "reads", True):  # a constant: parameters and literals only
-            self._constant_reserve = (game.rules, value)
-        return value
+            self._constant_reserve = (game.rules, max(0, value))
+        return max(0, value)
 
     def bid(self, game, player, thing, low, high):
         limit = min(game.worth(thing) if thing is not None else 0, high - self.reserve(game))
@@ -244,6 +260,14 @@ class ScriptedAgent(Agent):
             self.script["act"] = [ScriptedAct(*a) if a is not None else None for a in self.script["act"]]  # None: pass
         self.offers: list = []  # trade offers to propose, each in the first window where it is legal
 
+    def save(self) -> dict:
+        """The answers not given yet (trade offers still to make are objects of the running game: not saved)."""
+        return {"script": {k: [list(a) if isinstance(a, ScriptedAct) else a for a in v] for k, v in self.script.items()}}
+
+    def restore(self, data: dict) -> None:
+        self.script = {k: [ScriptedAct(*a) if k == "act" and a is not None else a for a in v]
+                       for k, v in data["script"].items()}
+
     def _next(self, name):
         queue = self.script.get(name)
         if queue:
@@ -251,7 +275,10 @@ class ScriptedAgent(Agent):
         return None
 
     def bid(self, game, player, thing, low, high):
-        return self._next("bid")
+        answer = self._next("bid")
+        if answer is not None and (isinstance(answer, bool) or not isinstance(answer, int)):
+            raise AgentError(f"{player.name}'s scripted bid `{answer}` is not an amount")
+        return answer
 
     def choose(self, game, player, name, options):
         answer = self._next(name)
@@ -283,6 +310,17 @@ class ScriptedAgent(Agent):
 
 
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+
+
+def agents_to_json(agents: dict) -> dict:
+    """Every seat's agent state, to save beside `state_to_json` (seats as strings, as JSON keys are)."""
+    return {str(seat): agent.save() for seat, agent in agents.items()}
+
+
+def agents_from_json(agents: dict, data: dict) -> None:
+    """Restore saved agent states into agents of the same kinds, made for the same seats."""
+    for seat, agent in agents.items():
+        agent.restore(data.get(str(seat), {}))
 
 
 def make_agents(kind: str, seed, count: int) -> dict:

@@ -92,7 +92,7 @@ class ExpressionCodegen:
                 f"    try:\n"
                 f"{prologue}"
                 f"        return {source}\n"
-                f"    except (_Problem, AttributeError, TypeError, KeyError) as exc:\n"
+                f"    except (_Problem, AttributeError, TypeError, KeyError, IndexError) as exc:\n"
                 f"        _fail(exc)\n")
         namespace = dict(HELPERS)
         namespace.update(constants)

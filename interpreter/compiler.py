@@ -19,6 +19,8 @@ from .errors import RuleRuntimeError
 from .events import RuleRef
 from .state import Square
 
+NEVER_NONE = frozenset({"player", "bank", "current"})  # reserved names that always hold a value
+
 
 
 class Compiler:
@@ -58,6 +60,23 @@ class Compiler:
                       help="guard the rule with `when … != none`")
         return fail
 
+    def need(self, node, local: frozenset, role: str):
+        """Compile an operand a statement cannot do without (who pays, who moves...): `none` there is
+        a runtime diagnostic. The checker proves most of these are not `none`, but its proof can be
+        undone by what runs in between (a `set … = none`, or an `eliminate` whose handlers clear fields)."""
+        value = self.expr(node, local)
+        if isinstance(node, ast.Name) and node.id in NEVER_NONE:
+            return value
+        text = source_text(self.program, node)
+
+        def needed(g, e):
+            found = value(g, e)
+            if found is None:
+                self.fail(f"`{text}` is `none` here, so it cannot be {role}", node,
+                          help="test it first (`if … != none:`): a rule run since the test may have cleared it")
+            return found
+        return needed
+
     # ---- statements ----------------------------------------------------------------------------
     def block(self, block: ast.Block, local: frozenset):
         stmts = []
@@ -86,7 +105,7 @@ class Compiler:
         return roll, local | {var}
 
     def _s_Move(self, node, local, where):
-        who, amount, how = self.expr(node.who, local), self.expr(node.amount, local), node.how
+        who, amount, how = self.need(node.who, local, "moved"), self.expr(node.amount, local), node.how
 
         def move(g, e):
             g.tick(where, node)
@@ -94,7 +113,8 @@ class Compiler:
         return move, local
 
     def _s_Pay(self, node, local, where):
-        amount, source, target = (self.expr(n, local) for n in (node.amount, node.source, node.target))
+        amount = self.expr(node.amount, local)
+        source, target = self.need(node.source, local, "who pays"), self.need(node.target, local, "who is paid")
 
         def pay(g, e):
             g.tick(where, node)
@@ -162,8 +182,8 @@ class Compiler:
         return do, local
 
     def _s_DiscardHeld(self, node, local, where):
-        card, who = self.expr(node.card, local), self.expr(node.who, local)
-        to = self.expr(node.to, local) if node.to is not None else None
+        card, who = self.need(node.card, local, "the card"), self.need(node.who, local, "who holds the card")
+        to = self.need(node.to, local, "who receives the card") if node.to is not None else None
 
         def discard_held(g, e):
             g.tick(where, node)
@@ -171,7 +191,7 @@ class Compiler:
         return discard_held, local
 
     def _s_PlayCard(self, node, local, where):
-        card, who = self.expr(node.card, local), self.expr(node.who, local)
+        card, who = self.need(node.card, local, "the card"), self.need(node.who, local, "who plays the card")
 
         def play_card(g, e):
             g.tick(where, node)
@@ -189,7 +209,7 @@ class Compiler:
     def _s_Window(self, node, local, where):
         if not node.only:
             return self._for_player(node, local, where, "open_window"), local
-        who, only = self.expr(node.who, local), frozenset(n.id for n in node.only)
+        who, only = self.need(node.who, local, "given a window"), frozenset(n.id for n in node.only)
 
         def window(g, e):
             g.tick(where, node)
@@ -201,7 +221,7 @@ class Compiler:
 
     def _for_player(self, node, local, where, method: str):
         """A statement that calls the engine's `method(player, where)` for `node.who`."""
-        who = self.expr(node.who, local)
+        who = self.need(node.who, local, "the player")
 
         def statement(g, e):
             g.tick(where, node)
@@ -209,7 +229,7 @@ class Compiler:
         return statement
 
     def _s_ChooseFor(self, node, local, where):
-        by, coll, var, name = self.expr(node.by, local), self.expr(node.collection, local), node.var, node.name
+        by, coll, var, name = self.need(node.by, local, "who chooses"), self.expr(node.collection, local), node.var, node.name
         inner = local | {var}
         test = self.expr(node.where, inner) if node.where is not None else None
         body = self.block(node.body, inner)
@@ -228,7 +248,7 @@ class Compiler:
         return choose_for, local
 
     def _s_Eliminate(self, node, local, where):
-        who = self.expr(node.who, local)
+        who = self.need(node.who, local, "eliminated")
 
         def eliminate(g, e):
             g.tick(where, node)
@@ -289,7 +309,7 @@ class Compiler:
         return for_, local
 
     def _s_Auction(self, node, local, where):
-        thing, minimum = self.expr(node.thing, local), self.expr(node.minimum, local)
+        thing, minimum = self.need(node.thing, local, "auctioned"), self.expr(node.minimum, local)
         among = self.expr(node.among, local) if node.among is not None else None
         after = self.expr(node.after, local) if node.after is not None else None
         var = node.var
@@ -326,7 +346,7 @@ class Compiler:
         return auction, local
 
     def _s_Choose(self, node, local, where):
-        by = self.expr(node.by, local)
+        by = self.need(node.by, local, "who chooses")
         options = [(o.name, self.expr(o.when, local) if o.when is not None else None, self.block(o.body, local))
                    for o in node.options]
         name = node.name

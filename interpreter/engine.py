@@ -18,7 +18,7 @@ from rulesc.dsl.builtins import HINT_WORTH
 from .cards import Cards
 from .codegen import GLOBAL, OUT, POSITION
 from .dealing import Dealing
-from .errors import MAX_DEPTH, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
+from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, Event, RuleRef
 from .rules import Rules
 from .state import Account, Bank, GameState, Player, Thing, name_of, state_to_json
@@ -189,6 +189,9 @@ class Game(Cards, Dealing):
 
     # ---- dice and movement ---------------------------------------------------------------------
     def roll(self, player, count: int, where: RuleRef) -> Roll:
+        if not 0 <= count <= MAX_DICE:
+            raise self.error(f"the rule rolls {count:,} dice; a roll is of 0 to {MAX_DICE:,} dice",
+                             help="look at how the number of dice is computed")
         if self.forced_dice:
             faces = tuple(self.forced_dice.pop(0))
             if len(faces) != count:
@@ -225,6 +228,9 @@ class Game(Cards, Dealing):
                 raise self.error(f"{player.name} is at `{self.board[start].name}`, off the board; "
                                  "a token leaves it only with `move … to`")
             steps = amount if how == "by" else -amount
+            if abs(steps) > MAX_MOVE:
+                raise self.error(f"a move of {steps:,} squares; one move may go at most {MAX_MOVE:,}",
+                                 help="look at how the distance is computed", budget=True)
             if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
                 steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n

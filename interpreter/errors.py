@@ -5,6 +5,8 @@ from __future__ import annotations
 from rulesc.dsl.diagnostics import Diagnostic, Span
 
 STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
+MAX_DICE = 1_000  # dice one roll may throw (`roll N dice` with N computed)
+MAX_MOVE = STEP_BUDGET  # squares one move may go (each square passed is checked for `on pass`)
 MAX_DEPTH = 40  # moves, cards, procedures, debts and windows nested in each other, well within Python's stack
 
 

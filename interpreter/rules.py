@@ -14,7 +14,7 @@ import attrs
 
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import DEBT_NAMES, GLOBAL_HINTS, PLAYER, TRADE_NAMES
-from rulesc.dsl.checker import Checked, check_program
+from rulesc.dsl.checker import Checked, check_program, players_range_problem
 from rulesc.dsl.diagnostics import Diagnostic, RulesError
 from rulesc.dsl.parser import parse_text
 from rulesc.dsl.variants import load_file
@@ -198,7 +198,21 @@ def parse_override(text: str) -> tuple[str, object]:
         raise RulesError([Diagnostic("error", "R0010", f"`--set {text}` is not `NAME=VALUE`", "--set",
                                      help="e.g. `--set starting_cash=$1500`")])
     name, value = (part.strip() for part in text.split("=", 1))
-    snippet = parse_text(f"param {name} = {value}\n", "--set")
+    if not name.isidentifier():
+        raise RulesError([Diagnostic("error", "R0010", f"`--set {text}`: `{name}` is not a parameter name", "--set",
+                                     help="e.g. `--set starting_cash=$1500`")])
+    try:
+        if "\n" in value or "\r" in value:  # a second line would be parsed as more declarations
+            raise RulesError([])
+        snippet = parse_text(f"param {name} = {value}\n", "--set")
+        if len(snippet.decls) != 1 or not isinstance(snippet.decls[0], ast.Param):
+            raise RulesError([])
+    except RulesError as exc:
+        why = "; ".join(d.message for d in exc.diagnostics[:1])
+        raise RulesError([Diagnostic("error", "R0012", f"`--set {name}`: `{value.splitlines()[0] if value.strip() else value}`"
+                                     f"{' and more lines' if len(value.splitlines()) > 1 else ''} is not a value"
+                                     + (f" ({why})" if why else ""), "--set",
+                                     help="write a value as in a rules file: `$1500`, `5`, `10%`, `true`")]) from None
     return name, snippet.decls[0].value
 
 
@@ -360,6 +374,10 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     players_range = (2, 6)
     if players is not None:
         players_range = (compiler.expr(players.value)(None, {}), compiler.expr(players.upper)(None, {}))
+        problem = players_range_problem(*players_range)  # bounds computed from parameters (maybe `--set`)
+        if problem:
+            raise RulesError([Diagnostic("error", "R0504", problem, players.span.file or p.path, players.span,
+                                         help="e.g. `players: 2 to 6`")])
     limit = settings.get("turn limit")
     return Rules(
         checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,

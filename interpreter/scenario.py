@@ -92,8 +92,12 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
         if isinstance(item, ast.ScenarioPlayers):
             names = [n.id for n in item.names]
     scripts: dict = {n: {} for n in names}
+    result = ScenarioResult(scenario.title, scenario.span.line, scenario.span.file, [], [])
     for item in scenario.items:
         if isinstance(item, ast.ScenarioAnswer):
+            if item.player not in scripts:
+                result.failures.append(Failure(item.span.line, f"`{item.player}` is not a player of the scenario"))
+                return result
             values = [_answer_value(v) for v in item.values]
             scripts[item.player].setdefault(item.decision, []).extend(values)
     # Bids are amounts; `act` answers are "action thing" pairs given as `answer Ann act: build, Lot1`.
@@ -103,11 +107,14 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
             script["act"] = [ScriptedAct(flat[i], flat[i + 1] if i + 1 < len(flat) else None)
                              for i in range(0, len(flat), 2)]
     agents = {seat: ScriptedAgent(scripts[name]) for seat, name in enumerate(names)}
-    result = ScenarioResult(scenario.title, scenario.span.line, scenario.span.file, [], [])
     try:
         g = Game(rules, names, seed=0, agents=agents)
     except ValueError as exc:
         result.failures.append(Failure(scenario.span.line, str(exc)))
+        return result
+    except RuleRuntimeError as exc:  # a default that cannot be computed before the game begins
+        result.failures.append(Failure(exc.span.line if exc.span else scenario.span.line,
+                                       f"error[{exc.code}]: {exc.message}"))
         return result
     players = {p.name: p for p in g.state.players}
     env_names = frozenset(players)

@@ -1,8 +1,9 @@
+# PYTHON_ARGCOMPLETE_OK  (shell completion, where argcomplete is installed)
 """The `rulesc` command: check, diagram, run, simulate and test rules files.
 
 Exit codes: 0 clean; 1 the rules have errors, an invariant broke or a scenario failed;
-2 usage or I/O error (a missing file, a bad option). No Python traceback reaches the
-user unless `--debug` asks for it.
+2 usage or I/O error (a missing file, a bad option); 3 an internal error, a bug in rulesc.
+No Python traceback reaches the user unless `--debug` asks for it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import tempfile
 import time
@@ -25,6 +27,7 @@ from . import report
 # A command imports what it needs when it runs (the interpreter, the simulator, the property
 # checker), so that `rulesc check --static` starts without them.
 
+EXIT_INTERNAL = 3  # a bug in rulesc, never the user's input: scripts can tell it from a missing file (2)
 IO_CODES = {"R0001", "R0002", "R0004", "R0010", "R0011", "R0012", "R0513"}  # unreadable file or bad option: usage/I-O
 
 
@@ -55,6 +58,28 @@ def _report_rules_error(exc: RulesError, fmt: str = "text") -> int:
 def _runtime_error(exc: RuleRuntimeError) -> int:
     print(render_text(exc.diagnostic(), _source_of(exc.path)), file=sys.stderr)
     return 1
+
+
+def _write_output(path: str, text: str) -> None:
+    """Write an output file the user named; a path that cannot be written is a usage error (exit 2)."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"rulesc: error: cannot write `{path}`: {exc.strerror or exc}", file=sys.stderr)
+        raise Exit(2) from None
+
+
+def _check_writable(path: str | None) -> None:
+    """Refuse an output path that is a directory (or in a folder that does not exist) before any work."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        print(f"rulesc: error: `{path}` is a directory; name a file to write", file=sys.stderr)
+        raise Exit(2)
+    if not target.parent.is_dir():
+        print(f"rulesc: error: cannot write `{path}`: no folder `{target.parent}`", file=sys.stderr)
+        raise Exit(2)
 
 
 def _load(args):
@@ -115,13 +140,15 @@ def cmd_check(args) -> int:
                                              "line": a.span.line} for a in checked.assumptions]})
         else:
             sys.stderr.write(report.format_diagnostics(checked))
-            sys.stdout.write(report.format_static(checked))
+            sys.stdout.write(report.format_static(checked, args.assumed))
         if not checked.ok:
             worst = max(worst, 1)
             continue
-        if args.static:
-            continue
         from rulesc.interpreter.rules import compile_rules
+        if args.static:
+            if args.set:
+                compile_rules(checked, args.set)  # a bad `--set` is the same usage error with or without --static
+            continue
         from rulesc.interpreter.scenario import run_scenarios
 
         rules = compile_rules(checked, args.set)
@@ -174,9 +201,13 @@ def cmd_diagram(args) -> int:
 
 
 def cmd_replay(args, rules) -> int:
-    from .replay import read_log, replay
+    from .replay import explain, read_header, read_log, replay
+    if Path(args.replay).exists() and not Path(args.replay).is_file():  # a device or a pipe: never read it
+        print(f"rulesc: error: `{args.replay}` is not a file", file=sys.stderr)
+        return 2
     try:
-        log = read_log(Path(args.replay).read_text(encoding="utf-8"))
+        text = Path(args.replay).read_text(encoding="utf-8")
+        log = read_log(text)
     except OSError as exc:
         print(f"rulesc: error: cannot read `{args.replay}`: {exc.strerror or exc}", file=sys.stderr)
         return 2
@@ -193,6 +224,8 @@ def cmd_replay(args, rules) -> int:
         return 0
     print(f"the replay differs from {args.replay} at event {result.first_difference}:\n"
           f"  logged:   {json.dumps(result.expected)}\n  replayed: {json.dumps(result.actual)}")
+    for reason in explain(read_header(text), rules, args.set):
+        print(f"  note: {reason}")
     return 1
 
 
@@ -224,6 +257,7 @@ def _new_game(args, rules):
 def cmd_run(args) -> int:
     from rulesc.interpreter.events import events_to_jsonl
 
+    _check_writable(args.log)
     rules = _load(args)
     if args.replay:
         return cmd_replay(args, rules)
@@ -252,11 +286,12 @@ def cmd_run(args) -> int:
         return 2
     state = game.state
     if args.log:
-        text = events_to_jsonl(game.events)
+        from .replay import log_header
+        text = log_header(rules, args.file, args.set, args.agents) + events_to_jsonl(game.events)
         if args.log == "-":
             sys.stdout.write(text)
             return 1 if failure is not None else 0
-        Path(args.log).write_text(text, encoding="utf-8")
+        _write_output(args.log, text)
     winner = state.winner.name if state.winner else "nobody"
     how = "the checker's draws" if args.draws else f"{args.agents} agents"
     print(f"{rules.title}: seed {args.seed}, {players} players, {how}")
@@ -282,6 +317,7 @@ def cmd_play(args) -> int:
     from rulesc.interpreter.events import events_to_jsonl
 
     from .play import play_at_terminal
+    _check_writable(args.log)
     rules = _load(args)
     players = _players(rules, args.players)
     if not 1 <= args.seat <= players:
@@ -289,7 +325,8 @@ def cmd_play(args) -> int:
         return 2
     game = play_at_terminal(rules, players, args.seat - 1, args.seed)
     if args.log:
-        Path(args.log).write_text(events_to_jsonl(game.events), encoding="utf-8")
+        from .replay import log_header
+        _write_output(args.log, log_header(rules, args.file, args.set, "terminal") + events_to_jsonl(game.events))
     state = game.state
     print(f"game over after {state.turn} turns: {state.end_reason}; "
           f"winner: {state.winner.name if state.winner else 'nobody'}")
@@ -491,9 +528,46 @@ def _workers(text: str) -> int:
     return value
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rulesc")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def _at_least(low: int):
+    """An argparse type: a whole number no smaller than `low` (argparse then reports a bad one, exit 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"`{text}` is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+    parse.__name__ = f"a number from {low}"
+    return parse
+
+
+EXAMPLES = {  # no game's name here: the CLI knows no game
+    "check": "rulesc check --static mygame.rules",
+    "diagram": "rulesc diagram mygame.rules -o turn.svg",
+    "run": "rulesc run mygame.rules --seed 7 --log game.jsonl",
+    "play": "rulesc play mygame.rules --players 3",
+    "simulate": "rulesc simulate mygame.rules -n 500 --seed 1",
+    "citations": "rulesc citations mygame.rules --rulebook rulebook.txt",
+    "test": "rulesc test mygame.rules my-house-rules.rules",
+    "diff": "rulesc diff mygame.rules my-house-rules.rules --games 500",
+    "explain": "rulesc explain R0205",
+    "lsp": "rulesc lsp",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulesc", description="Check, diagram, run, simulate and test board-game rules.")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
+    parser.add_argument("--version", action="version", version=f"rulesc {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_set(p):
@@ -502,33 +576,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     def with_agents(p):
         p.add_argument("--agents", choices=["heuristic", "random"], default="heuristic", help="the agents playing")
-        p.add_argument("--players", type=int, help="number of players (default: 4 where the game allows)")
+        p.add_argument("--players", type=_at_least(1), help="number of players (default: 4 where the game allows)")
 
     p = sub.add_parser("check", help="check rules files: static diagnostics, then property tests")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="the rules files to check")
     p.add_argument("--static", action="store_true", help="only the static checks (milliseconds)")
+    p.add_argument("--assumed", action="store_true",
+                   help="list every value the rulebook does not give (by default only their number)")
     p.add_argument("--format", choices=["text", "json", "sarif"], default="text",
-                   help="sarif: a SARIF 2.1.0 log for code-scanning tools")
-    p.add_argument("--examples", type=int, default=100, help="generated games per search of the property tests")
+                   help="text, JSON for tools, or a SARIF 2.1.0 log for code-scanning tools")
+    p.add_argument("--examples", type=_at_least(0), default=100,
+                   help="generated games per search of the property tests (0: only the whole games)")
     p.add_argument("--max-turns", type=int, metavar="N",
                    help="the budget of turns: the highest turn cap of the search and the whole games' turn limit "
                         "(default: the game's own turn limit)")
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help="seeded whole games played with the heuristic agents, every invariant checked "
                         "(default 50; 0 for none)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated games (default 0)")
     with_set(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("diagram", help="draw the turn flow with Graphviz (DOT; SVG/PNG with `dot` installed)")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="the rules file")
     p.add_argument("-o", "--output", help="output file (.dot, .svg, .png, .pdf)")
-    p.add_argument("--format", choices=["dot", "svg", "png", "pdf"], default=None)
+    p.add_argument("--format", choices=["dot", "svg", "png", "pdf"], default=None,
+                   help="the picture's format (default: from the output's name)")
     p.set_defaults(func=cmd_diagram)
 
     p = sub.add_parser("run", help="play one game and print or log it")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("file", metavar="FILE", help="the rules file")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     p.add_argument("--log", metavar="EVENTS.jsonl", help="write the event log as JSON lines ('-' for stdout)")
     p.add_argument("--replay", metavar="EVENTS.jsonl", help="play a logged game again and check it is the same")
     p.add_argument("--check", action="store_true",
@@ -541,18 +619,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("play", help="play one game at the terminal against the heuristic agents")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
+    p.add_argument("file", metavar="FILE", help="the rules file")
+    p.add_argument("--seat", type=_at_least(1), default=1, help="your seat, from 1 (default 1)")
     p.add_argument("--log", metavar="EVENTS.jsonl", help="write the game's event log, to replay it later")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--players", type=int, help="number of players (default: 4 where the game allows)")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    p.add_argument("--players", type=_at_least(1), help="number of players (default: 4 where the game allows)")
     with_set(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games and summarise them")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-n", type=int, default=1000, help="number of games")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("file", metavar="FILE", help="the rules file")
+    p.add_argument("-n", type=_at_least(1), default=1000, help="number of games")
+    p.add_argument("--seed", type=int, default=0, help="game i is played with seed SEED + i (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
     p.add_argument("--check", action="store_true",
                    help="check every invariant after every event; list the games that break one (exit 1)")
@@ -566,11 +644,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("diff", help="what a variant changes, and (with --games) its effect on paired seeds")
-    p.add_argument("base", metavar="BASE")
-    p.add_argument("variant", metavar="VARIANT")
-    p.add_argument("--games", type=int, default=0, help="play this many games of each on the same seeds")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("base", metavar="BASE", help="the game, as its rules file")
+    p.add_argument("variant", metavar="VARIANT", help="the house rule, as its rules file")
+    p.add_argument("--games", type=_at_least(0), default=0, help="play this many games of each on the same seeds")
+    p.add_argument("--seed", type=int, default=0, help="game i of each is played with seed SEED + i (default 0)")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="text, or JSON for tools")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_diff)
@@ -582,19 +660,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_citations)
 
     p = sub.add_parser("test", help="run the scenarios (the rulebook's worked examples)")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="the rules files whose scenarios to run")
     p.add_argument("-v", "--verbose", action="store_true", help="print the event log of failing scenarios")
     p.add_argument("--format", choices=["text", "junit"], default="text", help="junit: JUnit XML for CI systems")
     with_set(p)
     p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("explain", help="print the documentation of a diagnostic code, e.g. `rulesc explain R0205`")
-    p.add_argument("code", metavar="CODE")
+    p.add_argument("code", metavar="CODE", help="a diagnostic code, as `rulesc check` prints it (R0205)")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("lsp", help="a language server for editors, over stdin and stdout")
     p.add_argument("--stdio", action="store_true", help="speak over stdin and stdout (the default and only way)")
     p.set_defaults(func=cmd_lsp)
+
+    sub_help = {choice.dest: choice.help for choice in sub._choices_actions}
+    for name, command in sub.choices.items():  # each subcommand's help: what it does, and an example
+        command.description = (command.description or sub_help[name]).rstrip(".") + "."
+        command.epilog = f"example:\n  {EXAMPLES[name]}"
+        command.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
@@ -605,8 +689,25 @@ def _is_agent_error(exc: Exception) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if hasattr(sys.stdout, "reconfigure") and not sys.stdout.isatty():
+        sys.stdout.reconfigure(line_buffering=True)  # piped: results stay in order with the diagnostics on stderr
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:  # shell completion, if the user has argcomplete (`eval "$(register-python-argcomplete rulesc)"`)
+        import argcomplete
+    except ImportError:
+        pass
+    else:
+        argcomplete.autocomplete(parser)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # reported by the subcommand, with its own usage, not the top-level one
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        sub.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    for name in ("file", "files", "log", "replay", "output", "rulebook", "update"):  # shown normalised: a/./b -> a/b
+        value = getattr(args, name, None)
+        if isinstance(value, str) and value != "-":
+            setattr(args, name, os.path.normpath(value))
+        elif isinstance(value, list):
+            setattr(args, name, [os.path.normpath(v) for v in value])
     for name in ("examples", "games", "max_turns"):
         value = getattr(args, name, None)
         if value is not None and value < (1 if name == "max_turns" else 0):
@@ -635,7 +736,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rulesc: internal error: {type(exc).__name__}: {exc}\n"
               "  help: this is a bug in rulesc; rerun with --debug for the traceback and report it",
               file=sys.stderr)
-        return 2
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -719,6 +719,9 @@ def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
         fmt = fmt.lower().lstrip(".")
         if fmt != "dot" and fmt not in RENDER_FORMATS:
             raise DiagramError(f"unknown diagram format `{fmt}`; use dot, " + ", ".join(RENDER_FORMATS))
+    if fmt is not None and suffix != fmt and (suffix in RENDER_FORMATS or (suffix == "dot" and fmt == "dot")):
+        raise DiagramError(f"`{output}` names a .{suffix} file, but --format asks for {fmt}; "
+                           f"name a .{fmt} file, or leave out --format")
     if suffix == "dot":
         dot_path = out
         image = out.with_suffix("." + fmt) if fmt and fmt != "dot" else None

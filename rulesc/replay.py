@@ -12,6 +12,7 @@ difference — a changed rule, a different engine — shows as the first event t
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import attrs
@@ -76,8 +77,53 @@ class ReplayAgent(Agent):
         return self._next(game).get("event") == "trade"
 
 
+PLAYED_WITH = "played with"  # the first line of a log `rulesc run --log` writes: how the game was played
+
+
+def rules_hash(rules) -> str:
+    """A digest of every source the rules came from (a variant and its bases), in load order."""
+    digest = hashlib.sha256()
+    for text in rules.program.sources.values():
+        digest.update(text.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def log_header(rules, path: str, overrides: list[str], agents: str) -> str:
+    """The log's first line: the rules file, its digest, the `--set` values and agents it was played with."""
+    return json.dumps({"event": PLAYED_WITH, "file": path, "sha256": rules_hash(rules), "set": list(overrides),
+                       "agents": agents}, separators=(",", ":")) + "\n"
+
+
 def read_log(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    """The logged events (a `played with` first line is left out: see `read_header`)."""
+    events = [json.loads(line) for line in text.splitlines() if line.strip()]
+    if events and not all(isinstance(e, dict) for e in events):
+        raise ValueError("a line is not a JSON object")
+    return events[1:] if events and events[0].get("event") == PLAYED_WITH else events
+
+
+def read_header(text: str) -> dict | None:
+    first = next((line for line in text.splitlines() if line.strip()), None)
+    try:
+        header = json.loads(first) if first else None
+    except ValueError:
+        return None
+    return header if isinstance(header, dict) and header.get("event") == PLAYED_WITH else None
+
+
+def explain(header: dict | None, rules, overrides: list[str]) -> list[str]:
+    """Why a replay may differ: what the log was played with that the replay is not."""
+    if header is None:
+        return []
+    reasons = []
+    if list(header.get("set", [])) != list(overrides):
+        was = " ".join(f"--set {s}" for s in header.get("set", [])) or "no --set"
+        now = " ".join(f"--set {s}" for s in overrides) or "no --set"
+        reasons.append(f"this log was played with {was}; the replay has {now}")
+    if header.get("sha256") not in (None, rules_hash(rules)):
+        reasons.append(f"the rules have changed since this log was played with `{header.get('file')}`")
+    return reasons
 
 
 class _Diverged(Exception):

@@ -35,7 +35,8 @@ def count_citations(checked: Checked) -> int:
     return sum(text.count("§ \"") + text.count("cite \"") for text in checked.program.sources.values())
 
 
-def format_static(checked: Checked) -> str:
+def format_static(checked: Checked, assumed: bool = False) -> str:
+    """The static result; the assumed values are counted, and listed one a line with `assumed`."""
     p = checked.program
     inv = inventory(checked)
     errors = sum(1 for d in checked.diagnostics if d.is_error)
@@ -54,7 +55,9 @@ def format_static(checked: Checked) -> str:
             ("citations", "citation"))),
         f"  {errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}",
     ]
-    if checked.assumptions:
+    if checked.assumptions and not assumed:
+        lines.append(f"  assumed values: {len(checked.assumptions)} (list them with --assumed)")
+    elif checked.assumptions:
         lines.append(f"  assumed values ({len(checked.assumptions)}), to be corrected by an owner of the real game:")
         for a in sorted(checked.assumptions, key=lambda a: (a.span.file or "", a.span.line)):
             note = f" ({a.note})" if a.note else ""
