@@ -123,7 +123,7 @@ def citations(path) -> list[Citation]:
         elif getattr(node, "meta", None) is not None:
             cite = node.meta.cite
         if cite:
-            # A block's citation is its header's: `on land School:   § "…"`.
+            # A block's citation is its header's: `on land Corner:   § "…"`.
             at = owner if isinstance(node, ast.Block) and owner is not None else node
             found.append(Citation(Path(path).name, at.span.line, label(at.span.line), cite, scenario))
         for child in walk.children(node):
