@@ -42,8 +42,17 @@ def _cycle(first: ast.Extends, path: Path, key: Path, chain: list) -> Diagnostic
         help="one of these files must be the base game, with no `extends`")
 
 
+def resolve(rules: ast.RulesFile, path) -> ast.RulesFile:
+    """Resolve the `extends` chain of a file already parsed (an editor's unsaved buffer at `path`):
+    its base is read from disk relative to `path`, as `load_file` would."""
+    return _resolve(rules, Path(path), [])
+
+
 def _load(path: Path, chain: list) -> ast.RulesFile:
-    rules = parse_file(path)
+    return _resolve(parse_file(path), path, chain)
+
+
+def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
     extends = [d for d in rules.decls if isinstance(d, ast.Extends)]
     variations = [d for d in rules.decls if isinstance(d, ast.Variation)]
     if not extends:

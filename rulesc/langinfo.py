@@ -42,40 +42,7 @@ def load_text(text: str, path: str) -> ast.RulesFile:
         raise RulesError([Diagnostic("error", "R0003", f"file is too large ({len(data):,} bytes; the limit is "
                                      f"{MAX_BYTES:,})", path, help="a rules file is text written by hand")])
     decode_source(data, path)
-    rules = parse_text(text, path)
-    extends = [d for d in rules.decls if isinstance(d, ast.Extends)]
-    variations = [d for d in rules.decls if isinstance(d, ast.Variation)]
-    if not extends:
-        if variations:
-            raise RulesError([variants._error(
-                "R0511", f"`{variations[0].what}` needs a base: start the file with `extends`", variations[0])])
-        return attrs.evolve(rules, sources={rules.path: rules.source})
-    first = extends[0]
-    if len(extends) > 1 or rules.decls[0] is not first:
-        raise RulesError([variants._error("R0511", "`extends` comes once, before every other declaration",
-                                          extends[-1])])
-    here = Path(path)
-    base_path = here.parent / first.path
-    if base_path.resolve() == here.resolve():
-        raise RulesError([variants._error("R0512", f"`extends \"{first.path}\"` makes a cycle of variants", first)])
-    if not base_path.is_file():
-        raise RulesError([variants._error("R0513", f"the base file `{first.path}` does not exist", first,
-                                          help=f"the path is relative to `{path}`")])
-    base = variants._load(base_path, [(here.resolve(), str(here), first)])
-    decls = list(base.decls)
-    overrides = list(base.overrides)
-    problems = []
-    for decl in rules.decls[1:]:
-        if isinstance(decl, ast.Variation):
-            problem = variants._apply(decls, decl, overrides)
-            if problem is not None:
-                problems.append(problem)
-        else:
-            decls.append(decl)
-    if problems:
-        raise RulesError(problems)
-    return attrs.evolve(rules, decls=tuple(decls), sources={**base.sources, rules.path: rules.source},
-                        overrides=tuple(overrides))
+    return variants.resolve(parse_text(text, path), path)
 
 
 def same_file(a: str | None, b: str | None) -> bool:
