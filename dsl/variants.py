@@ -133,6 +133,15 @@ def _find(decls: list, kind, test=lambda d: True) -> int | None:
     return next((i for i, d in enumerate(decls) if isinstance(d, kind) and test(d)), None)
 
 
+# `remove WHAT KEY`: the declaration of that kind whose field KEY names it, and what a message calls it.
+REMOVALS = {
+    "remove invariant": (ast.Invariant, "text", "invariant"),
+    "remove end": (ast.EndDecl, "reason", "end condition"),
+    "remove param": (ast.Param, "name", "parameter"),
+    "remove deck": (ast.Deck, "name", "deck"),
+}
+
+
 def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
     """Apply one change to the base's declarations (in place); a Diagnostic if it cannot be.
     An overridden parameter is recorded in `overrides` as (the override, the base's declaration),
@@ -163,25 +172,11 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
         if i is None:
             return _missing(v, "action", [d.name for d in decls if isinstance(d, ast.ActionDecl)])
         _put(decls, i, v.node)
-    elif v.what == "remove invariant":
-        i = _find(decls, ast.Invariant, lambda d: d.text == v.target)
+    elif v.what in REMOVALS:
+        kind, key, noun = REMOVALS[v.what]
+        i = _find(decls, kind, lambda d: getattr(d, key) == v.target)
         if i is None:
-            return _missing(v, "invariant", [d.text for d in decls if isinstance(d, ast.Invariant)])
-        del decls[i]
-    elif v.what == "remove end":
-        i = _find(decls, ast.EndDecl, lambda d: d.reason == v.target)
-        if i is None:
-            return _missing(v, "end condition", [d.reason for d in decls if isinstance(d, ast.EndDecl)])
-        del decls[i]
-    elif v.what == "remove param":
-        i = _find(decls, ast.Param, lambda d: d.name == v.target)
-        if i is None:
-            return _missing(v, "parameter", [d.name for d in decls if isinstance(d, ast.Param)])
-        del decls[i]
-    elif v.what == "remove deck":
-        i = _find(decls, ast.Deck, lambda d: d.name == v.target)
-        if i is None:
-            return _missing(v, "deck", [d.name for d in decls if isinstance(d, ast.Deck)])
+            return _missing(v, noun, [getattr(d, key) for d in decls if isinstance(d, kind)])
         del decls[i]
     elif v.what == "remove row":
         return _remove_row(decls, v)
