@@ -334,32 +334,62 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    import os
-
-    from .simulate import SimulationError, format_broken, format_summary, simulate
-    workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
+    from .runner import RunError, workers_of
+    from .simulate import format_broken, format_summary, simulate, summary_csv, summary_json
+    _check_plot(args.plot)
     rules = _load(args)
     players = _players(rules, args.players)
     started = time.perf_counter()
     try:
-        with progress_bar("simulating", args.n, quiet=args.quiet) as progress:
-            summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress, workers=workers,
-                               overrides=args.set, scheduler=args.scheduler, check=args.check)
-    except SimulationError as exc:
+        with progress_bar("simulating", args.n, quiet=args.quiet or args.format != "text") as progress:
+            summary = simulate(rules, args.n, args.seed, players, args.agents, progress=progress, jobs=args.jobs,
+                               overrides=args.set, dask=args.dask, check=args.check, wealth=args.plot is not None)
+    except RunError as exc:
         print(f"rulesc: error: {exc}", file=sys.stderr)
         return 2
     elapsed = time.perf_counter() - started
-    sys.stdout.write(format_summary(summary, rules.program.sources))
-    if args.check:
+    if args.format == "json":
+        print(json.dumps(summary_json(summary, rules.program.sources), indent=2))
+    elif args.format == "csv":
+        sys.stdout.write(summary_csv(summary))
+    else:
+        sys.stdout.write(format_summary(summary, rules.program.sources))
+    if args.check and args.format == "text":
         import shlex
         replay = ["rulesc", "run", args.file] + [x for item in args.set for x in ("--set", item)] + \
             ["--players", str(players), "--agents", args.agents]
         sys.stdout.write(format_broken(summary, shlex.join(replay)))
+    if args.plot is not None:
+        from . import plots
+        _plot_written(args.plot, plots.simulate_figure(summary), args.format)
     if not args.quiet:
-        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s"
-              f"{f' on {args.scheduler}' if args.scheduler else f' ({workers} workers)' if workers > 1 else ''}: "
+        jobs = 1 if args.check else args.jobs
+        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s{workers_of(jobs, args.dask)}: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
     return 1 if summary.broken else 0
+
+
+def _check_plot(path: str | None) -> None:
+    """Refuse a `--plot` file that cannot be written or drawn before any game is played."""
+    if path is None:
+        return
+    _check_writable(path)
+    from .plots import plot_format_error
+    error = plot_format_error(path)
+    if error is not None:
+        print(f"rulesc: error: {error}", file=sys.stderr)
+        raise Exit(2)
+
+
+def _plot_written(path: str, figure, fmt: str) -> None:
+    """Save a `--plot` picture; say so on stderr when stdout carries JSON or CSV."""
+    from . import plots
+    try:
+        plots.save(figure, path)
+    except OSError as exc:
+        print(f"rulesc: error: cannot write `{path}`: {exc.strerror or exc}", file=sys.stderr)
+        raise Exit(2) from None
+    print(f"wrote {path}", file=sys.stderr if fmt != "text" else sys.stdout)
 
 
 def cmd_test(args) -> int:
@@ -392,6 +422,11 @@ def cmd_diff(args) -> int:
     from rulesc.interpreter.rules import load_rules
 
     from . import diff
+    from .runner import RunError
+    _check_plot(args.plot)
+    if args.plot is not None and not args.games:
+        print("rulesc: error: --plot draws the games: give --games N too", file=sys.stderr)
+        return 2
     base = load_rules(args.base, args.set)
     variant = load_rules(args.variant, args.set)
     found = diff.changes(base, variant)
@@ -401,12 +436,65 @@ def cmd_diff(args) -> int:
         if not base.players_range[0] <= players <= base.players_range[1]:
             print(f"rulesc: error: {base.title} is not for {players} players", file=sys.stderr)
             return 2
-        with progress_bar("diffing", args.games, quiet=args.format == "json") as progress:
-            measured = diff.measure(base, variant, args.games, args.seed, players, args.agents, progress=progress)
+        try:
+            with progress_bar("diffing", args.games, quiet=args.format == "json") as progress:
+                measured = diff.measure(base, variant, args.games, args.seed, players, args.agents, progress=progress,
+                                        jobs=args.jobs, dask=args.dask, overrides=args.set,
+                                        wealth=args.plot is not None)
+        except RunError as exc:
+            print(f"rulesc: error: {exc}", file=sys.stderr)
+            return 2
     if args.format == "json":
         print(json.dumps(diff.diff_json(found, measured), indent=2))
     else:
         sys.stdout.write(diff.format_diff(base.title, variant.title, found, measured))
+    if args.plot is not None:
+        from . import plots
+        _plot_written(args.plot, plots.diff_figure(base.title, variant.title, measured), args.format)
+    return 0
+
+
+def cmd_sweep(args) -> int:
+    from rulesc.interpreter.rules import compile_rules
+
+    from . import sweep
+    from .runner import RunError
+    from .sources import RuleSources
+    _check_plot(args.plot)
+    ranges = [words for words in args.set if ".." in words[0]]
+    fixed = [" ".join(words) for words in args.set if ".." not in words[0]]
+    if len(ranges) != 1:
+        print("rulesc: error: sweep needs one `--set NAME=FROM..TO step S` (and any number of `--set NAME=VALUE`)",
+              file=sys.stderr)
+        return 2
+    swept = sweep.parse_range(ranges[0])
+    checked = check_program(load_file(args.file))
+    if not checked.ok:
+        sys.stderr.write(report.format_diagnostics(checked))
+        return 1
+    rules_by_value = [compile_rules(checked, [*fixed, f"{swept.name}={swept.text(v)}"]) for v in swept.values]
+    players = _players(rules_by_value[0], args.players)
+    started = time.perf_counter()
+    try:
+        with progress_bar("sweeping", args.games * len(swept.values), quiet=args.format != "text") as progress:
+            result = sweep.sweep(rules_by_value, swept, args.games, args.seed, players, args.agents, fixed,
+                                 args.jobs, args.dask, progress)
+    except RunError as exc:
+        print(f"rulesc: error: {exc}", file=sys.stderr)
+        return 2
+    elapsed = time.perf_counter() - started
+    if args.format == "json":
+        print(json.dumps(sweep.sweep_json(result, RuleSources.of(checked.program)), indent=2))
+    elif args.format == "csv":
+        sys.stdout.write(sweep.sweep_csv(result))
+    else:
+        sys.stdout.write(sweep.format_sweep(result))
+    if args.plot is not None:
+        from . import plots
+        _plot_written(args.plot, plots.sweep_figure(result), args.format)
+    from .runner import workers_of
+    print(f"{len(swept.values)} values x {args.games} games in {elapsed:.2f} s{workers_of(args.jobs, args.dask)}",
+          file=sys.stderr)
     return 0
 
 
@@ -518,14 +606,22 @@ def cmd_lsp(args) -> int:
 
 # ---- the parser -----------------------------------------------------------------------------------
 
-def _workers(text: str) -> int:
+def _jobs(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"`{text}` is not a number of processes (0: one per core)")
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number of processes (1 or more)")
     return value
+
+
+def _all_cores() -> int:
+    """The cores this process may use: the default of `--jobs`."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _version() -> str:
@@ -559,6 +655,7 @@ EXAMPLES = {  # no game's name here: the CLI knows no game
     "citations": "rulesc citations mygame.rules --rulebook rulebook.txt",
     "test": "rulesc test mygame.rules my-house-rules.rules",
     "diff": "rulesc diff mygame.rules my-house-rules.rules --games 500",
+    "sweep": "rulesc sweep mygame.rules --set starting_cash=$1,000..$2,000 step $250 --games 300",
     "explain": "rulesc explain R0205",
     "lsp": "rulesc lsp",
 }
@@ -573,6 +670,16 @@ def build_parser() -> argparse.ArgumentParser:
     def with_set(p):
         p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                        help="override a parameter, e.g. --set starting_cash=$1500")
+
+    def with_parallel(p):
+        p.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                       help="play the games in N processes (default: one per core); the output is the same")
+        p.add_argument("--dask", metavar="ADDRESS",
+                       help="play the games on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
+                            "the output is the same")
+
+    def with_plot(p, what: str):
+        p.add_argument("--plot", metavar="FILE", help=f"draw {what} (.png, .svg or .pdf; needs matplotlib)")
 
     def with_agents(p):
         p.add_argument("--agents", choices=["heuristic", "random"], default="heuristic", help="the agents playing")
@@ -634,11 +741,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
     p.add_argument("--check", action="store_true",
                    help="check every invariant after every event; list the games that break one (exit 1)")
-    p.add_argument("--workers", type=_workers, default=1, metavar="N",
-                   help="play the games in N processes (0: one per core; default 1); the summary is the same")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="play the games on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
-                        "the summary is the same")
+    p.add_argument("--format", choices=["text", "json", "csv"], default="text",
+                   help="text; JSON (the table with its intervals); or CSV, one row per game (for pandas)")
+    with_parallel(p)
+    with_plot(p, "game lengths, wins by seat with intervals, wealth over the game")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_simulate)
@@ -649,9 +755,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_at_least(0), default=0, help="play this many games of each on the same seeds")
     p.add_argument("--seed", type=int, default=0, help="game i of each is played with seed SEED + i (default 0)")
     p.add_argument("--format", choices=["text", "json"], default="text", help="text, or JSON for tools")
+    with_parallel(p)
+    with_plot(p, "the base and the variant overlaid: game lengths, wins by seat, wealth over the game")
     with_agents(p)
     with_set(p)
     p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("sweep", help="the balance table for each value of a parameter, on the same seeds")
+    p.add_argument("file", metavar="FILE", help="the rules file")
+    p.add_argument("--set", action="append", nargs="+", required=True, metavar="NAME=FROM..TO [step S]",
+                   help="the parameter to sweep and its values, e.g. --set starting_cash=$500..$2,000 step $250 "
+                        "(once; more `--set NAME=VALUE` fix other parameters)")
+    p.add_argument("--games", type=_at_least(1), default=200, help="games played with each value (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="game i of each value is played with seed SEED + i (default 0)")
+    p.add_argument("--format", choices=["text", "json", "csv"], default="text",
+                   help="text; JSON; or CSV, one row per value with each figure's interval (for pandas)")
+    with_parallel(p)
+    with_plot(p, "each figure against the parameter, its interval as a band")
+    with_agents(p)
+    p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("citations", help="which rules implement each rulebook section, from the citations")
     p.add_argument("files", nargs="+", metavar="FILE", help="the game's rules file, then any variants of it")
@@ -702,12 +824,14 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:  # reported by the subcommand, with its own usage, not the top-level one
         sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         sub.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
-    for name in ("file", "files", "log", "replay", "output", "rulebook", "update"):  # shown normalised: a/./b -> a/b
+    for name in ("file", "files", "log", "replay", "output", "rulebook", "update", "plot"):  # shown normalised: a/./b -> a/b
         value = getattr(args, name, None)
         if isinstance(value, str) and value != "-":
             setattr(args, name, os.path.normpath(value))
         elif isinstance(value, list):
             setattr(args, name, [os.path.normpath(v) for v in value])
+    if getattr(args, "jobs", 1) is None:
+        args.jobs = _all_cores()
     for name in ("examples", "games", "max_turns"):
         value = getattr(args, name, None)
         if value is not None and value < (1 if name == "max_turns" else 0):

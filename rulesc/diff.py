@@ -17,16 +17,14 @@ from typing import Callable
 
 import attrs
 
-from rulesc.interpreter.events import field_index
 from rulesc.interpreter.rules import Rules
 from rulesc.interpreter.scenario import run_scenarios
 
-from . import stats
-from .simulate import play_one
+from . import balance, runner, stats
+from .balance import interval_text as _interval
+from .balance import record_game
+from .balance import share_text as _share
 from .sources import RuleSources
-
-PAY_AMOUNT = field_index("pay", "amount")
-TURN_LIMIT = "turn limit"
 
 
 # ---- what the variant changes ----------------------------------------------------------------------------
@@ -114,30 +112,6 @@ def changes(base: Rules, variant: Rules) -> list[Change]:
 # ---- what the variant does -------------------------------------------------------------------------------
 
 @attrs.define
-class Played:
-    """What one game gave, for the paired comparison."""
-
-    turns: int
-    reason: str
-    winner: int | None  # seat, from 1
-    spread: int  # richest player's cash minus the poorest's, at the end
-    money: dict  # rule text -> money paid by that rule
-
-
-def _play(rules: Rules, players: int, seed: int, agents: str) -> Played:
-    game = play_one(rules, players, seed, agents)
-    state = game.state
-    cash = [p.f.get("cash", 0) for p in state.players]
-    sources = RuleSources.of(rules.program)
-    money: collections.Counter = collections.Counter()
-    for event in game.events:
-        if event.kind == "pay":
-            money[sources.text(event.rule).split("§")[0].strip() or "(the engine)"] += event.payload[PAY_AMOUNT]
-    return Played(state.turn, state.end_reason, state.winner.seat + 1 if state.winner is not None else None,
-                  max(cash) - min(cash) if cash else 0, dict(money))
-
-
-@attrs.define
 class Outcome:
     """A yes/no outcome of a game, its share in each game and McNemar's test on the pairs."""
 
@@ -157,34 +131,64 @@ class Measured:
     spread: stats.Interval
     base_turns: stats.Interval
     variant_turns: stats.Interval
-    outcomes: list  # [Outcome]: completion, each end reason, each seat's win
+    bankruptcies: stats.Interval  # the variant's eliminations minus the base's, per seed
+    outcomes: list  # [Outcome]: completion, timeouts, each end reason, each seat's win
     money: list  # [(rule text, base mean, variant mean, paired Interval)], biggest change first
     scenarios: list  # [(title, passed in base, passed in variant or None if the variant removed it)]
+    base: list = attrs.Factory(list)  # [GameRecord] of the base, in game order
+    variant: list = attrs.Factory(list)  # ... and of the variant
+
+
+def play_pairs(base: Rules, variant: Rules, games: int, seed: int, players: int, agents: str = "heuristic",
+               progress: Callable[[int], None] | None = None, jobs: int = 1, dask: str | None = None,
+               overrides: list[str] | None = None, wealth: bool = False) -> tuple[list, list]:
+    """Each game's `GameRecord` in the base and in the variant, on the same seeds, in game order
+    (here, in `jobs` processes or on a Dask cluster: the same records)."""
+    sets = [runner.RuleSet(base, overrides or []), runner.RuleSet(variant, overrides or [])]
+    batches = []
+    for first, count in runner.runs(games, seed, 1 if dask is None and jobs <= 1 else jobs):
+        batches += [runner.Batch(which, first, count, (players, agents, wealth)) for which in (0, 1)]
+    a: list = []
+    b: list = []
+    done = [0]
+
+    def counted(played: int) -> None:  # a pair is done when both of its games are
+        if progress is not None and played // 2 > done[0]:
+            done[0] = played // 2
+            progress(min(done[0], games))
+
+    for batch, results in zip(batches, runner.run(sets, batches, _record, jobs, dask, counted)):
+        (a if batch.rule_set == 0 else b).extend(results)
+    return a, b
+
+
+def _record(rules: Rules, seed: int, players: int, agents: str, wealth: bool):
+    return record_game(rules, players, seed, agents, wealth=wealth)
 
 
 def measure(base: Rules, variant: Rules, games: int, seed: int, players: int, agents: str = "heuristic",
-            progress: Callable[[int], None] | None = None) -> Measured:
-    pairs = []
-    for i in range(games):
-        pairs.append((_play(base, players, seed + i, agents), _play(variant, players, seed + i, agents)))
-        if progress is not None:
-            progress(i + 1)
-    a = [p for p, _ in pairs]
-    b = [q for _, q in pairs]
+            progress: Callable[[int], None] | None = None, jobs: int = 1, dask: str | None = None,
+            overrides: list[str] | None = None, wealth: bool = False) -> Measured:
+    a, b = play_pairs(base, variant, games, seed, players, agents, progress, jobs, dask, overrides, wealth)
+    return compare(base, variant, a, b, seed, players, agents)
+
+
+def compare(base: Rules, variant: Rules, a: list, b: list, seed: int, players: int, agents: str) -> Measured:
+    """The paired comparison of the base's records `a` and the variant's `b` (the same seeds)."""
+    games = len(a)
 
     def outcome(name, test) -> Outcome:
         xs, ys = [test(g) for g in a], [test(g) for g in b]
         return Outcome(name, stats.wilson(sum(xs), games), stats.wilson(sum(ys), games), stats.mcnemar(xs, ys))
 
-    outcomes = [outcome("ended by a rule (not the turn limit)", lambda g: g.reason != TURN_LIMIT)]
-    reasons = sorted({g.reason for g in a + b if g.reason}, key=str)
-    outcomes += [outcome(f"ended: {r}", lambda g, r=r: g.reason == r) for r in reasons]
-    outcomes += [outcome(f"seat {s} won", lambda g, s=s: g.winner == s) for s in range(1, players + 1)]
+    reasons = sorted({g.reason for g in a + b}, key=str)
+    found = [outcome(label, test) for _, label, test in balance.outcomes(a + b, players, reasons)]
 
-    rules_seen = sorted({r for g in a + b for r in g.money})
+    by_text = [_money_by_text(base, a), _money_by_text(variant, b)]
+    rules_seen = sorted({r for side in by_text for g in side for r in g})
     money = []
     for rule in rules_seen:
-        xs, ys = [g.money.get(rule, 0) for g in a], [g.money.get(rule, 0) for g in b]
+        xs, ys = [g.get(rule, 0) for g in by_text[0]], [g.get(rule, 0) for g in by_text[1]]
         money.append((rule, stats.mean(xs).value, stats.mean(ys).value, stats.paired_difference(xs, ys)))
     money.sort(key=lambda m: (-abs(m[3].value), m[0]))
 
@@ -197,7 +201,24 @@ def measure(base: Rules, variant: Rules, games: int, seed: int, players: int, ag
                     turns=stats.paired_difference([g.turns for g in a], [g.turns for g in b]),
                     spread=stats.paired_difference([g.spread for g in a], [g.spread for g in b]),
                     base_turns=stats.mean([g.turns for g in a]), variant_turns=stats.mean([g.turns for g in b]),
-                    outcomes=outcomes, money=money, scenarios=scenarios)
+                    outcomes=found, money=money, scenarios=scenarios,
+                    bankruptcies=stats.paired_difference([g.bankruptcies for g in a], [g.bankruptcies for g in b]),
+                    base=a, variant=b)
+
+
+def _money_by_text(rules: Rules, records: list) -> list:
+    """Each game's money by rule, the rule named by its text (a base and its variant share texts, not lines)."""
+    sources = RuleSources.of(rules.program)
+    texts: dict = {}
+    out = []
+    for g in records:
+        money: collections.Counter = collections.Counter()
+        for rule, amount in g.money.items():
+            if rule not in texts:
+                texts[rule] = sources.text(rule).split("§")[0].strip() or "(the engine)"
+            money[texts[rule]] += amount
+        out.append(dict(money))
+    return out
 
 
 # ---- the report ------------------------------------------------------------------------------------------
@@ -230,6 +251,8 @@ def format_diff(base_title: str, variant_title: str, found: list[Change], measur
         m.base_turns.value, m.variant_turns.value, _interval(m.turns, "{:+.1f}"), _mark(m.turns.excludes_zero)))
     lines.append("final cash spread (richest - poorest): difference {}{}".format(
         _interval(m.spread, "{:+,.0f}"), _mark(m.spread.excludes_zero)))
+    lines.append("players eliminated per game: difference {}{}".format(
+        _interval(m.bankruptcies, "{:+.2f}"), _mark(m.bankruptcies.excludes_zero)))
     lines += ["", f"  {'outcome':<40} {'base':>22} {'variant':>22}   base only / variant only"]
     for o in m.outcomes:
         lines.append(f"  {o.name[:40]:<40} {_share(o.base):>22} {_share(o.variant):>22}   "
@@ -256,6 +279,7 @@ def diff_json(found: list[Change], measured: Measured | None) -> dict:
             "turns": {"base": m.base_turns.to_json(), "variant": m.variant_turns.to_json(),
                       "difference": m.turns.to_json(), "significant": m.turns.excludes_zero},
             "spread": {"difference": m.spread.to_json(), "significant": m.spread.excludes_zero},
+            "bankruptcies": {"difference": m.bankruptcies.to_json(), "significant": m.bankruptcies.excludes_zero},
             "outcomes": [{"name": o.name, "base": o.base.to_json(), "variant": o.variant.to_json(),
                           "base_only": o.test.base_only, "variant_only": o.test.variant_only,
                           "significant": o.test.significant} for o in m.outcomes],
@@ -264,14 +288,6 @@ def diff_json(found: list[Change], measured: Measured | None) -> dict:
             "scenarios": [{"title": t, "base": a, "variant": b} for t, a, b in m.scenarios],
         }
     return out
-
-
-def _interval(i: stats.Interval, fmt: str) -> str:
-    return f"{fmt.format(i.value)} [{fmt.format(i.low)}, {fmt.format(i.high)}]"
-
-
-def _share(i: stats.Interval) -> str:
-    return f"{100 * i.value:5.1f}% [{100 * i.low:4.1f}, {100 * i.high:4.1f}]"
 
 
 def _shorten(text: str | None, width: int = 90) -> str:

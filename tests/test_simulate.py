@@ -21,7 +21,8 @@ def test_the_summary_has_every_section_and_is_the_same_twice():
     second, _ = simulate(GAMES / "finance.rules", "-n", "20", "--seed", "1")
     assert first == second
     assert first.startswith("FINANCE (1932): 20 games, 4 players, heuristic agents, seeds 1..20")
-    for section in ("turns per game:", "how games ended:", "wins by seat", "where money went"):
+    for section in ("turns per game:", "how games ended:", "wins by seat", "where money went",
+                    "final cash spread", "players eliminated per game", "reached the turn limit"):
         assert section in first
     assert "pay circuit_income from bank to player" in first  # money is attributed to its rule's text
     assert "player-turns/s" in err and "player-turns/s" not in first
@@ -34,7 +35,7 @@ def test_a_variant_quotes_the_rules_it_inherits_from_its_base():
     assert "wheeler.rules:" in money and "pay c.stake from p to bank" in money
 
 
-# ---- --workers: the same summary whatever the number of processes ---------------------------------------
+# ---- --jobs: the same summary whatever the number of processes ------------------------------------------
 
 def simulate_status(*args):
     proc = subprocess.run([sys.executable, "-m", "rulesc", "simulate", *map(str, args)], capture_output=True,
@@ -42,30 +43,30 @@ def simulate_status(*args):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def test_two_workers_give_the_summary_of_one():
-    one, _ = simulate(GAMES / "finance.rules", "-n", "40", "--seed", "3", "--workers", "1")
-    two, err = simulate(GAMES / "finance.rules", "-n", "40", "--seed", "3", "--workers", "2")
+def test_two_jobs_give_the_summary_of_one():
+    one, _ = simulate(GAMES / "finance.rules", "-n", "40", "--seed", "3", "--jobs", "1")
+    two, err = simulate(GAMES / "finance.rules", "-n", "40", "--seed", "3", "--jobs", "2")
     assert two == one
-    assert "(2 workers)" in err
+    assert "(2 jobs)" in err
 
 
 def test_workers_load_the_variant_and_its_overrides_as_the_parent_did():
     args = (GAMES / "wheeler-level1.rules", "-n", "9", "--seed", "2", "--players", "3",
             "--set", "starting_cash=$120,000")
-    one, _ = simulate(*args)
-    two, _ = simulate(*args, "--workers", "2")
+    one, _ = simulate(*args, "--jobs", "1")
+    two, _ = simulate(*args, "--jobs", "2")
     assert two == one
     plain, _ = simulate(*args[:7])
     assert plain != one  # the override changes the games: the workers did apply it
 
 
-def test_simulate_with_workers_in_python_sums_up_the_same(tmp_path):
+def test_simulate_with_jobs_in_python_sums_up_the_same(tmp_path):
     from rulesc.interpreter.rules import load_rules
     from rulesc.simulate import simulate as simulate_games
     rules = load_rules(str(GAMES / "finance.rules"), ["circuit_income=$200"])
     done = []
     serial = simulate_games(rules, 13, 7, 3, overrides=["circuit_income=$200"])
-    parallel = simulate_games(rules, 13, 7, 3, workers=2, overrides=["circuit_income=$200"], progress=done.append)
+    parallel = simulate_games(rules, 13, 7, 3, jobs=2, overrides=["circuit_income=$200"], progress=done.append)
     assert parallel == serial
     assert list(parallel.money_by_rule) == list(serial.money_by_rule)  # in the same order, too
     assert done and done[-1] == 13 and done == sorted(done)
@@ -76,13 +77,14 @@ def test_a_rule_that_fails_in_a_worker_is_reported_as_in_one_process(tmp_path):
     text = minimal.replace("pay l.price / 4 from player to l.owner", "pay [l.price][3] from player to l.owner")
     path = tmp_path / "index.rules"
     path.write_text(text, encoding="utf-8")
-    one = simulate_status(path, "-n", "6", "--workers", "1")
-    two = simulate_status(path, "-n", "6", "--workers", "2")
+    one = simulate_status(path, "-n", "6", "--jobs", "1")
+    two = simulate_status(path, "-n", "6", "--jobs", "2")
     assert one[0] == two[0] == 1
     assert "outside the list" in two[2] and "Traceback" not in two[2]
     assert two[2] == one[2]
 
 
-def test_workers_must_be_a_number_of_processes():
-    status, _, err = simulate_status(GAMES / "finance.rules", "-n", "2", "--workers", "-1")
-    assert status == 2 and "number of processes" in err and "Traceback" not in err
+def test_jobs_must_be_a_number_of_processes():
+    for bad in ("0", "-1", "many"):
+        status, _, err = simulate_status(GAMES / "finance.rules", "-n", "2", "--jobs", bad)
+        assert status == 2 and "number of processes" in err and "Traceback" not in err

@@ -1,4 +1,4 @@
-"""`rulesc simulate --scheduler ADDRESS`: the games played on a Dask cluster (a LocalCluster of two worker
+"""`rulesc simulate --dask ADDRESS`: the games played on a Dask cluster (a LocalCluster of two worker
 processes on 127.0.0.1 here) give the summary of a local run, byte for byte."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_a_dask_cluster_gives_the_summary_of_a_local_run(scheduler):
                  (GAMES / "wheeler-level1.rules", "-n", "6", "--seed", "1", "--players", "3",
                   "--set", "starting_cash=$120,000")):
         local = simulate(*args)
-        remote = simulate(*args, "--scheduler", scheduler)
+        remote = simulate(*args, "--dask", scheduler)
         assert local.returncode == remote.returncode == 0, remote.stderr
         assert remote.stdout == local.stdout
         assert f"on {scheduler}" in remote.stderr
@@ -42,22 +42,22 @@ def test_a_rule_that_fails_on_the_cluster_is_reported_as_in_one_process(schedule
     path.write_text(minimal.replace("pay l.price / 4 from player to l.owner", "pay [l.price][3] from player to l.owner"),
                     encoding="utf-8")
     local = simulate(path, "-n", "6")
-    remote = simulate(path, "-n", "6", "--scheduler", scheduler)
+    remote = simulate(path, "-n", "6", "--dask", scheduler)
     assert local.returncode == remote.returncode == 1
     assert remote.stderr == local.stderr and "outside the list" in remote.stderr
 
 
 def test_a_bad_scheduler_address_is_a_usage_error():
     pytest.importorskip("distributed")
-    proc = simulate(GAMES / "finance.rules", "-n", "2", "--scheduler", "nonsense://nowhere")
+    proc = simulate(GAMES / "finance.rules", "-n", "2", "--dask", "nonsense://nowhere")
     assert proc.returncode == 2 and "Dask scheduler" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch):
+def test_without_dask_the_dask_option_says_what_to_install(monkeypatch):
     from rulesc.interpreter.rules import load_rules
-    from rulesc.simulate import SimulationError
+    from rulesc.runner import RunError
     from rulesc.simulate import simulate as simulate_games
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
     rules = load_rules(str(GAMES / "finance.rules"))
-    with pytest.raises(SimulationError, match=r"rulesc\[dask\]"):
-        simulate_games(rules, 2, 0, 2, scheduler="tcp://127.0.0.1:8786")
+    with pytest.raises(RunError, match=r"rulesc\[dask\]"):
+        simulate_games(rules, 2, 0, 2, dask="tcp://127.0.0.1:8786")

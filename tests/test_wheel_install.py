@@ -53,13 +53,13 @@ def test_the_wheel_does_not_import_from_the_source_tree(installed):
     ["test", "games/finance.rules", "games/wheeler.rules"],
     ["run", "games/wheeler.rules", "--seed", "3"],
     ["simulate", "games/finance.rules", "-n", "5", "--quiet"],
-    ["simulate", "games/finance.rules", "-n", "5", "--quiet", "--workers", "2"],
+    ["simulate", "games/finance.rules", "-n", "5", "--quiet", "--jobs", "2"],
     ["diagram", "games/wheeler.rules", "-o", "turn.dot"],
     ["explain", "R0205"],
     ["check", "--static", "--format", "sarif", "games/wheeler.rules"],
     ["test", "--format", "junit", "games/wheeler-level1.rules"],
 ], ids=lambda a: a[0] + ("-static" if "--static" in a else "") + ("-sarif" if "sarif" in a else "")
-    + ("-junit" if "junit" in a else "") + ("-workers" if "--workers" in a else ""))
+    + ("-junit" if "junit" in a else "") + ("-jobs" if "--jobs" in a else ""))
 def test_every_subcommand_runs_from_the_installed_wheel(installed, args):
     out = _run([installed / "venv" / "bin" / "rulesc", *args], cwd=installed)
     if args[0] == "diagram":
