@@ -162,13 +162,18 @@ def cmd_check(args) -> int:
         from hypothesis.configuration import set_hypothesis_home_dir
 
         from .properties import WHOLE_GAMES, check_properties, format_report, report_json
+        from .runner import RunError
         with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
             set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
             try:
                 with progress_bar("property check: games played", None, quiet=args.format == "json") as progress:
                     prop = check_properties(rules, examples=args.examples, seed=args.seed, progress=progress,
                                             max_turns=args.max_turns, set_args=args.set,
-                                            games=WHOLE_GAMES if args.games is None else args.games)
+                                            games=WHOLE_GAMES if args.games is None else args.games,
+                                            jobs=args.jobs, dask=args.dask)
+            except RunError as exc:
+                print(f"rulesc: error: {exc}", file=sys.stderr)
+                raise Exit(2) from None
             finally:
                 set_hypothesis_home_dir(None)
         if args.format == "json":
@@ -671,11 +676,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                        help="override a parameter, e.g. --set starting_cash=$1500")
 
-    def with_parallel(p):
+    def with_parallel(p, what: str = "the games"):
         p.add_argument("--jobs", type=_jobs, default=None, metavar="N",
-                       help="play the games in N processes (default: one per core); the output is the same")
+                       help=f"play {what} in N processes (default: one per core); the output is the same")
         p.add_argument("--dask", metavar="ADDRESS",
-                       help="play the games on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
+                       help=f"play {what} on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
                             "the output is the same")
 
     def with_plot(p, what: str):
@@ -701,6 +706,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seeded whole games played with the heuristic agents, every invariant checked "
                         "(default 50; 0 for none)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated games (default 0)")
+    with_parallel(p, "the whole games")
     with_set(p)
     p.set_defaults(func=cmd_check)
 

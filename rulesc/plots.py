@@ -106,7 +106,7 @@ def _wins(ax, sides: list, players: int) -> None:
             shares = [stats.wilson(sum(1 for g in records if test(g, s)), len(records)) for s in range(1, players + 1)]
             xs = [s + (offset - (len(sides) * len(groups) - 1) / 2) * width for s in range(1, players + 1)]
             values = [100 * i.value for i in shares]
-            errors = [[100 * (i.value - i.low) for i in shares], [100 * (i.high - i.value) for i in shares]]
+            errors = _error_bars(shares)
             name = label if group == "seat" else f"{label}, by turn order"
             if len(sides) == 1:
                 name = "by seat" if group == "seat" else "by position in the turn order"
@@ -124,6 +124,11 @@ def _wins(ax, sides: list, players: int) -> None:
     ax.set_ylabel("% of games won")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
     ax.legend(fontsize=8, loc="upper left", ncol=2)
+
+
+def _error_bars(shares: list) -> list:
+    """Wilson intervals as error bars in points (a share of 0 may sit a rounding error below its low end)."""
+    return [[max(0.0, 100 * (i.value - i.low)) for i in shares], [max(0.0, 100 * (i.high - i.value)) for i in shares]]
 
 
 def _wealth_by_rank(records: list) -> tuple[list, list]:
@@ -240,7 +245,7 @@ def sweep_figure(sweep):
         shift = (seat - (sweep.players + 1) / 2) * step * 0.06
         shares = [row.balance.figure(f"seat_{seat}_won").interval for row in sweep.rows]
         axes[1].errorbar([x + shift for x in xs], [100 * i.value for i in shares],
-                         yerr=[[100 * (i.value - i.low) for i in shares], [100 * (i.high - i.value) for i in shares]],
+                         yerr=_error_bars(shares),
                          marker="o", markersize=3.5, capsize=2, linewidth=1.4, elinewidth=0.8,
                          color=COLOURS[(seat - 1) % len(COLOURS)], label=f"seat {seat}")
     axes[1].set_title("Who wins, by seat (95% intervals)")

@@ -61,3 +61,21 @@ def test_without_dask_the_dask_option_says_what_to_install(monkeypatch):
     rules = load_rules(str(GAMES / "finance.rules"))
     with pytest.raises(RunError, match=r"rulesc\[dask\]"):
         simulate_games(rules, 2, 0, 2, dask="tcp://127.0.0.1:8786")
+
+
+def rulesc(*args):
+    return subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("args", [
+    ("sweep", GAMES / "finance.rules", "--set", "circuit_income=$150..$350", "step", "$100", "--games", "6",
+     "--format", "csv"),
+    ("diff", GAMES / "finance.rules", GAMES.parent / "examples" / "finance-fast-money.rules", "--games", "8"),
+    ("check", GAMES.parent / "examples" / "broken" / "late_invariant.rules", "--examples", "0", "--games", "4"),
+], ids=["sweep", "diff", "check"])
+def test_sweep_diff_and_check_on_the_cluster_give_the_output_of_one_process(scheduler, args):
+    local = rulesc(*args, "--jobs", "1")
+    remote = rulesc(*args, "--dask", scheduler)
+    assert remote.returncode == local.returncode and "Traceback" not in remote.stderr, remote.stderr
+    assert remote.stdout == local.stdout and remote.stdout

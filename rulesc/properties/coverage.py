@@ -45,6 +45,13 @@ class Coverage:
         self.drawn: set = set()
         self.phases: set = set()
 
+    def merge(self, other: "Coverage") -> None:
+        """Add what another game (played elsewhere) exercised."""
+        self.wheres |= other.wheres
+        self.landed |= other.landed
+        self.drawn |= other.drawn
+        self.phases |= other.phases
+
     def event(self, kind, where, payload) -> None:
         self.wheres.add(where)
         if kind == "land":

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import traceback
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import attrs
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
@@ -155,6 +155,66 @@ def _observer(source: _Source, coverage: Coverage, invariants: InvariantChecker)
     return observe
 
 
+def _failure_types(names: list) -> dict:
+    """One exception class per invariant, so that Hypothesis shrinks each failure as its own."""
+    return {name: type(f"InvariantBroken{i}", (PropertyFailure,), {}) for i, name in enumerate(names + [CRASH])}
+
+
+def _invariant_names(rules: Rules) -> list:
+    return list(dict.fromkeys([*BUILTIN, *(inv.text for inv in rules.invariants)]))
+
+
+def _play(rules: Rules, game: Game, skip_now: frozenset, failure_types: dict):
+    """Play `game` to its end; the PropertyFailure it raised, or None."""
+    try:
+        game.play()
+        return None
+    except PropertyFailure as failure:
+        failure.game = game
+        return failure
+    except (RuleRuntimeError, AgentError, RecursionError) as exc:
+        if CRASH in skip_now:
+            return None
+        return failure_types[CRASH](CRASH, crash_message(exc), len(game.events) - 1 if game.events else None,
+                                    crash_where(rules, game, exc), game, kind="crash")
+    except (HypothesisException, OutOfData):
+        raise
+    except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
+        if CRASH in skip_now:
+            return None
+        return failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
+                                    len(game.events) - 1 if game.events else None,
+                                    game.events[-1].rule if game.events else NO_RULE, game, kind="internal",
+                                    detail=traceback.format_exc())
+
+
+class WholeGame(NamedTuple):
+    """What one seeded whole game of the check gave (small and plain: it comes back from a worker)."""
+
+    turns: int
+    limited: bool  # it reached the turn limit, unbroken
+    coverage: Coverage
+    failure: Failure | None  # the invariant it broke (the game stopped there), as a record
+
+
+def play_whole_game(rules: Rules, seed: int, players: int, max_turns: int, skip: frozenset) -> WholeGame:
+    """One seeded whole game with the heuristic agents, every invariant not in `skip` checked after every event."""
+    failure_types = _failure_types(_invariant_names(rules))
+    game = Game(rules, players, seed=seed, agents=make_agents("heuristic", seed, players), record=True,
+                turn_limit=max_turns)
+    checker = InvariantChecker(game, rules, set(skip), failure_types)
+    coverage = Coverage()
+
+    def observe(g, kind, where, payload):
+        coverage.event(kind, where, payload)
+        checker(g, kind, where, payload)
+
+    game.observer = observe
+    found = _play(rules, game, skip, failure_types)
+    limited = found is None and game.state.end_reason == "turn limit"
+    return WholeGame(game.state.turn, limited, coverage, failure_record(rules, found) if found is not None else None)
+
+
 def replay_args(rules: Rules, set_args=(), turn_limit: int | None = None) -> list[str]:
     """The `rulesc run` arguments common to every replay of a game of these rules."""
     args = ["run", rules.path]
@@ -168,7 +228,8 @@ def replay_args(rules: Rules, set_args=(), turn_limit: int | None = None) -> lis
 
 def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns: int | None = None,
                      progress: Callable[[int], None] | None = None,
-                     shrink_limit: int = SHRINK_LIMIT, games: int = 0, set_args=()) -> PropertyReport:
+                     shrink_limit: int = SHRINK_LIMIT, games: int = 0, set_args=(), jobs: int = 1,
+                     dask: str | None = None) -> PropertyReport:
     """Play `examples` Hypothesis-generated games per search and check every invariant, then `games`
     seeded whole games with the heuristic agents.
 
@@ -177,15 +238,13 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     so far (shrinking included), e.g. to drive a progress bar. Shrinking a failure plays at
     most about `shrink_limit` games before it settles for the smallest failing game found so
     far (then a couple of hundred more, while Hypothesis notices that nothing smaller fails).
-    `set_args` are the `--set` overrides the rules were compiled with, for the replay commands.
+    `set_args` are the `--set` overrides the rules were compiled with, for the replay commands
+    (and for the processes that play the whole games: `jobs` of them, or a Dask cluster at `dask`).
     """
     own_limit = rules.turn_limit or DEFAULT_TURN_LIMIT
     max_turns = max_turns or own_limit
-    declared = [inv.text for inv in rules.invariants]
-    names = list(dict.fromkeys([*BUILTIN, *declared]))
-    # One exception class per invariant, so that Hypothesis shrinks each failure as its own.
-    failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {})
-                     for i, name in enumerate(names + [CRASH])}
+    names = _invariant_names(rules)
+    failure_types = _failure_types(names)
     coverage = Coverage()
     low, high = rules.players_range
     failures: list[Failure] = []
@@ -195,29 +254,6 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     capped = [0]  # games that reached the search's turn cap
     longest = [0]
     reached = [False]  # whether a game of this level's search reached its cap
-
-    def play(game: Game, skip_now: frozenset):
-        """Play `game` to its end; the PropertyFailure it raised, or None."""
-        try:
-            game.play()
-            return None
-        except PropertyFailure as failure:
-            failure.game = game
-            return failure
-        except (RuleRuntimeError, AgentError, RecursionError) as exc:
-            if CRASH in skip_now:
-                return None
-            return failure_types[CRASH](CRASH, crash_message(exc), len(game.events) - 1 if game.events else None,
-                                        crash_where(rules, game, exc), game, kind="crash")
-        except (HypothesisException, OutOfData):
-            raise
-        except Exception as exc:  # a bug in rulesc itself: report it with its game, not as a traceback
-            if CRASH in skip_now:
-                return None
-            return failure_types[CRASH](CRASH, f"internal error in rulesc: {type(exc).__name__}: {exc}",
-                                        len(game.events) - 1 if game.events else None,
-                                        game.events[-1].rule if game.events else NO_RULE, game, kind="internal",
-                                        detail=traceback.format_exc())
 
     def one_game(data, skip_now: frozenset, search: "_Search", cap: int):
         source = _Source(data)
@@ -232,7 +268,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         if progress is not None:
             progress(played[0])
         try:
-            found = play(game, skip_now)
+            found = _play(rules, game, skip_now, failure_types)
         except OutOfData:
             stopped[0] += 1
             found = None
@@ -304,39 +340,44 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
             break
         level += 1
 
-    # The whole games: seeded, heuristic agents, the game's own turn limit, every invariant.
+    # The whole games: seeded, heuristic agents, the game's own turn limit, every invariant; on
+    # `jobs` cores or a Dask cluster, taken in game order as if played one after another here.
     whole_turns: list = []
     limited: list = []
     span = high - low + 1
-    for i in range(games):
-        if skip >= set(names) | {CRASH}:
-            break
-        game_seed = seed + i
-        players = low + i % span
-        skip_now = frozenset(skip)
-        game = Game(rules, players, seed=game_seed, agents=make_agents("heuristic", game_seed, players),
-                    record=True, turn_limit=max_turns)
-        checker = InvariantChecker(game, rules, set(skip_now), failure_types)
+    everything = set(names) | {CRASH}
+    if games and not skip >= everything:
+        from rulesc import runner
+        dispatched = frozenset(skip)  # what the games elsewhere set aside
+        batches = [runner.Batch(0, first, count, (max_turns, dispatched, low, span, seed))
+                   for first, count in runner.runs(games, seed, 1 if dask is None and jobs <= 1 else jobs)]
+        before = played[0]
 
-        def observe(g, kind, where, payload, checker=checker):
-            coverage.event(kind, where, payload)
-            checker(g, kind, where, payload)
+        def whole_progress(done: int) -> None:
+            played[0] = before + done
+            if progress is not None:
+                progress(played[0])
 
-        game.observer = observe
-        played[0] += 1
-        if progress is not None:
-            progress(played[0])
-        found = play(game, skip_now)
-        whole_turns.append(game.state.turn)
-        if found is None:
-            if game.state.end_reason == "turn limit":
+        results = (r for batch in runner.run([runner.RuleSet(rules, list(set_args))], batches, _whole_game, jobs,
+                                             dask, whole_progress) for r in batch)
+        for i, result in enumerate(results):
+            if skip >= everything:
+                break
+            game_seed = seed + i
+            players = low + i % span
+            if result.failure is not None and skip != dispatched:
+                # Played with fewer invariants set aside than one process would have by now: play it as that would.
+                result = play_whole_game(rules, game_seed, players, max_turns, frozenset(skip))
+            coverage.merge(result.coverage)
+            whole_turns.append(result.turns)
+            if result.limited:
                 limited.append(game_seed)
-            continue
-        record = failure_record(rules, found)
-        args = replay_args(rules, set_args, max_turns) + ["--players", str(players), "--seed", str(game_seed),
-                                                          "--check"]
-        failures.append(attrs.evolve(record, found_by="whole games", replay=args))
-        skip.add(found.invariant)
+            if result.failure is None:
+                continue
+            args = replay_args(rules, set_args, max_turns) + ["--players", str(players), "--seed", str(game_seed),
+                                                              "--check"]
+            failures.append(attrs.evolve(result.failure, found_by="whole games", replay=args))
+            skip.add(result.failure.invariant)
 
     return PropertyReport(
         title=rules.title, path=rules.path, examples=examples, seed=seed, max_turns=max_turns,
@@ -349,13 +390,16 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
     )
 
 
+def _whole_game(rules: Rules, seed: int, max_turns: int, skip: frozenset, low: int, span: int, first: int) -> WholeGame:
+    """Whole game `seed` of a check whose first whole game is seed `first` (the player counts cycle)."""
+    return play_whole_game(rules, seed, low + (seed - first) % span, max_turns, skip)
+
+
 def play_checked(rules: Rules, game: Game) -> Failure | None:
     """Play one game to its end with every invariant checked after every event (`rulesc run --check`):
     the failure, as the check reports it, or None. A game of draws that runs out of them stops,
     unbroken, where the checker's game stopped."""
-    names = list(dict.fromkeys([*BUILTIN, *(inv.text for inv in rules.invariants)]))
-    failure_types = {name: type(f"InvariantBroken{i}", (PropertyFailure,), {})
-                     for i, name in enumerate(names + [CRASH])}
+    failure_types = _failure_types(_invariant_names(rules))
     game.observer = InvariantChecker(game, rules, set(), failure_types)
     found = None
     try:
