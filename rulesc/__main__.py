@@ -2,5 +2,5 @@ import sys
 
 from rulesc.cli import main
 
-if __name__ == "__main__":  # not when a worker process of `simulate --workers` imports it
+if __name__ == "__main__":  # not when a worker process of `--jobs N` imports it
     sys.exit(main())

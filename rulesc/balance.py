@@ -66,7 +66,7 @@ def record_game(rules: Rules, players: int, seed: int, agents: str = "heuristic"
                 wealth: bool = False) -> GameRecord:
     """Play game `seed` and take its figures. With `check`, every invariant is checked after every
     event, and a game that breaks one stops there with the failure; with `wealth`, every seat's cash
-    is sampled at the start of every round (read from the game's state by an observer)."""
+    is sampled every `players` turns, a round while nobody is out (read from the state by an observer)."""
     game = Game(rules, players, seed=seed, agents=make_agents(agents, seed, players))
     samples: list = []
     if wealth:
@@ -210,12 +210,12 @@ def format_balance(b: Balance, sources) -> list[str]:
     for f in b.figures:
         if f.key.startswith("ended:"):
             lines.append(f"    {f.label[len('ended: '):]:<38} {share_text(f.interval)}")
-    fair = 1 / b.players if b.players else 0
-    lines += ["", f"wins by seat (share of all games; an even share of those with a winner is {100 * fair:.1f}% "
-                  "of them):"]
-    for f in b.figures:
-        if f.key.startswith("seat_"):
-            lines.append(f"  {f.label:<40} {share_text(f.interval)}")
+    seats = [f for f in b.figures if f.key.startswith("seat_")]
+    even = sum(f.interval.value for f in seats) / len(seats) if seats else 0.0
+    lines += ["", f"wins by seat (share of all games; an even split of the games with a winner: "
+                  f"{100 * even:.1f}% each):"]
+    for f in seats:
+        lines.append(f"  {f.label:<40} {share_text(f.interval)}")
     if any(f.key.startswith("position_") for f in b.figures):
         lines += ["", "wins by position in the turn order:"]
         for f in b.figures:

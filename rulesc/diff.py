@@ -146,7 +146,7 @@ def play_pairs(base: Rules, variant: Rules, games: int, seed: int, players: int,
     (here, in `jobs` processes or on a Dask cluster: the same records)."""
     sets = [runner.RuleSet(base, overrides or []), runner.RuleSet(variant, overrides or [])]
     batches = []
-    for first, count in runner.runs(games, seed, 1 if dask is None and jobs <= 1 else jobs):
+    for first, count in runner.runs(games, seed, jobs):
         batches += [runner.Batch(which, first, count, (players, agents, wealth)) for which in (0, 1)]
     a: list = []
     b: list = []

@@ -217,7 +217,7 @@ def sweep_figure(sweep):
     """`sweep --plot`: each figure against the parameter, its 95% interval as a band."""
     plt = _pyplot()
     figure, axes = plt.subplots(1, 3, figsize=(15, 4.6))
-    figure.suptitle(f"{sweep.title}: {sweep.name} from {sweep.rows[0].text} to {sweep.rows[-1].text}",
+    figure.suptitle(f"{sweep.title}: {sweep.name} from {sweep.rows[0].text} to {sweep.rows[-1].text}{sweep.step_text}",
                     fontsize=12, fontweight="bold", x=0.01, ha="left", y=1.02)
     figure.text(0.01, 0.955, f"{sweep.games} games a value, {sweep.players} players, {sweep.agents} agents, "
                              f"seeds {sweep.seed}..{sweep.seed + sweep.games - 1} for each value; bands: 95% intervals",
@@ -248,6 +248,9 @@ def sweep_figure(sweep):
                          yerr=_error_bars(shares),
                          marker="o", markersize=3.5, capsize=2, linewidth=1.4, elinewidth=0.8,
                          color=COLOURS[(seat - 1) % len(COLOURS)], label=f"seat {seat}")
+    even = [100 * sum(f.interval.value for f in row.balance.figures if f.key.startswith("seat_")) / sweep.players
+            for row in sweep.rows]
+    axes[1].plot(xs, even, "--", color="#333333", linewidth=0.9, label="even share")
     axes[1].set_title("Who wins, by seat (95% intervals)")
     axes[1].set_ylabel("% of games won")
     axes[1].set_ylim(0, axes[1].get_ylim()[1] * 1.25)
@@ -266,6 +269,6 @@ def sweep_figure(sweep):
             ax.set_xticks(xs)
         ax.xaxis.set_major_formatter(_money_format() if sweep.money else _plain_format())
     axes[0].legend(fontsize=8, loc="upper right")
-    axes[1].legend(fontsize=8, loc="upper center", ncol=min(4, sweep.players))
+    axes[1].legend(fontsize=8, loc="upper center", ncol=min(5, sweep.players + 1))
     axes[2].legend(fontsize=8, loc="best")
     return figure

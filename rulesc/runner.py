@@ -44,10 +44,11 @@ class Batch(NamedTuple):
     args: tuple
 
 
-def runs(games: int, seed: int, workers: int, per_worker: int = 8) -> list[tuple[int, int]]:
-    """Seeds `seed` .. `seed + games - 1` cut into runs (first, count): about `per_worker` runs a
-    worker, so that the last runs finish together, and at most 50 games a run."""
-    size = max(1, min(50, games // max(1, workers * per_worker)))
+def runs(games: int, seed: int, jobs: int, per_job: int = 8) -> list[tuple[int, int]]:
+    """Seeds `seed` .. `seed + games - 1` cut into runs (first, count): about `per_job` runs a process,
+    so that the last runs finish together, and at most 50 games a run. (How the games are cut changes
+    nothing but the time they take.)"""
+    size = max(1, min(50, games // max(1, jobs * per_job)))
     return [(seed + start, min(size, games - start)) for start in range(0, games, size)]
 
 

@@ -75,7 +75,7 @@ def simulate(rules: Rules, games: int, seed: int, players: int, agents: str = "h
     if check:
         jobs, dask = 1, None
     batches = [runner.Batch(0, first, count, (players, agents, check, wealth))
-               for first, count in runner.runs(games, seed, 1 if dask is None and jobs <= 1 else jobs)]
+               for first, count in runner.runs(games, seed, jobs)]
     records = [r for results in runner.run([runner.RuleSet(rules, overrides or [])], batches, _record, jobs, dask,
                                            progress) for r in results]
     return Summary(rules.title, games, players, agents, seed, records)

@@ -87,13 +87,27 @@ class Row:
 @attrs.define
 class Sweep:
     title: str
-    name: str
-    money: bool  # the parameter is an amount of money
+    swept: Range
     games: int
     players: int
     agents: str
     seed: int
     rows: list  # [Row], one per value
+
+    @property
+    def step_text(self) -> str:
+        """` in steps of S`, or nothing for a single value."""
+        if len(self.rows) < 2:
+            return ""
+        return f" in steps of {self.swept.text(self.rows[1].value - self.rows[0].value)}"
+
+    @property
+    def name(self) -> str:
+        return self.swept.name
+
+    @property
+    def money(self) -> bool:
+        return self.swept.kind == "money"
 
 
 def sweep(rules_by_value: list[Rules], swept: Range, games: int, seed: int, players: int, agents: str = "heuristic",
@@ -105,12 +119,12 @@ def sweep(rules_by_value: list[Rules], swept: Range, games: int, seed: int, play
             for rules, v in zip(rules_by_value, swept.values)]
     batches = [runner.Batch(i, first, count, (players, agents))
                for i in range(len(sets))
-               for first, count in runner.runs(games, seed, 1 if dask is None and jobs <= 1 else jobs)]
+               for first, count in runner.runs(games, seed, jobs)]
     records: list = [[] for _ in sets]
     for batch, results in zip(batches, runner.run(sets, batches, _record, jobs, dask, progress)):
         records[batch.rule_set].extend(results)
     rows = [Row(v, swept.text(v), balance(r, players)) for v, r in zip(swept.values, records)]
-    return Sweep(rules_by_value[0].title, swept.name, swept.kind == "money", games, players, agents, seed, rows)
+    return Sweep(rules_by_value[0].title, swept, games, players, agents, seed, rows)
 
 
 def _record(rules: Rules, seed: int, players: int, agents: str):
@@ -136,7 +150,7 @@ def columns(s: Sweep) -> list[tuple[str, Callable[[Balance], str]]]:
 
 
 def format_sweep(s: Sweep) -> str:
-    head = (f"{s.title}: {s.name} from {s.rows[0].text} to {s.rows[-1].text}; {s.games} games a value "
+    head = (f"{s.title}: {s.name} from {s.rows[0].text} to {s.rows[-1].text}{s.step_text}; {s.games} games a value "
             f"({s.players} players, {s.agents} agents, seeds {s.seed}..{s.seed + s.games - 1} for each); "
             "95% intervals")
     cols = columns(s)
@@ -145,12 +159,13 @@ def format_sweep(s: Sweep) -> str:
     lines = [head, ""]
     for r in table:
         lines.append("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip())
-    if any(f.key.startswith("ended:") for row in s.rows for f in row.balance.figures):
+    reasons = {f.key for row in s.rows for f in row.balance.figures if f.key.startswith("ended:")}
+    if len(reasons) > 1:  # with one end rule, "ended by a rule" says it all
         lines += ["", "how games ended, by value:"]
         for row in s.rows:
             ends = ", ".join(f"{f.label[len('ended: '):]} {share_text(f.interval).strip()}"
                              for f in row.balance.figures if f.key.startswith("ended:"))
-            lines.append(f"  {row.text:<{widths[0]}}  {ends}")
+            lines.append(f"  {row.text:<{widths[0]}}  {ends or 'only by the turn limit'}")
     return "\n".join(lines) + "\n"
 
 

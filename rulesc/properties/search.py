@@ -350,7 +350,7 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         from rulesc import runner
         dispatched = frozenset(skip)  # what the games elsewhere set aside
         batches = [runner.Batch(0, first, count, (max_turns, dispatched, low, span, seed))
-                   for first, count in runner.runs(games, seed, 1 if dask is None and jobs <= 1 else jobs)]
+                   for first, count in runner.runs(games, seed, jobs)]
         before = played[0]
 
         def whole_progress(done: int) -> None:
