@@ -107,23 +107,24 @@ def _wins(ax, sides: list, players: int) -> None:
             xs = [s + (offset - (len(sides) * len(groups) - 1) / 2) * width for s in range(1, players + 1)]
             values = [100 * i.value for i in shares]
             errors = _error_bars(shares)
-            name = label if group == "seat" else f"{label}, by turn order"
+            name = label if group == "seat" else f"{label}, turn order"
             if len(sides) == 1:
                 name = "by seat" if group == "seat" else "by position in the turn order"
             ax.bar(xs, values, width * 0.92, yerr=errors, capsize=2.5, color=colour,
                    alpha=1.0 if group == "seat" else 0.45, label=name, error_kw={"linewidth": 0.9})
             offset += 1
-    decided = [sum(1 for g in records if g.winner is not None) / len(records) if records else 0
-               for _, records, _ in sides]
-    even = 100 * statistics.fmean(decided) / players if players else 0
-    ax.axhline(even, color="#333333", linewidth=0.9, linestyle="--", label=f"even share ({even:.1f}%)")
+    for label, records, colour in sides:  # an even share of the games with a winner, each side its own
+        decided = sum(1 for g in records if g.winner is not None) / len(records) if records else 0
+        even = 100 * decided / players if players else 0
+        name = f"even share ({even:.1f}%)" if len(sides) == 1 else f"even, {label} ({even:.1f}%)"
+        ax.axhline(even, color="#333333" if len(sides) == 1 else colour, linewidth=0.9, linestyle="--", label=name)
     ax.set_xticks(range(1, players + 1))
     ax.set_xticklabels([str(s) for s in range(1, players + 1)])
     ax.set_title("Who wins (95% intervals)")
     ax.set_xlabel("seat" if len(groups) == 1 else "seat, or position in the turn order")
     ax.set_ylabel("% of games won")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
-    ax.legend(fontsize=8, loc="upper left", ncol=2)
+    ax.legend(fontsize=8 if len(sides) == 1 else 7, loc="upper left", ncol=2)
 
 
 def _error_bars(shares: list) -> list:
@@ -183,7 +184,7 @@ def _three_panels(title: str, subtitle: str):
     figure, axes = plt.subplots(1, 3, figsize=(15, 4.6), gridspec_kw={"width_ratios": [1.1, 1, 1.2]})
     figure.suptitle(title, fontsize=12, fontweight="bold", x=0.01, ha="left", y=1.02)
     figure.text(0.01, 0.955, subtitle, fontsize=9, color="#555555", ha="left")
-    figure.subplots_adjust(wspace=0.28, top=0.86)
+    figure.subplots_adjust(wspace=0.32, top=0.86)
     return figure, axes
 
 
