@@ -183,15 +183,28 @@ def cmd_check(args) -> int:
 
 
 def cmd_diagram(args) -> int:
-    from .diagram import DiagramError, write_diagram
+    from .diagram import DiagramError, build_diagram, write_graph
     rules_file = load_file(args.file)
     checked = check_program(rules_file)
     if not checked.ok:
         sys.stderr.write(report.format_diagnostics(checked))
         return 1
-    output = args.output or str(Path(args.file).with_suffix(".dot").name)
+    stem = Path(args.file).stem
+    if args.money:
+        from .money import build_money_diagram
+        graph, stem = build_money_diagram(checked), f"{stem}-money"
+    elif args.deck is not None:
+        from .deck_diagram import build_deck_diagram
+        if args.deck not in checked.program.decks:
+            decks = ", ".join(checked.program.decks) or "none"
+            print(f"rulesc: error: `{args.file}` has no deck `{args.deck}` (its decks: {decks})", file=sys.stderr)
+            return 2
+        graph, stem = build_deck_diagram(checked, args.deck), f"{stem}-deck-{args.deck}"
+    else:
+        graph = build_diagram(checked)
+    output = args.output or f"{stem}.dot"
     try:
-        written = write_diagram(checked.program, output, args.format)
+        written = write_graph(graph, output, args.format)
     except DiagramError as exc:
         print(f"rulesc: {exc}", file=sys.stderr)
         return 2
@@ -602,6 +615,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="output file (.dot, .svg, .png, .pdf)")
     p.add_argument("--format", choices=["dot", "svg", "png", "pdf"], default=None,
                    help="the picture's format (default: from the output's name)")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--money", action="store_true",
+                      help="draw the money flow instead: accounts, and each payment rule between them")
+    what.add_argument("--deck", metavar="NAME", help="draw the cards of deck NAME instead (the turn flow counts them)")
     p.set_defaults(func=cmd_diagram)
 
     p = sub.add_parser("run", help="play one game and print or log it")

@@ -28,7 +28,7 @@ import graphviz
 from rulesc.dsl import ast, walk
 from rulesc.dsl.model import Program
 
-__all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram"]
+__all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram", "write_graph"]
 
 RENDER_FORMATS = ("svg", "png", "pdf", "jpg", "jpeg", "gif", "ps", "eps")
 
@@ -727,7 +727,13 @@ DOT_HINT = ("Graphviz's `dot` program, which renders it, is not installed: on De
 
 
 def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
-    """Write the DOT source, and render it when the output (or `fmt`) asks for an image.
+    """Write the turn flow's DOT source, and render it when the output (or `fmt`) asks for an image
+    (see `write_graph`)."""
+    return write_graph(build_diagram(program), output, fmt)
+
+
+def write_graph(graph: graphviz.Digraph, output: str, fmt: str | None = None) -> list[str]:
+    """Write a picture's DOT source, and render it when the output (or `fmt`) asks for an image.
 
     The DOT goes to `output` if it ends in `.dot`, else alongside it as `<stem>.dot`. An
     `output` ending in `.svg`, `.png` or `.pdf` (or an explicit `fmt`) is rendered with
@@ -760,7 +766,6 @@ def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
             image = out if suffix else None
     render_fmt = (fmt if fmt and fmt != "dot" else suffix) if image is not None else None
 
-    graph = build_diagram(program)
     try:
         dot_path.write_text(graph.source, encoding="utf-8")
     except OSError as exc:
