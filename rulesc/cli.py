@@ -213,6 +213,38 @@ def cmd_diagram(args) -> int:
     return 0
 
 
+def cmd_doc(args) -> int:
+    from .diagram import DiagramError, render_file
+    from .docpage import DocError, render
+    for path in [*args.files, *([args.rulebook] if args.rulebook else [])]:
+        if not Path(path).is_file():
+            print(f"rulesc: error: no such file: {path}", file=sys.stderr)
+            return 2
+    _check_writable(args.output)
+    for path in args.files:  # each file's own diagnostics, as `check` shows them
+        checked = check_program(load_file(path))
+        if not checked.ok:
+            sys.stderr.write(report.format_diagnostics(checked))
+            return 1
+    existing = _source_of(args.output) if Path(args.output).is_file() else None
+    try:
+        page = render(args.files, args.output, args.rulebook, existing)
+    except DocError as exc:
+        print(f"rulesc: error: {exc}", file=sys.stderr)
+        return 1
+    for path, text in page.files.items():
+        _write_output(str(path), text)
+        print(f"wrote {path}")
+    for dot_path, image in page.pictures.items():
+        try:
+            render_file(dot_path, image, "svg")
+        except DiagramError as exc:
+            print(f"rulesc: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {image}")
+    return 0
+
+
 def cmd_replay(args, rules) -> int:
     from .replay import explain, read_header, read_log, replay
     if Path(args.replay).exists() and not Path(args.replay).is_file():  # a device or a pipe: never read it
@@ -570,6 +602,7 @@ EXAMPLES = {  # no game's name here: the CLI knows no game
     "play": "rulesc play mygame.rules --players 3",
     "simulate": "rulesc simulate mygame.rules -n 500 --seed 1",
     "citations": "rulesc citations mygame.rules --rulebook rulebook.txt",
+    "doc": "rulesc doc mygame.rules --rulebook rulebook.txt -o docs/mygame.md",
     "test": "rulesc test mygame.rules my-house-rules.rules",
     "diff": "rulesc diff mygame.rules my-house-rules.rules --games 500",
     "explain": "rulesc explain R0205",
@@ -620,6 +653,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="draw the money flow instead: accounts, and each payment rule between them")
     what.add_argument("--deck", metavar="NAME", help="draw the cards of deck NAME instead (the turn flow counts them)")
     p.set_defaults(func=cmd_diagram)
+
+    p = sub.add_parser("doc", help="write a game's documentation page, with its pictures, from its rules file")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="the rules file, then any variants of it to document on the same page")
+    p.add_argument("-o", "--output", required=True, metavar="PAGE.md",
+                   help="the page to write; its pictures (SVG and DOT) are written beside it")
+    p.add_argument("--rulebook", metavar="TEXT", help="the rulebook as text: adds its sections and the rules citing each")
+    p.set_defaults(func=cmd_doc)
 
     p = sub.add_parser("run", help="play one game and print or log it")
     p.add_argument("file", metavar="FILE", help="the rules file")

@@ -774,6 +774,15 @@ def write_graph(graph: graphviz.Digraph, output: str, fmt: str | None = None) ->
     if image is None:
         return written
 
+    render_file(dot_path, image, render_fmt, written)
+    written.append(str(image))
+    return written
+
+
+def render_file(dot_path: Path, image: Path, fmt: str, written: list[str] | None = None) -> None:
+    """Render a DOT file that is already written into `image` with Graphviz's `dot`; a
+    `DiagramError` says what went wrong (`written`: the files written before, for its message)."""
+    written = list(written or [str(dot_path)])
     missing = (f"wrote the DOT file `{dot_path}`, but cannot render `{image}`: {DOT_HINT}; "
                f"or render the DOT file elsewhere")
     if shutil.which("dot") is None:
@@ -781,7 +790,7 @@ def write_graph(graph: graphviz.Digraph, output: str, fmt: str | None = None) ->
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. a format that differs from the output's suffix
-            graphviz.render("dot", format=render_fmt, filepath=str(dot_path), outfile=str(image), quiet=True)
+            graphviz.render("dot", format=fmt, filepath=str(dot_path), outfile=str(image), quiet=True)
     except graphviz.ExecutableNotFound:
         raise DiagramError(missing, written) from None
     except graphviz.CalledProcessError as exc:
@@ -792,5 +801,3 @@ def write_graph(graph: graphviz.Digraph, output: str, fmt: str | None = None) ->
     except OSError as exc:
         raise DiagramError(f"wrote `{dot_path}`, but could not write `{image}`: {exc.strerror or exc}",
                            written) from None
-    written.append(str(image))
-    return written
