@@ -93,8 +93,7 @@ def test_the_page_holds_what_a_designer_needs(tmp_path, monkeypatch):
     assert "![Wheeler Dealer: turn flow](wheeler.svg)" in text and "(wheeler-money.svg)" in text
     assert "| `starting_cash` | `$100,000` |" in text  # a parameter and its value
     assert "**assumed**" in text and " *" in text  # assumed values marked, in the tables too
-    assert "| remove phase bump |" in text  # what the variant changes
-    assert "pay c.returns from bank to p" not in text or "`c.returns`" in text
+    assert "| `remove phase bump` |" in text  # what the variant changes
     assert {p.name for p in made.files} >= {"wheeler.md", "wheeler.dot", "wheeler-money.dot", "wheeler-level1.dot",
                                              "wheeler-deck-WheelerDealer.dot"}
 
