@@ -52,6 +52,7 @@ class Payment:
 
 BANK = Account("bank", "the Bank")
 PLAYERS = Account("players", "players' cash")
+OTHER_PLAYER = Account("another_player", "another player's cash", "money from one player to another")
 CREDITOR = Account("creditor", "the creditor", "the Bank or a player, whoever is owed")
 
 
@@ -137,10 +138,13 @@ def payments(checked) -> list[Payment]:
     for rule, body, cite in _rules(p):
         for node in walk.walk(body):
             if isinstance(node, ast.Pay):
-                found.append(Payment(accounts.of(node.source), accounts.of(node.target), text.of(node.amount), rule, Path(node.span.file or p.path).name, node.span.line,
+                source, target = accounts.of(node.source), accounts.of(node.target)
+                if source == target == PLAYERS:  # from one player to another: drawn as two nodes, not a loop
+                    target = OTHER_PLAYER
+                found.append(Payment(source, target, text.of(node.amount), rule, Path(node.span.file or p.path).name, node.span.line,
                                      node.meta.cite or cite))
     if p.trade is not None and p.trade.with_cash:
-        found.append(Payment(PLAYERS, PLAYERS, "the cash agreed", "a trade", Path(p.trade.span.file or p.path).name,
+        found.append(Payment(PLAYERS, OTHER_PLAYER, "the cash agreed", "a trade", Path(p.trade.span.file or p.path).name,
                              p.trade.span.line, p.trade.meta.cite))
     return found
 
