@@ -20,6 +20,7 @@ a test can regenerate a page in memory and compare it with the one in the tree.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from pathlib import Path
 
@@ -115,18 +116,40 @@ class _File:
         return _paragraphs(block)
 
 
+_RULE = re.compile(r"^-{2,}\s*(.*?)\s*-{2,}$")  # `# ---- The bank book -----`: a section of the file
+
+
 def _paragraphs(comment_lines: list[str]) -> str:
+    """Comment lines as markdown: blank lines part paragraphs, `- ` lines are list items, and a
+    `---- Title ----` rule becomes the title in italics."""
     paras, current = [], []
+
+    def flush():
+        if current:
+            paras.append(" ".join(current))
+            current.clear()
+
     for line in comment_lines:
         text = line.lstrip("#").strip()
-        if text:
+        rule = _RULE.match(text)
+        if rule:
+            flush()
+            if rule.group(1):
+                paras.append(f"*{rule.group(1)}*")
+        elif not text:
+            flush()
+        elif text.startswith(("- ", "* ")):
+            flush()
             current.append(text)
-        elif current:
-            paras.append(" ".join(current))
-            current = []
-    if current:
-        paras.append(" ".join(current))
-    return "\n\n".join(paras)
+        else:
+            current.append(text)
+    flush()
+    out = []
+    for para in paras:  # list items follow each other without a blank line
+        joined = "\n" if out and para.startswith(("- ", "* ")) and out[-1].split("\n")[-1].startswith(("- ", "* ")) \
+            else "\n\n"
+        out.append(joined + para if out else para)
+    return "".join(out)
 
 
 # ---- the page ----------------------------------------------------------------------------------
