@@ -33,18 +33,6 @@ def deck_names(program) -> list[str]:
     return list(_program_of(program).decks)
 
 
-def _head(text: _Text, stmt) -> str:
-    """A statement as written, or for one with a block (`if`, `choose`) its first line, without
-    the citation or assumption written after it."""
-    whole = text.of(stmt)
-    lines = text.by_file.get(stmt.span.file, text.lines)
-    if stmt.span.end_line > stmt.span.line and 0 < stmt.span.line <= len(lines):
-        whole = lines[stmt.span.line - 1][stmt.span.column - 1:].strip()
-    for mark in (" §", " assumed"):
-        whole = whole.split(mark, 1)[0]
-    return whole.strip()
-
-
 def _effect(card: ast.Card) -> str:
     statements = list(walk.statements(card.body))
     if any(isinstance(s, ast.Move) for s in statements):
@@ -89,7 +77,7 @@ def build_deck_diagram(program, name: str) -> graphviz.Digraph:
             label.line(", ".join(facts), size=9)
         body = card.body.statements
         for stmt in body[:LINES]:
-            label.code(_shorten(_head(text, stmt), COND_WIDTH - 8), width=COND_WIDTH)
+            label.code(_shorten(text.head(stmt), COND_WIDTH - 8), width=COND_WIDTH)
         if len(body) > LINES:
             label.line(f"… and {len(body) - LINES} more", size=9)
         label.cite(card.body.meta)

@@ -112,6 +112,18 @@ class _Text:
     def of(self, node) -> str:
         return self.span(getattr(node, "span", None))
 
+    def head(self, node) -> str:
+        """A declaration or statement as written, or for one with a block (`if`, `card …:`) its first
+        line; without the citation or assumption written after it."""
+        span = node.span
+        whole = self.span(span)
+        lines = self.by_file.get(span.file, self.lines)
+        if span.end_line > span.line and 0 < span.line <= len(lines):
+            whole = lines[span.line - 1][span.column - 1:].strip()
+        for mark in (" §", " assumed"):
+            whole = whole.split(mark, 1)[0]
+        return whole.strip()
+
 
 def _shorten(text: str, width: int = CITE_WIDTH) -> str:
     text = " ".join(text.split())
@@ -176,11 +188,6 @@ class _Label:
         if meta.assumed:
             note = "assumed" + (f": {_shorten(meta.assumed_note, CITE_WIDTH - 9)}" if meta.assumed_note else "")
             self.parts.append(f'<FONT POINT-SIZE="9" COLOR="#a04000"><I>{_esc(note)}</I></FONT>')
-        return self
-
-    def items(self, lines: list[str]) -> "_Label":
-        for text in lines:
-            self.parts.append(f'<FONT POINT-SIZE="10">{_esc(text)}</FONT>')
         return self
 
     def __str__(self) -> str:

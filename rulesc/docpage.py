@@ -33,7 +33,7 @@ from rulesc.dsl.variants import load_file
 
 from . import citations
 from .deck_diagram import build_deck_diagram
-from .diagram import build_diagram
+from .diagram import _Text, build_diagram
 from .money import build_money_diagram, payments
 
 __all__ = ["HAND_BEGIN", "HAND_END", "Page", "command_of", "render"]
@@ -155,12 +155,12 @@ def _paragraphs(comment_lines: list[str]) -> str:
 # ---- the page ----------------------------------------------------------------------------------
 
 class _Writer:
-    def __init__(self, game: str, checked, rel: str, stem: str):
+    def __init__(self, game: str, checked, stem: str):
         self.p = checked.program
         self.checked = checked
         self.game = game  # the path as given on the command line
-        self.rel = rel  # the rules file's path from the page's folder (for links)
         self.stem = stem
+        self.source = _Text(self.p.source or "", self.p.sources)
         self.out: list[str] = []
         self.files = {path: _File(text) for path, text in self.p.sources.items()}
 
@@ -168,7 +168,7 @@ class _Writer:
         self.out.extend(lines)
 
     def text(self, node) -> str:
-        return self.p.text_at(node.span) if node.span.line == node.span.end_line else _multi(self.p, node.span)
+        return self.source.of(node)
 
     def where(self, span) -> str:
         name = Path(span.file or self.p.path).name
@@ -208,7 +208,7 @@ class _Writer:
             rows.append(["the Bank", bank, _source(self.p.bank.meta)])
         self.table(["setting", "value", "source"], rows)
 
-    def turn(self, pictures: dict) -> None:
+    def turn(self) -> None:
         p = self.p
         self.w("", "## The turn", "", f"![{_cell(self.title())}: turn flow]({self.stem}.svg)", "",
                f"The turn flow ([DOT source]({self.stem}.dot)). A deck is drawn as one box with its counts; its "
@@ -360,7 +360,7 @@ class _Writer:
             for card in deck.cards:
                 facts = [w for w, on in (("may be kept" + (" for a later turn" if card.later else ""), card.keep),
                                           ("tradable", card.tradable), ("lasting", card.lasting)) if on]
-                does = "; ".join(_first_line(self.p, s) for s in card.body.statements)
+                does = "; ".join(self.source.head(s) for s in card.body.statements)
                 rows.append([_cell(card.title or card.name), str(card.copies), ", ".join(facts), _code(does, 90),
                              _source(card.body.meta), self.where(card.span)])
             self.table(["card", "copies", "", "does", "source", "line"], rows)
@@ -421,24 +421,6 @@ class _Writer:
         return self.p.game.title if self.p.game is not None else self.stem
 
 
-def _first_line(p, stmt) -> str:
-    """A statement as written, or the first line of one with a block, without its citation."""
-    lines = p.sources.get(stmt.span.file, p.source).splitlines()
-    text = lines[stmt.span.line - 1][stmt.span.column - 1:] if 0 < stmt.span.line <= len(lines) else ""
-    if stmt.span.end_line == stmt.span.line:
-        text = text[:stmt.span.end_column - stmt.span.column]
-    for mark in (" §", " assumed"):
-        text = text.split(mark, 1)[0]
-    return text.strip()
-
-
-def _multi(p, span) -> str:
-    lines = p.sources.get(span.file, p.source).splitlines()
-    parts = [lines[span.line - 1][span.column - 1:]] + lines[span.line:span.end_line - 1] + \
-        [lines[span.end_line - 1][:span.end_column - 1]]
-    return " ".join(" ".join(parts).split())
-
-
 def _checked(path: str):
     result = check_program(load_file(path))
     if not result.ok:
@@ -456,12 +438,12 @@ def _variant_changes(w: _Writer, path: str) -> None:
             body = getattr(new, "body", None)
             meta = decl.meta if decl.meta.cite or decl.meta.assumed else getattr(new, "meta", None) or \
                 getattr(body, "meta", None)
-            rows.append([_code(_first_line(w.p, decl).rstrip(":"), 90), _source(meta),
+            rows.append([_code(w.source.head(decl).rstrip(":"), 90), _source(meta),
                          f"{Path(path).name}:{decl.span.line}"])
         elif isinstance(decl, ast.Extends):
             continue
         elif not isinstance(decl, ast.Scenario):
-            rows.append(["add " + _code(_first_line(w.p, decl).rstrip(":"), 90), _source(getattr(decl, "meta", None)),
+            rows.append(["add " + _code(w.source.head(decl).rstrip(":"), 90), _source(getattr(decl, "meta", None)),
                          f"{Path(path).name}:{decl.span.line}"])
     w.table(["change", "source", "line"], rows)
     removed = [d for d in tree.decls if isinstance(d, ast.Variation) and d.what == "remove scenario"]
@@ -476,7 +458,7 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
     game = files[0]
     checked = _checked(game)
     stem = Path(game).stem
-    w = _Writer(game, checked, game, stem)
+    w = _Writer(game, checked, stem)
     p = checked.program
     command = command_of(files, rulebook, output)
     w.w(GENERATED.format(command=command), "", f"# {w.title()}", "")
@@ -492,7 +474,7 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
         f"rulesc diagram {game} -o turn.svg  # --money: the money flow; --deck NAME: a deck's cards",
         "```")
     w.settings()
-    w.turn({})
+    w.turn()
     w.money()
     w.parameters()
     w.squares()
@@ -505,7 +487,6 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
             "scenarios that cite it (`rulesc citations` makes the same table).", "", citations.BEGIN)
         w.out.append(citations.table(files, rulebook).rstrip("\n"))
         w.w(citations.END)
-    pictures = {}
     dots = {out.with_name(f"{stem}.dot"): build_diagram(checked).source,
             out.with_name(f"{stem}-money.dot"): build_money_diagram(checked).source}
     for name in p.decks:
@@ -513,7 +494,7 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
     for variant in files[1:]:
         vchecked = _checked(variant)
         vstem = Path(variant).stem
-        vw = _Writer(variant, vchecked, variant, vstem)
+        vw = _Writer(variant, vchecked, vstem)
         vw.w("", f"## Variant: {vw.title()}", "")
         vheader = _File(Path(variant).read_text(encoding="utf-8")).header()
         if vheader:
@@ -522,16 +503,12 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
         _variant_changes(vw, variant)
         vw.w("", f"![{_cell(vw.title())}: turn flow]({vstem}.svg)", "", f"Its turn flow ([DOT source]({vstem}.dot)).")
         own = [s for s in vchecked.program.scenarios if Path(s.span.file or variant).name == Path(variant).name]
-        vw.scenarios(own, heading=f"### Its own scenarios")
+        vw.scenarios(own, heading="### Its own scenarios")
         w.out.extend(vw.out)
         dots[out.with_name(f"{vstem}.dot")] = build_diagram(vchecked).source
     w.w("", "## Notes", "", HAND_BEGIN, _hand_written(existing), HAND_END)
     text = "\n".join(w.out) + "\n"
-    files_out = {out: text}
-    for dot_path, dot in dots.items():
-        files_out[dot_path] = dot
-        pictures[dot_path] = dot_path.with_suffix(".svg")
-    return Page(files_out, pictures)
+    return Page({out: text, **dots}, {dot_path: dot_path.with_suffix(".svg") for dot_path in dots})
 
 
 def _hand_written(existing: str | None) -> str:
