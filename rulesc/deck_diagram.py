@@ -56,7 +56,7 @@ def build_deck_diagram(program, name: str) -> graphviz.Digraph:
     total = sum(c.copies for c in deck.cards)
     g = graphviz.Digraph(name=f"deck_{name}", comment=f"deck {name} of {title}")
     g.attr(rankdir="TB", nodesep="0.25", ranksep="0.25", fontname=FONT, fontsize="16", labelloc="t",
-           label=f"<<B>{_esc(title)}</B>: deck {_esc(name)} ({total} cards, {deck.policy})>")
+           label=f"<<B>{_esc(title)}</B>: deck {_esc(name)} ({total} card{'' if total == 1 else 's'}, {deck.policy})>")
     g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="11", margin="0.12,0.05",
            width="2.6")
     colours = {key: (fill, border) for key, fill, border, _ in EFFECTS}

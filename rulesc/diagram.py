@@ -608,7 +608,7 @@ class _Builder:
             else:
                 total = sum(c.copies for c in deck.cards)
                 kinds = len(deck.cards)
-                label.line(f"{total} cards" + (f" of {kinds} kinds" if kinds != total else "")
+                label.line(f"{total} card{'' if total == 1 else 's'}" + (f" of {kinds} kinds" if kinds != total else "")
                            + f", {deck.policy}" + ("" if effects else ", discarded unread"), size=10)
                 if effects:
                     kept = sum(1 for c in deck.cards if c.keep)

@@ -350,7 +350,7 @@ class _Writer:
         self.w("", "## Cards")
         for name, deck in p.decks.items():
             total = sum(c.copies for c in deck.cards)
-            self.w("", f"### {name}", "", f"{total} cards, `{deck.policy}` ({self.where(deck.span)}"
+            self.w("", f"### {name}", "", f"{total} card{'' if total == 1 else 's'}, `{deck.policy}` ({self.where(deck.span)}"
                    + (f"; {_source(deck.meta)}" if _source(deck.meta) else "") + f"). Their picture: "
                    f"[{self.stem}-deck-{name}.svg]({self.stem}-deck-{name}.svg).")
             note = self.note(deck.span)

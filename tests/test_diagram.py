@@ -3,8 +3,8 @@
 Each `golden/GAME.dot` is the exact DOT that `build_diagram` gives for games/GAME.rules,
 and the picture in the docs, docs/games/GAME.dot, must be that same DOT. After an
 intended change to the diagram (or to a game), accept the new golden files with
-`scripts/test.sh --bless`, look at the pictures, and redraw the docs' ones with
-`rulesc diagram games/GAME.rules -o docs/games/GAME.svg` (it writes the .dot beside the .svg).
+`scripts/test.sh --bless`, look at the pictures, and regenerate the docs' pages and pictures with the
+`rulesc doc …` command each page of docs/games/ names in its first line (tests/test_docs_pages.py).
 """
 
 from __future__ import annotations
@@ -150,11 +150,10 @@ def test_game_matches_golden_dot(game, expect_file):
 def test_docs_picture_is_the_golden_one(game):
     golden, docs = GOLDEN / f"{game.stem}.dot", DOCS / f"{game.stem}.dot"
     assert golden.exists(), f"no tests/golden/{golden.name}; run `scripts/test.sh --bless` to create it"
-    assert docs.exists(), f"docs/games/{docs.name} is missing; draw it with " \
-                          f"`rulesc diagram games/{game.name} -o docs/games/{game.stem}.svg`"
+    redo = "regenerate its page with the `rulesc doc …` command the page names in its first line"
+    assert docs.exists(), f"docs/games/{docs.name} is missing; {redo}"
     assert docs.read_text(encoding="utf-8") == golden.read_text(encoding="utf-8"), (
-        f"docs/games/{docs.name} is not tests/golden/{golden.name}: the picture in the docs is stale; redraw it with "
-        f"`rulesc diagram games/{game.name} -o docs/games/{game.stem}.svg`")
+        f"docs/games/{docs.name} is not tests/golden/{golden.name}: the picture in the docs is stale; {redo}")
 
 
 def test_every_golden_file_has_its_game(expect_no_stale):
