@@ -4,7 +4,7 @@
 the one AST walk, `dsl/walk.py`, so a new statement that holds a `pay` is searched the day it is
 declared) and a trade with cash. Each names its source and target *account*: the Bank, players'
 cash, an `account` field of the players (a deposit) or of the game (a pot), or the player a
-thing's field names (the owner of a property). `build_money_diagram` draws the accounts as nodes
+thing's field names (the owner of a thing). `build_money_diagram` draws the accounts as nodes
 and the payments as edges, one line of an edge's label per payment rule (its amount as written,
 the rule and its file:line), so that every source and sink of money shows.
 
@@ -44,7 +44,7 @@ class Payment:
     source: Account
     target: Account
     amount: str  # as written in the file
-    rule: str  # the rule that holds it, in words: `on land Tariff`, `card “Doctor's bill”`
+    rule: str  # the rule that holds it, in words: `on land Square`, `card “A gift”`
     file: str  # the file's name (a variant's base for inherited rules)
     line: int
     cite: str | None  # the payment's own citation, else its rule's
@@ -83,7 +83,7 @@ class _Accounts:
         return PLAYERS
 
     def kind_holding(self, expr: ast.Attr) -> str | None:
-        """The kind whose player field `expr` reads (`p.owner` of a property), if it is one."""
+        """The kind whose player field `expr` reads (`p.owner` of a thing), if it is one."""
         t = self.types.get(id(expr.obj))
         name = t.name if t is not None else None
         if name in self.p.groups:
