@@ -6,8 +6,8 @@
 move triggers, the decks that handlers draw from, debt and elimination, the action
 window, the after-turn hooks, the `end when` checks and the loop to the next player.
 
-`write_diagram(program, output)` writes the DOT source and, for `.svg`/`.png`/`.pdf`
-outputs, renders it with Graphviz's `dot` binary.
+`write_diagram(program, output)` writes the DOT source for a `.dot` output, or renders it with
+Graphviz's `dot` binary for `.svg`/`.png`/`.pdf`.
 
 Everything shown comes from the rules file: conditions are the source text of their
 spans, not a re-printing of the AST, and no game's names appear in this module. The
@@ -740,12 +740,12 @@ def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
 
 
 def write_graph(graph: graphviz.Digraph, output: str, fmt: str | None = None) -> list[str]:
-    """Write a picture's DOT source, and render it when the output (or `fmt`) asks for an image.
+    """Write a picture to `output`: its DOT source for `.dot`, else rendered with Graphviz's `dot`.
 
-    The DOT goes to `output` if it ends in `.dot`, else alongside it as `<stem>.dot`. An
-    `output` ending in `.svg`, `.png` or `.pdf` (or an explicit `fmt`) is rendered with
-    Graphviz's `dot`; without `dot` a `DiagramError` says the DOT was written and how to
-    get `dot`. Returns the files written, the DOT first.
+    Only what was asked for is written: `-o turn.svg` writes turn.svg and nothing beside it;
+    `-o turn.dot --format svg` writes both (the DOT, and the SVG next to it). Where `dot` is
+    missing or fails, the DOT source is written in the image's place as `<stem>.dot`, so the work
+    is not lost, and a `DiagramError` says so and how to get `dot`. Returns the files written.
     """
     out = Path(output)
     suffix = out.suffix.lower().lstrip(".")
@@ -756,34 +756,55 @@ def write_graph(graph: graphviz.Digraph, output: str, fmt: str | None = None) ->
     if fmt is not None and suffix != fmt and (suffix in RENDER_FORMATS or (suffix == "dot" and fmt == "dot")):
         raise DiagramError(f"`{output}` names a .{suffix} file, but --format asks for {fmt}; "
                            f"name a .{fmt} file, or leave out --format")
-    if suffix == "dot":
-        dot_path = out
-        image = out.with_suffix("." + fmt) if fmt and fmt != "dot" else None
-    else:
-        if fmt is None and suffix and suffix not in RENDER_FORMATS:
-            raise DiagramError(f"cannot tell the diagram format from `{output}`; name a .dot, "
-                               + ", ".join(f".{f}" for f in RENDER_FORMATS) + " file")
-        dot_path = out.with_suffix(".dot")
-        if fmt == "dot":
-            image = None
-        elif fmt is not None:
-            image = out if suffix == fmt else (out if suffix and suffix in RENDER_FORMATS else
-                                               out.with_suffix("." + fmt))
-        else:
-            image = out if suffix else None
-    render_fmt = (fmt if fmt and fmt != "dot" else suffix) if image is not None else None
-
+    if suffix != "dot" and fmt is None and suffix not in RENDER_FORMATS:
+        raise DiagramError(f"cannot tell the diagram format from `{output}`; name a .dot, "
+                           + ", ".join(f".{f}" for f in RENDER_FORMATS) + " file")
+    written = []
+    if suffix == "dot" or fmt == "dot":
+        dot_path = out if suffix == "dot" else out.with_suffix(".dot")
+        _write_dot(graph, dot_path)
+        written.append(str(dot_path))
+        if fmt is None or fmt == "dot":
+            return written
+    render_fmt = fmt or suffix
+    image = out if suffix == render_fmt else out.with_suffix("." + render_fmt)
     try:
-        dot_path.write_text(graph.source, encoding="utf-8")
+        data = _render(graph, render_fmt, image)
+    except DiagramError as exc:
+        fallback = image.with_suffix(".dot")
+        if str(fallback) not in written:
+            _write_dot(graph, fallback)
+            written.append(str(fallback))
+        raise DiagramError(f"{exc}; wrote its DOT source to `{fallback}` instead, to render elsewhere",
+                           written) from None
+    try:
+        image.write_bytes(data)
     except OSError as exc:
-        raise DiagramError(f"cannot write `{dot_path}`: {exc.strerror or exc}") from None
-    written = [str(dot_path)]
-    if image is None:
-        return written
-
-    render_file(dot_path, image, render_fmt, written)
+        raise DiagramError(f"cannot write `{image}`: {exc.strerror or exc}", written) from None
     written.append(str(image))
     return written
+
+
+def _write_dot(graph: graphviz.Digraph, path: Path) -> None:
+    try:
+        path.write_text(graph.source, encoding="utf-8")
+    except OSError as exc:
+        raise DiagramError(f"cannot write `{path}`: {exc.strerror or exc}") from None
+
+
+def _render(graph: graphviz.Digraph, fmt: str, image: Path) -> bytes:
+    """The picture rendered by Graphviz's `dot`, in memory; a `DiagramError` if it cannot be."""
+    missing = f"cannot render `{image}`: {DOT_HINT}"
+    if shutil.which("dot") is None:
+        raise DiagramError(missing)
+    try:
+        return graph.pipe(format=fmt, quiet=True)
+    except graphviz.ExecutableNotFound:
+        raise DiagramError(missing) from None
+    except graphviz.CalledProcessError as exc:
+        stderr = exc.stderr
+        detail = stderr.decode("utf-8", "replace").strip() if isinstance(stderr, bytes) else (stderr or "")
+        raise DiagramError(f"`dot` failed to render `{image}`: {detail or exc}") from None
 
 
 def render_file(dot_path: Path, image: Path, fmt: str, written: list[str] | None = None) -> None:

@@ -323,7 +323,8 @@ def test_unknown_suffix_is_refused(finance, tmp_path):
 def test_render_svg(finance, tmp_path):
     out = tmp_path / "turn.svg"
     written = write_diagram(finance, str(out))
-    assert written == [str(tmp_path / "turn.dot"), str(out)]
+    assert written == [str(out)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["turn.svg"]  # no DOT file nobody asked for
     text = out.read_text(encoding="utf-8")
     assert text.startswith("<?xml") or "<svg" in text
     assert "FINANCE (1932)" in text
@@ -356,7 +357,7 @@ def test_dot_vanishing_after_the_check_is_explained(finance, tmp_path, monkeypat
     def not_found(*args, **kwargs):
         raise graphviz.ExecutableNotFound(["dot"])
 
-    monkeypatch.setattr(diagram.graphviz, "render", not_found)
+    monkeypatch.setattr(diagram.graphviz.Digraph, "pipe", not_found)
     with pytest.raises(DiagramError, match="apt-get install graphviz"):
         write_diagram(finance, str(tmp_path / "turn.pdf"))
-    assert (tmp_path / "turn.dot").exists()
+    assert (tmp_path / "turn.dot").exists() and not (tmp_path / "turn.pdf").exists()
