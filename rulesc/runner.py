@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import pickle
+import signal
 from typing import Callable, Iterator, NamedTuple, Sequence
 
 from rulesc.dsl.checker import check_program
@@ -144,6 +145,7 @@ _process_rules: dict = {}  # ... and the rule sets compiled so far, by index
 
 def _start_process(sources: list) -> None:
     global _process_sources
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool, quietly
     _process_sources = sources
     _process_rules.clear()
 
