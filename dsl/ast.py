@@ -163,6 +163,22 @@ class Roll:
 
 
 @statement
+class RollAgain:
+    """`roll 2 dice as d again on doubles up to 3 times:` BODY [`too many doubles:` TOO_MANY]: roll and run
+    BODY; while the dice show doubles, roll again and run it again, in the same turn, at most `limit`
+    rolls in all. If the last roll allowed shows doubles too, TOO_MANY (when given) runs instead of BODY."""
+
+    count: object
+    var: str
+    limit: int
+    body: Block
+    too_many: Block | None
+    span: Span
+    limit_span: Span
+    meta: Meta = NO_META
+
+
+@statement
 class Move:
     who: object
     how: str  # "by" | "to" | "back" | "send" (to, landing but not passing) | "place" (at, nothing happens)

@@ -474,6 +474,14 @@ class ToAst(Transformer):
     def roll_stmt(self, meta, c):
         return ast.Roll(count=c[0], var=str(c[1]), span=span_of(meta))
 
+    def roll_again_stmt(self, meta, c):
+        count, var, limit, body, too_many = c
+        return ast.RollAgain(count=count, var=str(var), limit=int(limit), body=body, too_many=too_many,
+                             span=span_of(meta), limit_span=token_span(limit), meta=body.meta)
+
+    def too_many_clause(self, meta, c):
+        return attrs.evolve(c[0], span=span_of(meta))  # the block from its `too many doubles:`
+
     def move_stmt(self, meta, c):
         return ast.Move(who=c[0], how=str(c[1]), amount=c[2], span=span_of(meta))
 

@@ -577,6 +577,8 @@ class TypeChecker:
         if isinstance(s, ast.Roll):
             self.expect(s.count, T.COUNT, env, "the number of dice")
             return {**env, s.var: T.ROLL}
+        if isinstance(s, ast.RollAgain):
+            return self.roll_again(s, env, context)
         if isinstance(s, ast.Move):
             self.expect(s.who, T.PLAYER, env, "who moves")
             if s.how in ("to", "send", "place"):
@@ -727,6 +729,22 @@ class TypeChecker:
                 self.block(opt.body, narrow(env, opt.when), context)
             return env
         raise TypeError(f"unknown statement {s!r}")
+
+    def roll_again(self, s: ast.RollAgain, env, context: str) -> dict:
+        """`roll … again on doubles up to N times:`: R0315 when it can never roll a second time."""
+        self.expect(s.count, T.COUNT, env, "the number of dice")
+        if s.limit < 2:
+            self.error("R0315", f"`up to {s.limit} time{'' if s.limit == 1 else 's'}` never rolls again", s.limit_span,
+                       help="the count is of rolls in all, the first one included: `up to 3 times` rolls at most twice more")
+        elif isinstance(s.count, ast.Literal) and s.count.value == 1:
+            self.error("R0315", "one die never shows doubles, so this roll never rolls again", s.count.span,
+                       help="roll 2 dice or more, or write a plain `roll 1 die as …`")
+        inner = {**env, s.var: T.ROLL}
+        # the body runs once for each roll: what it clears in one round is not proved in the next
+        self.block(s.body, forget(inner, self.cleared_by(s)), context)
+        if s.too_many is not None:
+            self.block(s.too_many, forget(inner, self.cleared_by(s)), context)
+        return env
 
     def sold(self, node, env) -> None:
         """What an auction sells is a value with a name (the events name it): a thing, a card, a square

@@ -104,6 +104,31 @@ class Compiler:
             e[var] = g.roll(e.get("player"), count(g, e), where)
         return roll, local | {var}
 
+    def _s_RollAgain(self, node, local, where):
+        """Roll, run the body; while the dice show doubles roll again, at most `limit` rolls in all. On the
+        last roll allowed, doubles run `too many doubles:` instead of the body. Rolling stops too when the
+        body ends the roller's part in it: he is out, or put in a status with its own turn."""
+        count, var, limit = self.expr(node.count, local), node.var, node.limit
+        inner = local | {var}
+        body = self.block(node.body, inner)
+        too_many = self.block(node.too_many, inner) if node.too_many is not None else None
+
+        def roll_again(g, e):
+            who = e.get("player")
+            status = who.status if who is not None else None
+            for k in range(1, limit + 1):
+                g.tick(where, node)
+                if k > 1:
+                    g.emit("again", where, who.name if who is not None else None, k)
+                rolled = e[var] = g.roll(who, count(g, e), where)
+                if rolled.doubles and k == limit and too_many is not None:
+                    too_many(g, e)
+                    return
+                body(g, e)
+                if not rolled.doubles or (who is not None and (who.out or who.status != status)):
+                    return
+        return roll_again, local
+
     def _s_Move(self, node, local, where):
         who, amount, how = self.need(node.who, local, "moved"), self.expr(node.amount, local), node.how
 

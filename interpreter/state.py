@@ -62,6 +62,8 @@ class Player:
     hand: list = attrs.Factory(list)  # cards kept for later (Held)
     extra_turns: int = 0  # turns to play again before the next player's
     visits: int = 0  # arrivals of his token on a square so far: each is a new visit
+    status: str | None = None  # a status with its own turn (`put P in S`), or None for the ordinary turn
+    status_turns: int = 0  # the turns he has begun in that status, this one included
     uses: dict = attrs.Factory(dict)  # action with a limit -> [turn or visit it was last taken in, times taken then]
 
     def __repr__(self) -> str:
@@ -157,6 +159,7 @@ def state_to_json(state: GameState) -> dict:
                      "bidding": p.bidding,
                      "extra_turns": p.extra_turns, "hand": [[h.deck, h.card, h.since] for h in p.hand],
                      "visits": p.visits, "uses": {k: list(v) for k, v in p.uses.items()},
+                     **({"status": p.status, "status_turns": p.status_turns} if p.status is not None else {}),
                      "fields": {k: _ref(v) for k, v in p.f.items()}} for p in state.players],
         "things": {t.name: {k: _ref(v) for k, v in t.f.items()} for t in state.things},
         "globals": {k: _ref(v) for k, v in state.globals.items()},
@@ -172,7 +175,8 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
     by_thing = {t.name: t for t in things}
     players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"], owing=p["owing"],
                       bidding=p.get("bidding", 0), extra_turns=p["extra_turns"], hand=[Held(*h) for h in p["hand"]],
-                      visits=p.get("visits", 0), uses={k: list(v) for k, v in p.get("uses", {}).items()})
+                      visits=p.get("visits", 0), uses={k: list(v) for k, v in p.get("uses", {}).items()},
+                      status=p.get("status"), status_turns=p.get("status_turns", 0))
                for p in data["players"]]
     by_player = {p.name: p for p in players}
 

@@ -392,7 +392,23 @@ class _Builder:
                 if reasons:
                     skippable[nid] = " or ".join(reasons)
                 self.record_body(nid, phase.body)
+                self.rolls_again(nid, phase.body)
         return nodes, skippable
+
+    def rolls_again(self, nid: str, body) -> None:
+        """A `roll … again on doubles` in a block: a loop back onto its node, and what too many doubles do."""
+        for again in self.of_kind(body, ast.RollAgain):
+            self.edge(nid, nid, f"doubles: roll again (at most {again.limit} rolls)", color=COLOURS["phase"][1],
+                      style="bold", dir="forward")
+            if again.too_many is not None:
+                label = _Label().title(f"doubles {again.limit} times in a row")
+                for stmt in again.too_many.statements:
+                    label.code(_shorten(self.cond(stmt), COND_WIDTH))
+                label.cite(again.too_many.meta)
+                too_many = f"{nid}_too_many"
+                self.g.node(too_many, str(label), **_style("hook"))
+                self.edge(nid, too_many, "too many doubles", style="dashed", color=COLOURS["phase"][1])
+                self.record_body(too_many, again.too_many)
 
     def record_body(self, nid: str, body) -> None:
         """Note what a block does that the picture shows as edges: moves, turn ends, draws."""

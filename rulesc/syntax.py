@@ -21,12 +21,12 @@ DECLARATIONS = (
 )
 # The other keywords: statements, clauses, modifiers, scenario steps.
 KEYWORDS = (
-    "after", "among", "answer", "any", "as", "at", "auction", "back", "before", "bluff", "bluffing", "by", "cards",
+    "after", "again", "among", "answer", "any", "as", "at", "auction", "back", "before", "bluff", "bluffing", "by", "cards",
     "cash", "choose",
-    "copies", "cut", "cycle", "debt", "dice", "die", "discard", "do", "down", "draw", "elif", "eliminate", "else",
-    "expect", "extra", "for", "forbid", "from", "give", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "move",
+    "copies", "cut", "cycle", "debt", "dice", "die", "discard", "do", "doubles", "down", "draw", "elif", "eliminate", "else",
+    "expect", "extra", "for", "forbid", "from", "give", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "many", "move",
     "nearest", "off", "offer", "once", "only", "option", "optional", "own", "pass", "passes", "pay", "per", "place", "play",
-    "players", "raise", "reshuffle", "roll", "rounded", "row", "send", "set", "step", "stop", "then", "time", "to",
+    "players", "raise", "reshuffle", "roll", "rounded", "row", "send", "set", "step", "stop", "then", "time", "times", "to", "too",
     "tradable", "unlimited", "up", "use", "visit", "when", "where", "window", "winner", "with",
 )
 OPERATOR_WORDS = ("and", "in", "not", "of", "or")

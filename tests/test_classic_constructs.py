@@ -1,0 +1,100 @@
+"""The classic roll-and-move constructs (issue #10), each on its own in a small game: rolling again
+on doubles within the turn, the roll that moved the token and marks on a move seen by what happens
+on landing, a player status with its own turn, and a limited supply. Each test checks the checker
+accepts the construct and that the engine does what docs/language.md says, through scenarios with
+forced dice."""
+
+from __future__ import annotations
+
+from rulesc.dsl.checker import check_program
+from rulesc.dsl.parser import parse_text
+from rulesc.interpreter.engine import Game
+from rulesc.interpreter.rules import compile_rules
+from rulesc.interpreter.scenario import run_scenarios
+
+BASE = """
+game "Tiny":
+    players: 2 to 4
+    start: Go
+
+player:
+    cash: money = $100
+
+kind Lot:
+    price: money
+    state owner: player? = none
+
+table Lot:
+    name  price
+    L1    $10
+    L2    $20
+
+square Go "Go"
+square Jail "Jail"
+square Tax "Tax"
+
+board:
+    Go, L1, Tax, L2, Jail, Tax
+
+on land Tax:
+    pay $1 from player to bank
+
+bank unlimited
+end when count(players) == 1 winner players[0] as "last player standing"
+"""
+
+
+def rules_of(extra: str):
+    checked = check_program(parse_text(BASE + extra, "tiny.rules"))
+    errors = [d for d in checked.diagnostics if d.is_error]
+    assert not errors, [d.render() if hasattr(d, "render") else d.message for d in errors]
+    return compile_rules(checked)
+
+
+def assert_scenarios_pass(extra: str) -> None:
+    results = run_scenarios(rules_of(extra))
+    assert results
+    for r in results:
+        assert r.passed, f"{r.title}: {r.failures}"
+
+
+ROLL_AGAIN = """
+turn:
+    phase move:
+        roll 2 dice as d again on doubles up to 3 times:
+            move player by d.total
+        too many doubles:
+            move player to Jail
+    phase after_move:
+        pay $2 from bank to player
+"""
+
+
+def test_doubles_roll_again_within_the_turn():
+    assert_scenarios_pass(ROLL_AGAIN + """
+scenario "one doubles: a second roll in the same turn, the later phases once":
+    players Ann, Bob
+    dice 1 1, 1 2
+    play turn of Ann
+    expect Ann.position == Tax                  # 2 onto the first Tax, then 3 onto the second
+    expect Ann.cash == $100 - $1 - $1 + $2
+    expect turn == 1
+
+scenario "three doubles in a row: the third one goes to jail without moving":
+    players Ann, Bob
+    dice 1 1, 1 1, 2 2
+    play turn of Ann
+    expect Ann.position == Jail
+    expect Ann.cash == $100 - $1 + $2
+""")
+
+
+def test_the_roll_again_loop_stops_when_no_doubles_and_logs_each_roll_again():
+    rules = rules_of(ROLL_AGAIN)
+    g = Game(rules, ["Ann", "Bob"], seed=1)
+    g.setup()
+    g.forced_dice = [(3, 3), (5, 5), (1, 2)]
+    g.play_turn()
+    kinds = [e.kind for e in g.events if e.turn == 1]
+    assert kinds.count("roll") == 3 and kinds.count("again") == 2
+    assert g.state.turn == 1 and not g.forced_dice
