@@ -185,6 +185,8 @@ class Move:
     amount: object
     span: Span
     meta: Meta = NO_META
+    marks: tuple = ()  # `with double_rent`: names the `on land`/`on pass` handlers of this move see as `true`
+    marks_span: Span | None = None
 
 
 @statement

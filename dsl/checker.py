@@ -17,8 +17,8 @@ import attrs
 from . import ast, walk
 from . import types as T
 from .diagnostics import Diagnostic, Label, Span
-from .model import Program, build_program
-from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, PLAYER, PLAYER_FIELDS, SETTINGS
+from .model import Program, build_program, move_marks
+from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, MOVE_NAMES, PLAYER, PLAYER_FIELDS, SETTINGS
 from .typecheck import (Assumption, TypeChecker, a_type, plural,
                         nearest_hint, narrow)
 from .types import Type
@@ -101,11 +101,13 @@ class Checker(TypeChecker):
         self.check_decks(scope)
         self.check_setup(scope)
         self.check_turn(scope)
+        self.check_marks(scope)
         self.check_handlers(scope)
         self.check_actions(scope)
         self.check_ends(scope)
         self.check_scenarios(scope)
         self.check_unused()
+        self.check_unread_marks()
         self.check_kept_cards()
         self.check_procedure_recursion()
 
@@ -347,6 +349,23 @@ class Checker(TypeChecker):
                               later.span)
                 break
 
+    def check_marks(self, scope):
+        """A move's marks (`move … with double_rent`): each a name of its own (R0213), and read by a
+        handler (R0414, after the handlers are checked)."""
+        self.marks = {}
+        for mark, move in move_marks(self.p).items():
+            if mark in scope or mark in MOVE_NAMES or mark == PLAYER:
+                self.error("R0213", f"the mark `{mark}` is already the name of something else", move.marks_span,
+                           help="handlers would read the mark in its place: give the mark a name of its own")
+            else:
+                self.marks[mark] = move
+
+    def check_unread_marks(self):
+        for mark, move in self.marks.items():
+            if mark not in self.used:
+                self.warn("R0414", f"no `on land` or `on pass` handler reads the mark `{mark}`", move.marks_span,
+                          help=f"read it in the handler it should change: `if {mark}:` or `when {mark}`")
+
     def check_handlers(self, scope):
         p = self.p
         named = {}
@@ -392,6 +411,9 @@ class Checker(TypeChecker):
                            help=f"write `on {h.event}:`; it applies to every player")
             if h.event == "debt":
                 env.update(debtor=T.PLAYER, creditor=T.ACCOUNT, owed=T.MONEY)
+            if h.event in ("land", "pass"):  # what the move that arrived says about itself (5.13)
+                env.update(MOVE_NAMES)
+                env.update({mark: T.BOOL for mark in self.marks})
             if h.when is not None:
                 self.expect(h.when, T.BOOL, env, "a handler's condition")
             self.block(h.body, narrow(env, h.when), h.event)

@@ -75,6 +75,24 @@ class Program:
         return {self.things[n.id].kind for n in self.board.squares if n.id in self.things}
 
 
+def rule_roots(p: Program) -> tuple:
+    """Every declaration whose statements run in play: the turn, handlers, hooks, actions, procedures,
+    cards, the setup, and the scenarios' own steps."""
+    return (*p.handlers, *p.hooks, *p.actions.values(), *p.procedures.values(), *p.decks.values(),
+            *([p.setup] if p.setup else []), *([p.turn] if p.turn else []), *p.scenarios)
+
+
+def move_marks(p: Program) -> dict:
+    """The marks moves carry (`move … with double_rent`): each name, with the first move that gives it."""
+    from .walk import walk
+    marks: dict = {}
+    for node in walk(rule_roots(p)):
+        if isinstance(node, ast.Move):
+            for mark in node.marks:
+                marks.setdefault(mark, node)
+    return marks
+
+
 def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
     prog = Program(path=rules.path, source=rules.source, sources=dict(rules.sources) or {rules.path: rules.source},
                    overrides=tuple(getattr(rules, "overrides", ())))

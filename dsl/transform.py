@@ -483,7 +483,10 @@ class ToAst(Transformer):
         return attrs.evolve(c[0], span=span_of(meta))  # the block from its `too many doubles:`
 
     def move_stmt(self, meta, c):
-        return ast.Move(who=c[0], how=str(c[1]), amount=c[2], span=span_of(meta))
+        return ast.Move(who=c[0], how=str(c[1]), amount=c[2], span=span_of(meta), **(c[3] or {}))
+
+    def move_marks(self, meta, c):
+        return {"marks": tuple(str(t) for t in c), "marks_span": span_of(meta)}
 
     def pay_stmt(self, meta, c):
         return ast.Pay(amount=c[0], source=c[1], target=c[2], span=span_of(meta))
@@ -495,7 +498,7 @@ class ToAst(Transformer):
         return ast.Let(name=str(c[0]), value=c[1], span=span_of(meta))
 
     def send_stmt(self, meta, c):
-        return ast.Move(who=c[0], how="send", amount=c[1], span=span_of(meta))
+        return ast.Move(who=c[0], how="send", amount=c[1], span=span_of(meta), **(c[2] or {}))
 
     def place_stmt(self, meta, c):
         return ast.Move(who=c[0], how="place", amount=c[1], span=span_of(meta))

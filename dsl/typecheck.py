@@ -16,7 +16,7 @@ import attrs
 from . import ast
 from . import types as T
 from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
-                       GLOBAL_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS)
+                       GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS)
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program
 from .types import Type
@@ -322,6 +322,9 @@ class TypeChecker:
         help = nearest_hint(node.id, env.keys())
         if node.id in CONTEXT_NAMES:
             help = f"`{node.id}` is only defined where the rules have one (a turn, a handler, a card, an action)"
+        if node.id in MOVE_NAMES:
+            help = (f"`{node.id}` is the roll that moved the token, seen by the `on land` and `on pass` handlers "
+                    "of that move; elsewhere name the roll itself (`roll 2 dice as d` … `d.total`)")
         self.error("R0205", f"unknown name `{node.id}`", node.span, help=help)
         return T.ANY
 

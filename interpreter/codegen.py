@@ -14,7 +14,9 @@ division by zero) is reported as a rule error at the expression's source positio
 from __future__ import annotations
 
 from rulesc.dsl import ast
-from rulesc.dsl.builtins import PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
+from rulesc.dsl.builtins import MOVED_BY, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
+
+from rulesc.dsl.model import move_marks
 
 from .errors import InternalError, RuleRuntimeError
 from .state import Held
@@ -304,10 +306,22 @@ class ExpressionCodegen:
         if name == "turn":
             self.reads.add(UNTRACKED)
             return "g.state.turn"
+        if name == MOVED_BY:  # in `on land`/`on pass`: what the move that arrived said about itself
+            self.reads.add(UNTRACKED)
+            return "g.moving_roll"
+        if name in self._marks():
+            self.reads.add(UNTRACKED)
+            return f"({name!r} in g.move_marks)"
         if name in ("winner", "game_over"):
             self.reads.add(UNTRACKED)
             return "g.state.winner" if name == "winner" else "g.state.over"
         raise RuleRuntimeError(f"unknown name `{name}`", p.path, node.span)
+
+
+    def _marks(self) -> dict:
+        if not hasattr(self, "marks"):
+            self.marks = move_marks(self.program)
+        return self.marks
 
 
 def source_text(program, node) -> str:

@@ -12,7 +12,10 @@ one per rule location, made here once.
 from __future__ import annotations
 
 from rulesc.dsl import ast
+from rulesc.dsl.builtins import MOVED_BY
 from rulesc.dsl.checker import Checked
+from rulesc.dsl.model import move_marks, rule_roots
+from rulesc.dsl.walk import walk
 
 from .codegen import ExpressionCodegen, source_text
 from .errors import RuleRuntimeError
@@ -129,7 +132,31 @@ class Compiler:
                     return
         return roll_again, local
 
+    @property
+    def landing_context(self) -> bool:
+        """Whether some handler can read what a move says about itself (`moved_by`, a mark): then every
+        move tells the engine (`Game.move_marked`), so each arrival's handlers see their own move's."""
+        if not hasattr(self, "_landing_context"):
+            self._landing_context = bool(move_marks(self.program)) or any(
+                isinstance(n, ast.Name) and n.id == MOVED_BY for n in walk(rule_roots(self.program)))
+        return self._landing_context
+
+    def _marked_move(self, node, local, where):
+        """`move`, telling the arrival's handlers the roll its distance reads (the first one named) and its marks."""
+        who, amount, how = self.need(node.who, local, "moved"), self.expr(node.amount, local), node.how
+        rolls = [n for n in walk(node.amount) if isinstance(n, ast.Name) and n.id in local
+                 and getattr(self.types.get(id(n)), "name", None) == "roll"]
+        roll = self.expr(rolls[0], local) if rolls and how in ("by", "back") else None
+        marks = frozenset(node.marks)
+
+        def move(g, e):
+            g.tick(where, node)
+            g.move_marked(who(g, e), how, amount(g, e), where, roll(g, e) if roll is not None else None, marks)
+        return move, local
+
     def _s_Move(self, node, local, where):
+        if self.landing_context:
+            return self._marked_move(node, local, where)
         who, amount, how = self.need(node.who, local, "moved"), self.expr(node.amount, local), node.how
 
         def move(g, e):

@@ -68,6 +68,8 @@ class Game(Cards, Dealing):
         self.action_cache: dict = {}
         self.cache_actions = True
         self.last_node = None  # the statement running now, for errors raised by the engine
+        self.moving_roll = None  # while a move's handlers run: the roll that moved the token (`moved_by`) ...
+        self.move_marks = frozenset()  # ... and the move's marks (`move … with double_rent`)
 
         self.squares = rules.squares
         self.things = [Thing(name, rules.thing_kinds[name], {}) for name in rules.thing_names]
@@ -258,6 +260,15 @@ class Game(Cards, Dealing):
             self._fire(self.land_handlers[dest], player, occupant, where)
         finally:
             self.depth -= 1
+
+    def move_marked(self, player: Player, how: str, amount, where: RuleRef, roll, marks: frozenset) -> None:
+        """`move`, its handlers seeing `roll` as `moved_by` and `marks` as true; a move they make sees its own."""
+        saved = self.moving_roll, self.move_marks
+        self.moving_roll, self.move_marks = roll, marks
+        try:
+            self.move(player, how, amount, where)
+        finally:
+            self.moving_roll, self.move_marks = saved
 
     def _fire(self, handlers, player: Player, occupant, where: RuleRef) -> None:
         """Run the handlers whose conditions hold on arrival: all are tested before any runs,

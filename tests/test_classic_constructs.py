@@ -98,3 +98,56 @@ def test_the_roll_again_loop_stops_when_no_doubles_and_logs_each_roll_again():
     kinds = [e.kind for e in g.events if e.turn == 1]
     assert kinds.count("roll") == 3 and kinds.count("again") == 2
     assert g.state.turn == 1 and not g.forced_dice
+
+
+LANDING = """
+turn:
+    phase move:
+        roll 2 dice as d
+        move player by d.total
+
+deck Chance cycle:
+    card Nearest "Advance to the next lot; pay twice the rent, or ten times a fresh roll":
+        move player to L1 with twice
+
+on land Lot l as rent when l.owner != none and l.owner != player:
+    if twice:
+        roll 2 dice as fresh
+        pay $1 * fresh.total * 10 from player to l.owner
+    elif moved_by != none:
+        pay $1 * moved_by.total * 4 from player to l.owner
+
+on land Jail:
+    draw from Chance
+"""
+
+
+def test_the_moving_roll_and_the_marks_reach_the_landing():
+    assert_scenarios_pass(LANDING + """
+scenario "the rent multiplies the roll that moved the token":
+    players Ann, Bob
+    set L2.owner = Bob
+    dice 1 2
+    play turn of Ann
+    expect Ann.position == L2
+    expect Bob.cash == $100 + $12
+
+scenario "a move without a roll: no moving roll, no rent":
+    players Ann, Bob
+    set L2.owner = Bob
+    as Ann:
+        move player to L2
+    expect Bob.cash == $100
+
+scenario "a card's mark changes the next landing, and only that one":
+    players Ann, Bob
+    set L1.owner = Bob
+    dice 2 2, 3 4
+    play turn of Ann
+    expect Ann.position == L1
+    expect Bob.cash == $100 + $70
+    dice 3 3
+    play turn of Ann                        # all the way round onto L1 by a roll: four times it, not ten
+    expect Ann.position == L1
+    expect Bob.cash == $100 + $70 + $24
+""")
