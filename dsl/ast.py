@@ -292,6 +292,27 @@ class UseCard:
 
 
 @statement
+class Put:
+    """`put P in S`: P is in status S from now on: his turns run S's phases (and S's `at` square holds his
+    token); for the player whose turn it is, this turn ends."""
+
+    who: object
+    status: str
+    status_span: Span
+    span: Span
+    meta: Meta = NO_META
+
+
+@statement
+class Release:
+    """`release P`: P leaves his status; released in his status's turn, he plays the ordinary phases next."""
+
+    who: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@statement
 class Eliminate:
     who: object
     span: Span
@@ -583,6 +604,19 @@ class Phase:
     optional: bool
     body: Block
     span: Span
+
+
+@node
+class Status:
+    """`status InJail "In jail" at Rest:` and phases: a player status with its own turn."""
+
+    name: str
+    title: str | None
+    at: str | None  # the square that holds a player put in it
+    at_span: Span | None
+    phases: tuple
+    span: Span
+    meta: Meta = NO_META
 
 
 @node

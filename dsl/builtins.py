@@ -45,10 +45,12 @@ PLAYER_FIELDS = {  # every player has these; a file's `player:` declares more
     "bidding": T.MONEY,  # in an auction `with window`: the lowest bid he may make now
     "hand": T.list_of(Type("card")),
     "extra_turns": T.COUNT,
+    "status": Type("status", True),  # the status with its own turn he is in (`put P in S`), or none
+    "status_turns": T.COUNT,  # the turns he has begun in it, this one included
 }
 PLAYER_POSITION = "position"  # kept as an index into the board, read as a square
 PLAYER_OUT = "out"
-PLAYER_UNTRACKED = frozenset({"owing", "bidding", "hand", "extra_turns"})  # no change counter: never cache what reads them
+PLAYER_UNTRACKED = frozenset({"owing", "bidding", "hand", "extra_turns", "status", "status_turns"})  # no change counter: never cache what reads them
 DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT, "showing": Type("card", True)}  # showing: a lasting card in force
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
 SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}

@@ -17,7 +17,7 @@ import attrs
 from . import ast, walk
 from . import types as T
 from .diagnostics import Diagnostic, Label, Span
-from .model import Program, build_program, move_marks
+from .model import Program, build_program, move_marks, rule_roots
 from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, MOVE_NAMES, PLAYER, PLAYER_FIELDS, SETTINGS
 from .typecheck import (Assumption, TypeChecker, a_type, plural,
                         nearest_hint, narrow)
@@ -101,6 +101,7 @@ class Checker(TypeChecker):
         self.check_decks(scope)
         self.check_setup(scope)
         self.check_turn(scope)
+        self.check_statuses(scope)
         self.check_marks(scope)
         self.check_handlers(scope)
         self.check_actions(scope)
@@ -108,6 +109,7 @@ class Checker(TypeChecker):
         self.check_scenarios(scope)
         self.check_unused()
         self.check_unread_marks()
+        self.check_unput_statuses()
         self.check_kept_cards()
         self.check_procedure_recursion()
 
@@ -329,9 +331,13 @@ class Checker(TypeChecker):
             self.error("R0801", "the file has no `turn`", p.game.span if p.game else Span(1, 1, 1, 2),
                        help="add `turn:` with at least one `phase`")
             return
-        env = {**scope, "player": T.PLAYER}
+        self.check_phases(p.turn.phases, {**scope, "player": T.PLAYER})
+
+    def check_phases(self, phases, env):
+        """The phases of a turn (the ordinary one or a status's): unique names, conditions, bodies, and
+        what a phase that always ends the turn makes unreachable."""
         names = set()
-        for phase in p.turn.phases:
+        for phase in phases:
             self.assume(f"phase `{phase.name}`", phase.body.meta, phase.span)
             if phase.name in names:
                 self.error("R0202", f"phase `{phase.name}` is defined more than once", phase.span)
@@ -341,13 +347,33 @@ class Checker(TypeChecker):
                 if isinstance(phase.when, ast.Literal) and phase.when.value is False:
                     self.warn("R0402", f"phase `{phase.name}` can never run: its condition is `false`", phase.span)
             self.block(phase.body, env, "turn")
-        for i, phase in enumerate(p.turn.phases[:-1]):
+        for i, phase in enumerate(phases[:-1]):
             last = phase.body.statements[-1]
             if isinstance(last, (ast.EndTurn, ast.EndGame)) and phase.when is None:
-                for later in p.turn.phases[i + 1:]:
+                for later in phases[i + 1:]:
                     self.warn("R0402", f"phase `{later.name}` can never run: phase `{phase.name}` always ends the turn",
                               later.span)
                 break
+
+    def check_statuses(self, scope):
+        """A status's own turn: its `at` square, its phases (checked as the turn's), and a way out:
+        R0804 when no rule can ever `release` a player."""
+        p = self.p
+        releases = any(isinstance(n, ast.Release) for n in walk.walk(rule_roots(p)))
+        for status in p.statuses.values():
+            self.assume(f"status `{status.name}`", status.meta, status.span)
+            if status.at is not None:
+                on_board = p.board is not None and any(s.id == status.at for s in p.board.squares)
+                off_board = status.at in p.squares and p.squares[status.at].off_board
+                if not (on_board or off_board):
+                    known = status.at in p.squares or status.at in p.things
+                    self.error("R0205", f"`{status.at}` is not on the board" if known else f"unknown square `{status.at}`",
+                               status.at_span, help=None if known else nearest_hint(status.at, list(p.squares) + list(p.things)))
+            self.check_phases(status.phases, {**scope, "player": T.PLAYER})
+            if not releases:
+                self.warn("R0804", f"no rule releases a player from `{status.name}`: once put in it, he never plays "
+                          "an ordinary turn again", status.span,
+                          help=f"`release player` in one of its phases (paid a fine, rolled doubles, served his turns)")
 
     def check_marks(self, scope):
         """A move's marks (`move … with double_rent`): each a name of its own (R0213), and read by a
@@ -359,6 +385,12 @@ class Checker(TypeChecker):
                            help="handlers would read the mark in its place: give the mark a name of its own")
             else:
                 self.marks[mark] = move
+
+    def check_unput_statuses(self):
+        for name, status in self.p.statuses.items():
+            if name not in self.used:
+                self.warn("R0404", f"status `{name}` is never used: no rule puts a player in it", status.span,
+                          help=f"`put player in {name}` where a player enters it")
 
     def check_unread_marks(self):
         for mark, move in self.marks.items():

@@ -47,6 +47,7 @@ class Program:
     decks: dict = attrs.Factory(dict)
     setup: ast.Setup | None = None
     turn: ast.Turn | None = None
+    statuses: dict = attrs.Factory(dict)  # name -> ast.Status: player statuses with their own turn
     handlers: list = attrs.Factory(list)
     hooks: list = attrs.Factory(list)
     actions: dict = attrs.Factory(dict)
@@ -79,7 +80,7 @@ def rule_roots(p: Program) -> tuple:
     """Every declaration whose statements run in play: the turn, handlers, hooks, actions, procedures,
     cards, the setup, and the scenarios' own steps."""
     return (*p.handlers, *p.hooks, *p.actions.values(), *p.procedures.values(), *p.decks.values(),
-            *([p.setup] if p.setup else []), *([p.turn] if p.turn else []), *p.scenarios)
+            *([p.setup] if p.setup else []), *([p.turn] if p.turn else []), *p.statuses.values(), *p.scenarios)
 
 
 def move_marks(p: Program) -> dict:
@@ -193,6 +194,9 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             single("turn", decl, "`turn`")
         elif isinstance(decl, ast.Setup):
             single("setup", decl, "`setup`")
+        elif isinstance(decl, ast.Status):
+            if declare(decl.name, "status", decl.span):
+                prog.statuses[decl.name] = decl
         elif isinstance(decl, ast.Handler):
             prog.handlers.append(decl)
         elif isinstance(decl, ast.Hook):

@@ -324,6 +324,21 @@ class ToAst(Transformer):
     def turn_decl(self, meta, c):
         return ast.Turn(phases=tuple(c[1:]), span=span_of(meta), meta=c[0])
 
+    def status_decl(self, meta, c):
+        name, title, at, m, *phases = c
+        return ast.Status(name=str(name), title=_unquote(title) if title is not None else None,
+                          at=str(at) if at is not None else None, at_span=token_span(at) if at is not None else None,
+                          phases=tuple(phases), span=span_of(meta), meta=m)
+
+    def status_at(self, meta, c):
+        return c[0]
+
+    def put_stmt(self, meta, c):
+        return ast.Put(who=c[0], status=str(c[1]), status_span=token_span(c[1]), span=span_of(meta))
+
+    def release_stmt(self, meta, c):
+        return ast.Release(who=c[0], span=span_of(meta))
+
     def phase_decl(self, meta, c):
         name, title, when, optional, body = c
         return ast.Phase(name=str(name), title=_unquote(title) if title is not None else None, when=when,

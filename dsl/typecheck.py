@@ -195,6 +195,8 @@ class TypeChecker:
             scope[name] = Type(thing.kind)
         for name in self.p.decks:
             scope[name] = Type("deck")
+        for name in self.p.statuses:
+            scope[name] = Type("status")
         return scope
 
     def check_override(self, override, new: Type, env: dict) -> None:
@@ -570,7 +572,7 @@ class TypeChecker:
             from .walk import walk
             p = self.p
             roots = (*p.handlers, *p.hooks, *p.actions.values(), *p.procedures.values(), *p.decks.values(),
-                     *([p.setup] if p.setup else []), *([p.turn] if p.turn else []))
+                     *([p.setup] if p.setup else []), *([p.turn] if p.turn else []), *p.statuses.values())
             self._cleared_by_rules = frozenset(self._cleared(n) for n in walk(roots) if isinstance(n, ast.Set))
         return self._cleared_by_rules
 
@@ -671,6 +673,17 @@ class TypeChecker:
             return env
         if isinstance(s, ast.Eliminate):
             self.expect(s.who, T.PLAYER, env, "who is eliminated")
+            return env
+        if isinstance(s, ast.Put):
+            self.expect(s.who, T.PLAYER, env, "who is put in a status")
+            if s.status in self.p.statuses:
+                self.used.add(s.status)
+            else:
+                self.error("R0205", f"unknown status `{s.status}`", s.status_span,
+                           help=nearest_hint(s.status, self.p.statuses) or "declare it: `status NAME:` and its phases")
+            return env
+        if isinstance(s, ast.Release):
+            self.expect(s.who, T.PLAYER, env, "who is released")
             return env
         if isinstance(s, ast.Pass):
             return env

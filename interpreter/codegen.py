@@ -299,7 +299,7 @@ class ExpressionCodegen:
             return "g.state.players[g.state.current]"
         if name == "squares":
             return "g.square_list"
-        if name in p.decks:
+        if name in p.decks or name in p.statuses:
             return repr(name)
         if name in p.kinds or name in p.groups:
             return f"g.kind_things[{name!r}]"

@@ -299,6 +299,17 @@ class Compiler:
             body(g, e)
         return choose_for, local
 
+    def _s_Put(self, node, local, where):
+        who, status = self.need(node.who, local, "put in a status"), node.status
+
+        def put(g, e):
+            g.tick(where, node)
+            g.put(who(g, e), status, where)
+        return put, local
+
+    def _s_Release(self, node, local, where):
+        return self._for_player(node, local, where, "release"), local
+
     def _s_Eliminate(self, node, local, where):
         who = self.need(node.who, local, "eliminated")
 

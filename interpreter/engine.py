@@ -385,6 +385,45 @@ class Game(Cards, Dealing):
         if player is self.state.players[self.state.current]:
             raise TurnEnded()
 
+    def put(self, player: Player, status: str, where: RuleRef) -> None:
+        """`put P in S`: P's turns run S's phases from now on; S's `at` square takes his token (passing
+        nothing, landing nowhere). Put in it in his own turn, that turn ends there."""
+        player.status, player.status_turns = status, 0
+        self.emit("status", where, player.name, status)
+        at = self.rules.statuses[status].at
+        if at is not None:  # the first such square of the board
+            square = self.by_name.get(at) or self.squares[at]
+            self.emit("move", where, player.name, self.board[player.at].name, square.name, 0)
+            player.at = self.board.index(square)
+            player.visits += 1
+            self._changed(POSITION)
+        if player is self.state.players[self.state.current]:
+            raise TurnEnded()
+
+    def release(self, player: Player, where: RuleRef) -> None:
+        """`release P`: P's turns are ordinary again; released in his status's own turn, the ordinary
+        phases follow in this one."""
+        if player.status is None:
+            return
+        player.status, player.status_turns = None, 0
+        self.emit("status", where, player.name, None)
+
+    def status_turn(self, player: Player, env: dict) -> bool:
+        """Play the phases of P's status in his turn; True if he was released in it (the ordinary phases
+        follow). The ordinary turn's phases are not reached in it (`own turn before P` actions are legal)."""
+        player.status_turns += 1
+        status = player.status
+        for phase in self.rules.statuses[status].phases:
+            if phase.when is not None and not phase.when(self, env):
+                continue
+            if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
+                continue
+            self.emit("phase", phase.where, phase.name)
+            phase.body(self, env)
+            if player.status != status:
+                break
+        return player.status is None
+
     def end_turn(self, where: RuleRef) -> None:
         raise TurnEnded()
 
@@ -441,7 +480,8 @@ class Game(Cards, Dealing):
             for h in rules.hooks["before"]:
                 if h.when is None or h.when(self, env):
                     h.body(self, env)
-            for index, phase in enumerate(rules.phases):
+            for index, phase in enumerate(rules.phases if player.status is None or self.status_turn(player, env)
+                                          else ()):
                 self.phase_at = index
                 if phase.when is not None and not phase.when(self, env):
                     continue

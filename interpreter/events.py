@@ -82,6 +82,7 @@ FIELDS = {
     "use": ("player", "deck", "card"),
     "give": ("player", "to", "deck", "card"),
     "extra": ("player",),
+    "status": ("player", "status"),  # `put P in S` (the status) or `release P` (null)
     "do": ("procedure", "arguments"),
     "window": ("player",),
     "eliminate": ("player",),

@@ -94,6 +94,15 @@ class PhaseDef:
 
 
 @attrs.define
+class StatusDef:
+    """A player status with its own turn (`status InJail at Rest:`): its phases, and the square that
+    holds a player put in it (None: his token stays where it is)."""
+
+    phases: list  # [PhaseDef]
+    at: str | None
+
+
+@attrs.define
 class DeckDef:
     policy: str  # "reshuffle", "cut", "once" or "cycle"
     cards: list  # [CardDef], expanded by copies
@@ -180,6 +189,7 @@ class Rules:
     compiler: Compiler
     setup: object | None = None  # the `setup:` block, compiled; run once before the first turn
     trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
+    statuses: dict = attrs.Factory(dict)  # name -> StatusDef
 
     @property
     def program(self):
@@ -313,11 +323,16 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     for hook in p.hooks:
         hooks[hook.which].append(handler(hook))
 
-    phases = []
-    for phase in p.turn.phases:
-        when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
-        phases.append(PhaseDef(phase.name, when, phase.optional, settling(compiler.block(phase.body, frozenset({"player"}))),
-                               compiler.where(phase)))
+    def phase_defs(declared) -> list:
+        phases = []
+        for phase in declared:
+            when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
+            phases.append(PhaseDef(phase.name, when, phase.optional,
+                                   settling(compiler.block(phase.body, frozenset({"player"}))), compiler.where(phase)))
+        return phases
+
+    phases = phase_defs(p.turn.phases)
+    statuses = {name: StatusDef(phase_defs(s.phases), s.at) for name, s in p.statuses.items()}
 
     actions = []
     phase_names = [phase.name for phase in p.turn.phases]
@@ -399,7 +414,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
         setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
-        trade_cards=bool(p.trade and p.trade.cards),
+        trade_cards=bool(p.trade and p.trade.cards), statuses=statuses,
     )
 
 

@@ -223,6 +223,8 @@ class _Builder:
         self.landing_payers: list[str] = []  # landing handlers that make the player pay
         self.landing_anchor: str | None = None
         self.rows_below: dict[str, int] = {}  # landing handler -> rows of the grid from it to the bottom
+        self.putters: list[tuple[str, str]] = []  # (node, status) for each node whose rules put a player in a status
+        self.releasers: list[str] = []  # status phases that release the player: the ordinary phases follow
 
     # -- helpers
     def statements(self, block):
@@ -295,9 +297,13 @@ class _Builder:
             reason = skippable.get(nid)
             if reason and i + 1 < len(chain):
                 self.edge(chain[i - 1], chain[i + 1], f"skip ({reason})", style="dashed", color="#7f8c8d")
+        status_firsts = self.status_turns(chain_nodes, end_of_turn)  # before the landing: its phases move too
         self.landing()
         self.debt_and_elimination(first_check, window)
         self.turn_enders(end_of_turn)
+        for nid, status in self.putters:
+            if status in status_firsts:
+                self.edge(nid, status_firsts[status], f"put in {status}", style="dashed", color=COLOURS["hook"][1])
         return self.g
 
     def start_node(self) -> str:
@@ -410,12 +416,69 @@ class _Builder:
                 self.edge(nid, too_many, "too many doubles", style="dashed", color=COLOURS["phase"][1])
                 self.record_body(too_many, again.too_many)
 
+    def status_turns(self, chain_nodes: list[str], end_of_turn: str) -> dict[str, str]:
+        """Each status's own turn, a cluster of its phases beside the ordinary ones: entered from the
+        next turn when the player is in it, left for the end of the turn, or for the ordinary phases when
+        a phase releases him. Returns each status's first phase node."""
+        firsts = {}
+        phase_ids = [n for n in chain_nodes if n.startswith("phase_")]
+        for s_index, status in enumerate(self.p.statuses.values(), 1):
+            nodes = []
+            with self.g.subgraph(name=f"cluster_status_{s_index}") as sub:
+                title = status.title or status.name
+                sub.attr(label=f"<<B>the turn {_esc(title.lower() if title[0].isupper() and title[1:2].islower() else title)}</B>>",
+                         style="rounded,dashed", color=COLOURS["hook"][1], fontname=FONT, fontsize="11", labeljust="l")
+                for i, phase in enumerate(status.phases, 1):
+                    nid = f"status_{s_index}_{i}_{phase.name}"
+                    label = _Label().title(f"{status.name} {i}: {phase.name}")
+                    if phase.title:
+                        label.line(phase.title)
+                    if phase.when is not None:
+                        label.code(self.cond(phase.when), "when ")
+                    if phase.optional:
+                        label.line("optional: the player may skip it", size=9)
+                    label.cite(phase.body.meta)
+                    extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
+                    sub.node(nid, str(label), **_style("hook", **extra))
+                    nodes.append(nid)
+                    self.record_body(nid, phase.body)
+                    self.rolls_again(nid, phase.body)
+                    if self.releases_to_ordinary(phase.body) and phase_ids:
+                        self.edge(nid, phase_ids[0], "released: the ordinary phases follow", style="dashed",
+                                  color=COLOURS["hook"][1])
+            if not nodes:
+                continue
+            where = f" at {status.at}" if status.at else ""
+            self.edge("next_turn", nodes[0], f"in {status.name}{where}: its own turn", style="bold",
+                      color=COLOURS["hook"][1])
+            for a, b in zip(nodes, nodes[1:]):
+                self.edge(a, b, color=COLOURS["hook"][1])
+            self.edge(nodes[-1], end_of_turn, color=COLOURS["hook"][1])
+            firsts[status.name] = nodes[0]
+        return firsts
+
+    def releases_to_ordinary(self, body) -> bool:
+        """Whether a status phase may `release` the player and let the turn go on (no `end turn` after
+        the release in its block): then the ordinary phases follow."""
+        for block in walk.walk(body):
+            if isinstance(block, ast.Block):
+                stmts = block.statements
+                for i, stmt in enumerate(stmts):
+                    if isinstance(stmt, ast.Release) and not any(isinstance(s, ast.EndTurn) for s in stmts[i + 1:]):
+                        return True
+        return False
+
     def record_body(self, nid: str, body) -> None:
         """Note what a block does that the picture shows as edges: moves, turn ends, draws."""
         if self.has(body, ast.Move):
             self.movers.append(nid)
         if self.has(body, ast.EndTurn):
             self.enders.append(nid)
+        too_many = {id(s) for again in self.of_kind(body, ast.RollAgain) if again.too_many is not None
+                    for s in self.statements(again.too_many)}  # drawn from the `too many doubles` node
+        for put in self.of_kind(body, ast.Put):
+            if id(put) not in too_many:
+                self.putters.append((nid, put.status))
         self.draws(nid, body)
         for stmt in self.of_kind(body, ast.EndGame):
             self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",

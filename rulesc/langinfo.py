@@ -181,6 +181,12 @@ def _declarations(analysis: Analysis) -> dict[str, list[Decl]]:
         for phase in p.turn.phases:
             title = f" \"{phase.title}\"" if phase.title else ""
             add(phase.name, f"phase{title} of the turn", None, phase.span, phase.body)
+    for status in p.statuses.values():
+        title = f" \"{status.title}\"" if status.title else ""
+        add(status.name, f"status{title}, with its own turn", "status", status.span, status)
+        for phase in status.phases:
+            title = f" \"{phase.title}\"" if phase.title else ""
+            add(phase.name, f"phase{title} of the turn in `{status.name}`", None, phase.span, phase.body)
     for action in p.actions.values():
         param = f"({action.param.name}: {action.param.kind})" if action.param else ""
         add(action.name, f"action{param}, {action.timing}", None, action.span, action.body)
@@ -490,6 +496,9 @@ def _symbol(d, sources, path) -> Symbol | None:
         return Symbol("turn", f"{len(d.phases)} phases", "turn", _whole(d.span, sources[path]),
                       Span(d.span.line, d.span.column, d.span.line, d.span.column + 4),
                       tuple(s(ph.name, ph.title or "phase", "phase", ph) for ph in d.phases))
+    if isinstance(d, ast.Status):
+        return s(d.name, d.title or "status", "turn", d, children=[s(ph.name, ph.title or "phase", "phase", ph)
+                                                                 for ph in d.phases])
     if isinstance(d, ast.Handler):
         label = " ".join(x for x in ("on", d.event, d.target, d.var) if x)
         return Symbol(label, "handler", "handler", _whole(d.span, sources[path]),

@@ -17,7 +17,7 @@ from rulesc.dsl import builtins as B
 DECLARATIONS = (
     "action", "bank", "board", "card", "deck", "define", "end", "extend", "extends", "game", "global", "group",
     "hint", "invariant", "kind", "on", "override", "param", "phase", "player", "procedure", "remove", "replace",
-    "scenario", "setup", "square", "state", "table", "trade", "turn",
+    "scenario", "setup", "square", "state", "status", "table", "trade", "turn",
 )
 # The other keywords: statements, clauses, modifiers, scenario steps.
 KEYWORDS = (
@@ -26,7 +26,7 @@ KEYWORDS = (
     "copies", "cut", "cycle", "debt", "dice", "die", "discard", "do", "doubles", "down", "draw", "elif", "eliminate", "else",
     "expect", "extra", "for", "forbid", "from", "give", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "many", "move",
     "nearest", "off", "offer", "once", "only", "option", "optional", "own", "pass", "passes", "pay", "per", "place", "play",
-    "players", "raise", "reshuffle", "roll", "rounded", "row", "send", "set", "step", "stop", "then", "time", "times", "to", "too",
+    "players", "put", "raise", "release", "reshuffle", "roll", "rounded", "row", "send", "set", "step", "stop", "then", "time", "times", "to", "too",
     "tradable", "unlimited", "up", "use", "visit", "when", "where", "window", "winner", "with",
 )
 OPERATOR_WORDS = ("and", "in", "not", "of", "or")
@@ -38,7 +38,7 @@ BUILTIN_NAMES = tuple(sorted(set(B.GLOBAL_NAMES) | set(B.DEBT_NAMES) | set(B.TRA
 FUNCTIONS = tuple(sorted(set(B.FUNCTIONS) | B.AGGREGATES))
 
 # Declarations whose next word is the name they declare, by what it names.
-NAMED_TYPES = ("kind", "group", "square", "table", "deck", "card")
+NAMED_TYPES = ("kind", "group", "square", "table", "deck", "card", "status")
 NAMED_FUNCTIONS = ("action", "define", "procedure", "phase", "hint")
 NAMED_CONSTANTS = ("param",)
 

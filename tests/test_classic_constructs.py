@@ -151,3 +151,89 @@ scenario "a card's mark changes the next landing, and only that one":
     expect Ann.position == L1
     expect Bob.cash == $100 + $70 + $24
 """)
+
+
+JAIL = """
+param fine = $5
+
+turn:
+    phase move:
+        roll 2 dice as d again on doubles up to 3 times:
+            move player by d.total
+        too many doubles:
+            put player in InJail
+    phase after_move:
+        pay $2 from bank to player
+
+status InJail "In jail" at Jail:
+    phase pay_fine "Pay the fine" optional:
+        pay fine from player to bank
+        release player
+    phase try "Roll for doubles":
+        roll 2 dice as d
+        if d.doubles or player.status_turns == 3:
+            pay (if d.doubles then $0 else fine) from player to bank
+            release player
+            move player by d.total
+            end turn
+"""
+
+
+def test_a_status_has_its_own_turn_and_its_ways_out():
+    assert_scenarios_pass(JAIL + """
+scenario "three doubles: into jail, the turn ends there":
+    players Ann, Bob
+    dice 1 1, 1 1, 2 2
+    play turn of Ann
+    expect Ann.position == Jail
+    expect Ann.status == InJail
+    expect Ann.cash == $100 - $1
+
+scenario "in jail: a failed roll keeps him there, and the ordinary phases do not run":
+    players Ann, Bob
+    as Ann:
+        put player in InJail
+    answer Ann pay_fine: skip
+    dice 1 2
+    play turn of Ann
+    expect Ann.position == Jail
+    expect Ann.status_turns == 1
+    expect Ann.cash == $100
+
+scenario "doubles get him out: he moves by them and does not roll again":
+    players Ann, Bob
+    as Ann:
+        put player in InJail
+    answer Ann pay_fine: skip
+    dice 1 1
+    play turn of Ann
+    expect Ann.status == none
+    expect Ann.position == Go
+    expect Ann.cash == $100                 # out for free, and the after_move phase did not run
+
+scenario "the third failed try: he pays the fine and moves":
+    players Ann, Bob
+    as Ann:
+        put player in InJail
+    answer Ann pay_fine: skip, skip, skip
+    dice 1 2
+    play turn of Ann
+    dice 1 2
+    play turn of Ann
+    dice 1 2
+    play turn of Ann
+    expect Ann.status == none
+    expect Ann.position == L1
+    expect Ann.cash == $100 - fine
+
+scenario "paying the fine: the ordinary turn follows":
+    players Ann, Bob
+    as Ann:
+        put player in InJail
+    answer Ann pay_fine: play
+    dice 2 1
+    play turn of Ann
+    expect Ann.status == none
+    expect Ann.position == L1
+    expect Ann.cash == $100 - fine + $2
+""")
