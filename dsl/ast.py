@@ -475,6 +475,21 @@ class Bank:
 
 
 @node
+class Supply:
+    """`supply Houses = 32 on Lease.houses`: the bank holds `size` pieces; those out of it are the sum of
+    the count field `field` over the things of `kind`. Taking more than it holds stops the game."""
+
+    name: str
+    size: object
+    kind: str
+    field: str
+    kind_span: Span
+    field_span: Span
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
 class TypeRef:
     name: str
     optional: bool

@@ -54,10 +54,11 @@ PLAYER_UNTRACKED = frozenset({"owing", "bidding", "hand", "extra_turns", "status
 DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT, "showing": Type("card", True)}  # showing: a lasting card in force
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
 SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}
+SUPPLY_FIELDS = {"left": T.COUNT, "size": T.COUNT}  # a `supply`: the pieces the bank still holds, and all of them
 ACCOUNT_FIELDS = {"balance": T.MONEY}  # an account field (`deposit: account`), or the bank
 ACCOUNT_BALANCE = "balance"
 NAME_FIELDS = {"name": T.TEXT}  # every named value: a thing, a square, a card
-ENGINE_VALUES = frozenset({"roll", "sale", "deck", "card", "square", "account"})  # values whose fields are never `set`
+ENGINE_VALUES = frozenset({"roll", "sale", "deck", "card", "square", "account", "supply"})  # values whose fields are never `set`
 
 # ---- functions -----------------------------------------------------------------------------------------
 

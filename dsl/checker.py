@@ -105,6 +105,7 @@ class Checker(TypeChecker):
         self.check_marks(scope)
         self.check_handlers(scope)
         self.check_actions(scope)
+        self.check_supplies(scope)
         self.check_ends(scope)
         self.check_scenarios(scope)
         self.check_unused()
@@ -354,6 +355,49 @@ class Checker(TypeChecker):
                     self.warn("R0402", f"phase `{later.name}` can never run: phase `{phase.name}` always ends the turn",
                               later.span)
                 break
+
+    def check_supplies(self, scope):
+        """A supply counts the pieces on a `state` count field of a kind (R0516); an action that takes
+        from it should test what is left (R0415, a warning)."""
+        p = self.p
+        counted = {}  # (kind, field) -> the supply counting it
+        for supply in p.supplies.values():
+            self.assume(f"supply `{supply.name}`", supply.meta, supply.span)
+            errors = len(self.diags)
+            self.expect(supply.size, T.COUNT, scope, "the size of a supply")
+            variable = next((n for n in walk.walk(supply.size) if isinstance(n, ast.Name) and n.id not in p.params), None)
+            if variable is not None:
+                self.error("R0516", f"the size of a supply is a number or a parameter; `{variable.id}` changes in play",
+                           variable.span, help="write the number (`32`), or a `param` a house rule can override")
+            kind = p.kinds.get(supply.kind)
+            field = next((f for f in kind.fields if f.name == supply.field), None) if kind is not None else None
+            if kind is None:
+                self.error("R0205", f"unknown kind `{supply.kind}`", supply.kind_span, help=nearest_hint(supply.kind, p.kinds))
+            elif field is None:
+                self.error("R0206", f"kind `{supply.kind}` has no field `{supply.field}`", supply.field_span,
+                           help=nearest_hint(supply.field, [f.name for f in kind.fields]))
+            elif not field.is_state or self.resolve_type(field.type) != T.COUNT:
+                self.error("R0516", f"a supply counts pieces on a `state` field of type `count`; `{supply.field}` of "
+                           f"`{supply.kind}` is {'fixed data' if not field.is_state else a_type(self.resolve_type(field.type))}",
+                           supply.field_span, help=f"declare it `state {supply.field}: count = 0` in kind `{supply.kind}`")
+            elif (supply.kind, supply.field) in counted:
+                self.error("R0516", f"`{supply.kind}.{supply.field}` is already counted by the supply "
+                           f"`{counted[supply.kind, supply.field]}`", supply.field_span,
+                           help="one supply per field: count another field for another kind of piece")
+            if len(self.diags) > errors:
+                continue
+            counted[supply.kind, supply.field] = supply.name
+            for action in p.actions.values():
+                takes = any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr) and n.target.name == supply.field
+                            and getattr(self.types.get(id(n.target.obj)), "name", None) == supply.kind
+                            for n in walk.walk(action.body))
+                tests = action.when is not None and any(isinstance(n, ast.Name) and n.id == supply.name
+                                                        for n in walk.walk(action.when))
+                if takes and not tests:
+                    self.warn("R0415", f"action `{action.name}` sets `{supply.field}` of a `{supply.kind}`, which the supply "
+                              f"`{supply.name}` limits, but its `when` does not test `{supply.name}.left`", action.span,
+                              help=f"add `and {supply.name}.left > 0` to its `when`, so that it is not offered when "
+                                   "the bank has none left")
 
     def check_statuses(self, scope):
         """A status's own turn: its `at` square, its phases (checked as the turn's), and a way out:

@@ -47,6 +47,7 @@ class Program:
     decks: dict = attrs.Factory(dict)
     setup: ast.Setup | None = None
     turn: ast.Turn | None = None
+    supplies: dict = attrs.Factory(dict)  # name -> ast.Supply: limited supplies of pieces the bank holds
     statuses: dict = attrs.Factory(dict)  # name -> ast.Status: player statuses with their own turn
     handlers: list = attrs.Factory(list)
     hooks: list = attrs.Factory(list)
@@ -194,6 +195,9 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             single("turn", decl, "`turn`")
         elif isinstance(decl, ast.Setup):
             single("setup", decl, "`setup`")
+        elif isinstance(decl, ast.Supply):
+            if declare(decl.name, "supply", decl.span):
+                prog.supplies[decl.name] = decl
         elif isinstance(decl, ast.Status):
             if declare(decl.name, "status", decl.span):
                 prog.statuses[decl.name] = decl

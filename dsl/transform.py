@@ -324,6 +324,11 @@ class ToAst(Transformer):
     def turn_decl(self, meta, c):
         return ast.Turn(phases=tuple(c[1:]), span=span_of(meta), meta=c[0])
 
+    def supply_decl(self, meta, c):
+        name, size, kind, field, m = c
+        return ast.Supply(name=str(name), size=size, kind=str(kind), field=str(field), kind_span=token_span(kind),
+                          field_span=token_span(field), span=span_of(meta), meta=m)
+
     def status_decl(self, meta, c):
         name, title, at, m, *phases = c
         return ast.Status(name=str(name), title=_unquote(title) if title is not None else None,

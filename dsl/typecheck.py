@@ -16,7 +16,7 @@ import attrs
 from . import ast
 from . import types as T
 from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
-                       GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS)
+                       GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS, SUPPLY_FIELDS)
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program
 from .types import Type
@@ -197,6 +197,8 @@ class TypeChecker:
             scope[name] = Type("deck")
         for name in self.p.statuses:
             scope[name] = Type("status")
+        for name in self.p.supplies:
+            scope[name] = Type("supply")
         return scope
 
     def check_override(self, override, new: Type, env: dict) -> None:
@@ -356,6 +358,8 @@ class TypeChecker:
             fields = dict(NAME_FIELDS)
         elif base.name == "account":
             fields = dict(ACCOUNT_FIELDS)
+        elif base.name == "supply":
+            fields = dict(SUPPLY_FIELDS)
         else:
             self.error("R0306", f"{a_type(base)} has no fields", node.span)
             return T.ANY
@@ -766,7 +770,7 @@ class TypeChecker:
         """What an auction sells is a value with a name (the events name it): a thing, a card, a square
         or a player, and not `none`."""
         t = self.infer(node, env)
-        named = t.name in ("player", "square", "card", "any") or t.name in self.p.kinds or t.name in self.p.groups
+        named = t.name in ("player", "square", "card", "supply", "any") or t.name in self.p.kinds or t.name in self.p.groups
         if not named:
             self.error("R0301", f"an auction sells a thing, a card or another value with a name; this is {a_type(t)}",
                        node.span, help="auction a thing of a kind (`auction p from …`) or a card (`Deck.Card`)")

@@ -77,6 +77,7 @@ class ExpressionCodegen:
         self.thing_index = thing_index
         self.count = 0
         self.functions: dict = {}
+        self.supplies: dict = {}  # name -> state.Supply, filled before the rules are compiled
 
     # ---- entry point --------------------------------------------------------------------
     def function(self, node, local: frozenset):
@@ -180,6 +181,11 @@ class ExpressionCodegen:
                 self.reads.add(POSITION)
                 return f"g.board[{obj}.at]"
             if base_name in ("roll", "sale") or node.name == "name":
+                return f"{obj}.{node.name}"
+            if base_name == "supply":  # `.left` changes whenever the field it counts does
+                if node.name == "left":
+                    self.reads.add(self.supplies[node.obj.id].field if isinstance(node.obj, ast.Name) else UNTRACKED)
+                    return f"g.supply_left({obj})"
                 return f"{obj}.{node.name}"
             if base_name == "account":  # `.balance`: changes with every payment, as cash does
                 self.reads.add("cash")
@@ -301,6 +307,9 @@ class ExpressionCodegen:
             return "g.square_list"
         if name in p.decks or name in p.statuses:
             return repr(name)
+        if name in self.supplies:
+            constants[f"supply_{name}"] = self.supplies[name]
+            return f"supply_{name}"
         if name in p.kinds or name in p.groups:
             return f"g.kind_things[{name!r}]"
         if name == "turn":

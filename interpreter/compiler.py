@@ -176,7 +176,26 @@ class Compiler:
             g.pay(value, source(g, e), target(g, e), where)
         return pay, local
 
+    def _supply_of(self, target):
+        """The supply that limits a `set` of `thing.field`, if one counts that field of its kind."""
+        if not isinstance(target, ast.Attr):
+            return None
+        kind = getattr(self.types.get(id(target.obj)), "name", None)
+        return next((s for s in self.codegen.supplies.values() if s.field == target.name and s.kind == kind), None)
+
     def _s_Set(self, node, local, where):
+        supply = self._supply_of(node.target)
+        if supply is not None:  # pieces taken from the bank's supply, or given back to it
+            value, obj, field = self.expr(node.value, local), self.expr(node.target.obj, local), node.target.name
+            fail = self._none_failure(node.target)
+
+            def set_supplied(g, e):
+                g.tick(where, node)
+                target = obj(g, e)
+                if target is None:
+                    fail()
+                g.set_supplied(target, field, value(g, e), where, supply)
+            return set_supplied, local
         value = self.expr(node.value, local)
         if isinstance(node.target, ast.Name):
             name = node.target.id

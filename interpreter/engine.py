@@ -346,6 +346,20 @@ class Game(Cards, Dealing):
         self._changed(field)
         self.emit("set", where, target.name, field, name_of(old), name_of(value))
 
+    def supply_left(self, supply) -> int:
+        """The pieces of a supply the bank still holds: its size less those on the things of its kind."""
+        return supply.size - sum(t.f[supply.field] for t in self.kind_things.get(supply.kind, ()))
+
+    def set_supplied(self, target, field: str, value, where: RuleRef, supply) -> None:
+        """`set` of a field a supply counts: raising it takes pieces from the bank, which must hold them;
+        lowering it gives them back."""
+        taken = value - target.f[field]
+        left = self.supply_left(supply)
+        if taken > left:
+            raise self.error(f"the bank has {left} of `{supply.name}` left, and this takes {taken}",
+                             help=f"test `{supply.name}.left` first: `when … and {supply.name}.left > 0`")
+        self.set_field(target, field, value, where)
+
     def set_global(self, name: str, value, where: RuleRef) -> None:
         old = self.state.globals.get(name)
         self.state.globals[name] = value

@@ -23,7 +23,7 @@ from rulesc.dsl.types import Type, compatible
 from .codegen import POSITION, UNTRACKED
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
-from .state import Account, Square
+from .state import Account, Square, Supply
 
 
 def settling(body):
@@ -190,6 +190,7 @@ class Rules:
     setup: object | None = None  # the `setup:` block, compiled; run once before the first turn
     trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
     statuses: dict = attrs.Factory(dict)  # name -> StatusDef
+    supplies: dict = attrs.Factory(dict)  # name -> Supply
 
     @property
     def program(self):
@@ -300,6 +301,9 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     overridden = _overrides(checked, overrides or ())
     for name, param in p.params.items():  # in order: a parameter may use those above it
         compiler.params[name] = overridden[name] if name in overridden else compiler.expr(param.value)(None, {})
+
+    supplies = {name: Supply(name, compiler.expr(s.size)(None, {}), s.kind, s.field) for name, s in p.supplies.items()}
+    compiler.codegen.supplies.update(supplies)  # before any rule is compiled: rules name them
 
     def handler(h) -> Handler:
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
@@ -414,7 +418,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
         setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
-        trade_cards=bool(p.trade and p.trade.cards), statuses=statuses,
+        trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
     )
 
 

@@ -25,6 +25,20 @@ class Square:
 
 
 @attrs.define(eq=False, slots=True)
+class Supply:
+    """A limited supply of pieces the bank holds (`supply Houses = 32 on Lease.houses`): the pieces out of
+    it are the sum of `field` over the things of `kind`, so nothing else need be kept."""
+
+    name: str
+    size: int
+    kind: str
+    field: str
+
+    def __repr__(self) -> str:
+        return f"Supply({self.name})"
+
+
+@attrs.define(eq=False, slots=True)
 class Thing:
     """A thing of a kind: its fixed table data and its mutable state, in one field dict."""
 
@@ -119,7 +133,7 @@ class GameState:
 def name_of(value):
     """A value as events show it: things, players and squares by name, in lists too (a list of
     things may be set, chosen or passed to a procedure, and the log is JSON)."""
-    if isinstance(value, (Player, Thing, Square, Held, Account)):
+    if isinstance(value, (Player, Thing, Square, Held, Account, Supply)):
         return value.name
     if isinstance(value, Bank):
         return "bank"

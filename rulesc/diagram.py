@@ -321,6 +321,8 @@ class _Builder:
         hidden = [f.name for f in p.player_fields.values() if f.hidden]
         if hidden:
             label.line(f"kept hidden from the others: {', '.join(hidden)}", size=10)
+        for supply in p.supplies.values():
+            label.line(f"the bank's supply: {supply.name}, {self.cond(supply.size)} on {supply.kind}.{supply.field}", size=10)
         accounts = [f.name for f in p.player_fields.values() if f.type.name == "account" and not f.type.is_list]
         if accounts:
             label.line(f"each player's account: {', '.join(accounts)}", size=10)

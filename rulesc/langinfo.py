@@ -181,6 +181,8 @@ def _declarations(analysis: Analysis) -> dict[str, list[Decl]]:
         for phase in p.turn.phases:
             title = f" \"{phase.title}\"" if phase.title else ""
             add(phase.name, f"phase{title} of the turn", None, phase.span, phase.body)
+    for supply in p.supplies.values():
+        add(supply.name, f"supply of the bank's pieces on `{supply.kind}.{supply.field}`", "supply", supply.span, supply)
     for status in p.statuses.values():
         title = f" \"{status.title}\"" if status.title else ""
         add(status.name, f"status{title}, with its own turn", "status", status.span, status)
@@ -496,6 +498,8 @@ def _symbol(d, sources, path) -> Symbol | None:
         return Symbol("turn", f"{len(d.phases)} phases", "turn", _whole(d.span, sources[path]),
                       Span(d.span.line, d.span.column, d.span.line, d.span.column + 4),
                       tuple(s(ph.name, ph.title or "phase", "phase", ph) for ph in d.phases))
+    if isinstance(d, ast.Supply):
+        return s(d.name, f"supply of {d.kind}.{d.field}", "parameter", d)
     if isinstance(d, ast.Status):
         return s(d.name, d.title or "status", "turn", d, children=[s(ph.name, ph.title or "phase", "phase", ph)
                                                                  for ph in d.phases])

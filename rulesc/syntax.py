@@ -17,7 +17,7 @@ from rulesc.dsl import builtins as B
 DECLARATIONS = (
     "action", "bank", "board", "card", "deck", "define", "end", "extend", "extends", "game", "global", "group",
     "hint", "invariant", "kind", "on", "override", "param", "phase", "player", "procedure", "remove", "replace",
-    "scenario", "setup", "square", "state", "status", "table", "trade", "turn",
+    "scenario", "setup", "square", "state", "status", "supply", "table", "trade", "turn",
 )
 # The other keywords: statements, clauses, modifiers, scenario steps.
 KEYWORDS = (
@@ -38,7 +38,7 @@ BUILTIN_NAMES = tuple(sorted(set(B.GLOBAL_NAMES) | set(B.DEBT_NAMES) | set(B.TRA
 FUNCTIONS = tuple(sorted(set(B.FUNCTIONS) | B.AGGREGATES))
 
 # Declarations whose next word is the name they declare, by what it names.
-NAMED_TYPES = ("kind", "group", "square", "table", "deck", "card", "status")
+NAMED_TYPES = ("kind", "group", "square", "table", "deck", "card", "status", "supply")
 NAMED_FUNCTIONS = ("action", "define", "procedure", "phase", "hint")
 NAMED_CONSTANTS = ("param",)
 

@@ -23,6 +23,7 @@ HOUSE_RULES = [
     ("examples/wallstreet-no-enforced-auction.rules", "games/wallstreet.rules", "- handler on land Enforced"),
     ("games/wallstreet-short.rules", "games/wallstreet.rules", "~ parameter win_cash"),
     ("examples/finance-doubles-jail.rules", "games/finance.rules", "+ phase InJail.try: #2: phase try"),
+    ("examples/finance-house-supply.rules", "games/finance.rules", "+ supply Houses: supply Houses = 32 on Lease.houses"),
 ]
 IDS = [Path(f).stem for f, _, _ in HOUSE_RULES]
 
@@ -140,3 +141,28 @@ def test_doubles_and_jail_really_happen_in_play_and_are_drawn(capsys, tmp_path):
     text = re.sub(r"</FONT><BR/><FONT[^>]*>|\s+", " ", dot.read_text())  # edge labels are wrapped
     assert "doubles: roll again (at most 3 rolls)" in text and "too many doubles" in text
     assert "the turn in jail" in text and "put in InJail" in text and "released: the ordinary phases follow" in text
+
+
+def test_the_house_supply_runs_out_in_play_and_the_last_houses_are_auctioned(capsys):
+    """In whole games the bank's 32 houses run out, the build action is then not offered, and the
+    contested last houses are put up for auction; `simulate` plays the house rule."""
+    from collections import Counter
+
+    from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.rules import load_rules
+
+    path = ROOT / "examples/finance-house-supply.rules"
+    rules = load_rules(str(path))
+    houses = rules.supplies["Houses"]
+    seen: Counter = Counter()
+    for seed in range(12):
+        game = Game(rules, 4, seed=seed, agents=make_agents("heuristic", seed, 4))
+        game.play()
+        left = game.supply_left(houses)
+        assert 0 <= left <= 32
+        seen["ran out"] += left == 0
+        seen.update(e.kind for e in game.events if e.kind in ("auction", "unsold", "sold") and e.payload[0] == "Houses")
+    assert seen["ran out"] > 0 and seen["auction"] > 0, seen
+    code, out = run(capsys, "simulate", path, "-n", "20", "--seed", "1")
+    assert code == 0, out
