@@ -323,6 +323,20 @@ class TypeChecker:
         if node.id in env:
             self.used.add(node.id)
             return env[node.id]
+        define = self.p.defines.get(node.id)
+        if define is not None:  # a function named without `()`: with no parameters, its value
+            self.used.add(node.id)
+            if not define.params:
+                return self.function_type(define)
+            params = ", ".join(pname for pname, _ in define.params)
+            self.error("R0307", f"`{node.id}` takes {len(define.params)} argument{'' if len(define.params) == 1 else 's'}",
+                       node.span, help=f"call it with them: `{node.id}({params})`")
+            return T.ANY
+        if node.id in self.p.procedures:
+            self.used.add(node.id)
+            self.error("R0205", f"`{node.id}` is a procedure, which has no value", node.span,
+                       help=f"run it as a statement: `do {node.id}(…)`; for a value, `define` a function")
+            return T.ANY
         help = nearest_hint(node.id, env.keys())
         if node.id in CONTEXT_NAMES:
             help = f"`{node.id}` is only defined where the rules have one (a turn, a handler, a card, an action)"

@@ -315,6 +315,10 @@ class ExpressionCodegen:
         if name == "turn":
             self.reads.add(UNTRACKED)
             return "g.state.turn"
+        define = p.defines.get(name)
+        if define is not None and not define.params:  # a function of no parameters named without `()`
+            constants[f"fn_{name}"] = self.defined(define)
+            return f"fn_{name}(g, {{}})"
         if name == MOVED_BY:  # in `on land`/`on pass`: what the move that arrived said about itself
             self.reads.add(UNTRACKED)
             return "g.moving_roll"
