@@ -199,9 +199,10 @@ def _syntax_diagnostic(exc: Exception, path: str, last_line: int, first: tuple |
     if diag.code == "R0101" and 0 < diag.span.line <= len(lines):
         designed = _designed(diag, lines[diag.span.line - 1])
         if designed is not diag:
-            return designed
+            diag = designed
     if first is not None and first[1] in VARIANT_FORMS and diag.span.line == first[0]:
-        diag = attrs.evolve(diag, help=f"a variant can write {VARIANT_FORMS[first[1]]} (docs/language.md 5.21)")
+        today = f"{diag.help}; " if diag.code == "R0107" else ""
+        diag = attrs.evolve(diag, help=f"{today}a variant can write {VARIANT_FORMS[first[1]]} (docs/language.md 5.21)")
     return diag
 
 

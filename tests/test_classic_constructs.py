@@ -237,3 +237,13 @@ scenario "paying the fine: the ordinary turn follows":
     expect Ann.position == L1
     expect Ann.cash == $100 - fine + $2
 """)
+
+
+def test_play_says_the_roll_again_and_the_status_in_words():
+    from rulesc.play import Words
+
+    words = Words(rules_of(JAIL))
+    assert words.describe("again", ("Ann", 2)) == "doubles: Ann rolls again"
+    assert words.describe("status", ("Ann", "InJail")) == "Ann is now in jail"
+    assert words.describe("status", ("Ann", None)) == "Ann is free again"
+    assert words.describe("phase", ("pay_fine",)) == "Pay the fine:"

@@ -212,8 +212,10 @@ def test_a_variant_adds_fields(tmp_path):
                                         ("override board:", "override")])
 def test_a_change_that_does_not_exist_says_what_can_be_written(tmp_path, line, word):
     [d] = errors(tmp_path, line + "\n")
-    assert d.code == "R0101" and d.path.endswith("house.rules") and d.span.line == 2
+    designed = line.startswith("override board")  # designed, not built: R0107 says so (issue #10)
+    assert d.code == ("R0107" if designed else "R0101") and d.path.endswith("house.rules") and d.span.line == 2
     assert "a variant can write" in d.help and f"`{word} " in d.help
+    assert ("designed but not built" in d.message) == designed
 
 
 def test_the_cli_reports_a_missing_handler_without_a_traceback(tmp_path, capsys):
