@@ -476,7 +476,7 @@ class Bank:
 
 @node
 class Supply:
-    """`supply Houses = 32 on Lease.houses`: the bank holds `size` pieces; those out of it are the sum of
+    """`supply Houses = 32 on Lot.houses`: the bank holds `size` pieces; those out of it are the sum of
     the count field `field` over the things of `kind`. Taking more than it holds stops the game."""
 
     name: str
@@ -623,7 +623,7 @@ class Phase:
 
 @node
 class Status:
-    """`status InJail "In jail" at Rest:` and phases: a player status with its own turn."""
+    """`status InJail "In jail" at Jail:` and phases: a player status with its own turn."""
 
     name: str
     title: str | None

@@ -26,7 +26,7 @@ class Square:
 
 @attrs.define(eq=False, slots=True)
 class Supply:
-    """A limited supply of pieces the bank holds (`supply Houses = 32 on Lease.houses`): the pieces out of
+    """A limited supply of pieces the bank holds (`supply Houses = 32 on Lot.houses`): the pieces out of
     it are the sum of `field` over the things of `kind`, so nothing else need be kept."""
 
     name: str
