@@ -95,7 +95,7 @@ class PhaseDef:
 
 @attrs.define
 class StatusDef:
-    """A player status with its own turn (`status InJail at Rest:`): its phases, and the square that
+    """A player status with its own turn (`status InJail at Jail:`): its phases, and the square that
     holds a player put in it (None: his token stays where it is)."""
 
     phases: list  # [PhaseDef]
