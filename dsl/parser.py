@@ -155,7 +155,9 @@ VARIANT_FORMS = {
               "`remove before turn` / `remove after turn`, `remove handler NAME`, `remove action NAME`, "
               "`remove row Kind.NAME`, `remove invariant \"text\"`, `remove end \"reason\"`, "
               "`remove param NAME`, `remove scenario \"title\"`",
-    "override": "`override param NAME = value`, `override game \"title\"[:]`, `override table Kind:`",
+    "override": "`override param NAME = value`, `override game \"title\"[:]`, `override table Kind:`, "
+                "`override board:`",
+    "insert": "`insert phase NAME [\"title\"] [when C] [optional] after OTHER:` (or `before OTHER`)",
     "extend": "`extend deck NAME:`",
 }
 
@@ -170,9 +172,6 @@ DESIGNED = (
     (r"\bthen\s+ious\b", "`bank … then ious`", "5.3", "`bank unlimited` (IOUs count as cash)"),
     (r"^\s*roll\b[^#]*\bfor\b[^#]*\bas\b", "`roll N dice for P as d`", "8.1",
      "`roll N dice as d` in a rule run for P (`player`)"),
-    (r"^\s*insert\s+phase\b", "`insert phase`", "5.21", "`replace phase` of the phase before or after it, with both"),
-    (r"^\s*override\s+board\b", "`override board`", "5.21",
-     "an `off board` square reached by `move … to`, or a `status … at SQUARE` for a place on the board"),
     (r"^\s*card\b[^#]*\bdiscardable\b", "the card flag `discardable`", "5.11", "`discard card C from P` in a rule"),
     (r"^\s*card\b[^#]*\btradable\s+on\s+draw\b", "the card flag `tradable on draw`", "5.11",
      "`tradable [when COND]` on a kept card"),

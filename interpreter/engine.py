@@ -15,6 +15,7 @@ import attrs
 
 from rulesc.dsl.builtins import HINT_WORTH
 
+from .blindfold import consulted
 from .cards import Cards
 from .codegen import GLOBAL, OUT, POSITION
 from .dealing import Dealing
@@ -152,7 +153,8 @@ class Game(Cards, Dealing):
             raise self.error(f"{what} more than {MAX_DEPTH} deep; the rules seem to loop", help=help, budget=True)
 
     def agent(self, player: Player):
-        return self.agents[player.seat]
+        """The agent that answers for `player`, blindfolded to the others' hidden fields (blindfold.py)."""
+        return consulted(self.agents[player.seat], self)
 
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):
@@ -516,7 +518,7 @@ class Game(Cards, Dealing):
         if rules.actions or rules.trade_kinds or rules.trade_cards:
             seat = self.active.index(player) if player in self.active else 0
             for p in self.active[seat:] + self.active[:seat]:
-                if not self.agents[p.seat].wants_window(self, p, p is player):
+                if not self.agent(p).wants_window(self, p, p is player):
                     continue
                 try:
                     self.window(p)

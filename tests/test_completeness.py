@@ -81,7 +81,7 @@ FORMS = {
                               "replace card", "remove card", "extend deck", "remove scenario",
                               "replace handler", "remove handler", "replace action", "remove action",
                               "remove invariant", "remove end", "remove row", "remove deck", "remove param",
-                              "override table"},
+                              "override table", "override board", "insert phase after", "insert phase before"},
     (ast.Bank, "unlimited"): {True},
     (ast.Card, "keep"): {True, False},
     (ast.Card, "lasting"): {True, False},
