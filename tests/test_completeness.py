@@ -205,7 +205,8 @@ def test_the_money_flow_shows_every_payment(rules):
     program = rules.program
     bodies = (list(program.handlers) + list(program.hooks) + list(program.actions.values())
               + list(program.procedures.values()) + [c for d in program.decks.values() for c in d.cards]
-              + list(program.turn.phases) + ([program.setup] if program.setup is not None else []))
+              + list(program.turn.phases) + ([program.setup] if program.setup is not None else [])
+              + [phase for status in program.statuses.values() for phase in status.phases])
     pays = {(n.span.file, n.span.line) for n in walk.walk(tuple(bodies)) if isinstance(n, ast.Pay)}
     assert pays
     shown = payments(program)
