@@ -12,7 +12,10 @@ one per rule location, made here once.
 from __future__ import annotations
 
 from rulesc.dsl import ast
+from rulesc.dsl.builtins import MOVED_BY
 from rulesc.dsl.checker import Checked
+from rulesc.dsl.model import move_marks, rule_roots
+from rulesc.dsl.walk import walk
 
 from .codegen import ExpressionCodegen, source_text
 from .errors import RuleRuntimeError
@@ -104,7 +107,56 @@ class Compiler:
             e[var] = g.roll(e.get("player"), count(g, e), where)
         return roll, local | {var}
 
+    def _s_RollAgain(self, node, local, where):
+        """Roll, run the body; while the dice show doubles roll again, at most `limit` rolls in all. On the
+        last roll allowed, doubles run `too many doubles:` instead of the body. Rolling stops too when the
+        body ends the roller's part in it: he is out, or put in a status with its own turn."""
+        count, var, limit = self.expr(node.count, local), node.var, node.limit
+        inner = local | {var}
+        body = self.block(node.body, inner)
+        too_many = self.block(node.too_many, inner) if node.too_many is not None else None
+
+        def roll_again(g, e):
+            who = e.get("player")
+            status = who.status if who is not None else None
+            for k in range(1, limit + 1):
+                g.tick(where, node)
+                if k > 1:
+                    g.emit("again", where, who.name if who is not None else None, k)
+                rolled = e[var] = g.roll(who, count(g, e), where)
+                if rolled.doubles and k == limit and too_many is not None:
+                    too_many(g, e)
+                    return
+                body(g, e)
+                if not rolled.doubles or (who is not None and (who.out or who.status != status)):
+                    return
+        return roll_again, local
+
+    @property
+    def landing_context(self) -> bool:
+        """Whether some handler can read what a move says about itself (`moved_by`, a mark): then every
+        move tells the engine (`Game.move_marked`), so each arrival's handlers see their own move's."""
+        if not hasattr(self, "_landing_context"):
+            self._landing_context = bool(move_marks(self.program)) or any(
+                isinstance(n, ast.Name) and n.id == MOVED_BY for n in walk(rule_roots(self.program)))
+        return self._landing_context
+
+    def _marked_move(self, node, local, where):
+        """`move`, telling the arrival's handlers the roll its distance reads (the first one named) and its marks."""
+        who, amount, how = self.need(node.who, local, "moved"), self.expr(node.amount, local), node.how
+        rolls = [n for n in walk(node.amount) if isinstance(n, ast.Name) and n.id in local
+                 and getattr(self.types.get(id(n)), "name", None) == "roll"]
+        roll = self.expr(rolls[0], local) if rolls and how in ("by", "back") else None
+        marks = frozenset(node.marks)
+
+        def move(g, e):
+            g.tick(where, node)
+            g.move_marked(who(g, e), how, amount(g, e), where, roll(g, e) if roll is not None else None, marks)
+        return move, local
+
     def _s_Move(self, node, local, where):
+        if self.landing_context:
+            return self._marked_move(node, local, where)
         who, amount, how = self.need(node.who, local, "moved"), self.expr(node.amount, local), node.how
 
         def move(g, e):
@@ -124,7 +176,26 @@ class Compiler:
             g.pay(value, source(g, e), target(g, e), where)
         return pay, local
 
+    def _supply_of(self, target):
+        """The supply that limits a `set` of `thing.field`, if one counts that field of its kind."""
+        if not isinstance(target, ast.Attr):
+            return None
+        kind = getattr(self.types.get(id(target.obj)), "name", None)
+        return next((s for s in self.codegen.supplies.values() if s.field == target.name and s.kind == kind), None)
+
     def _s_Set(self, node, local, where):
+        supply = self._supply_of(node.target)
+        if supply is not None:  # pieces taken from the bank's supply, or given back to it
+            value, obj, field = self.expr(node.value, local), self.expr(node.target.obj, local), node.target.name
+            fail = self._none_failure(node.target)
+
+            def set_supplied(g, e):
+                g.tick(where, node)
+                target = obj(g, e)
+                if target is None:
+                    fail()
+                g.set_supplied(target, field, value(g, e), where, supply)
+            return set_supplied, local
         value = self.expr(node.value, local)
         if isinstance(node.target, ast.Name):
             name = node.target.id
@@ -246,6 +317,17 @@ class Compiler:
             e[var] = g.choose(by(g, e), name, legal, where)
             body(g, e)
         return choose_for, local
+
+    def _s_Put(self, node, local, where):
+        who, status = self.need(node.who, local, "put in a status"), node.status
+
+        def put(g, e):
+            g.tick(where, node)
+            g.put(who(g, e), status, where)
+        return put, local
+
+    def _s_Release(self, node, local, where):
+        return self._for_player(node, local, where, "release"), local
 
     def _s_Eliminate(self, node, local, where):
         who = self.need(node.who, local, "eliminated")

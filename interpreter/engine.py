@@ -69,6 +69,8 @@ class Game(Cards, Dealing):
         self.action_cache: dict = {}
         self.cache_actions = True
         self.last_node = None  # the statement running now, for errors raised by the engine
+        self.moving_roll = None  # while a move's handlers run: the roll that moved the token (`moved_by`) ...
+        self.move_marks = frozenset()  # ... and the move's marks (`move … with double_rent`)
 
         self.squares = rules.squares
         self.things = [Thing(name, rules.thing_kinds[name], {}) for name in rules.thing_names]
@@ -261,6 +263,15 @@ class Game(Cards, Dealing):
         finally:
             self.depth -= 1
 
+    def move_marked(self, player: Player, how: str, amount, where: RuleRef, roll, marks: frozenset) -> None:
+        """`move`, its handlers seeing `roll` as `moved_by` and `marks` as true; a move they make sees its own."""
+        saved = self.moving_roll, self.move_marks
+        self.moving_roll, self.move_marks = roll, marks
+        try:
+            self.move(player, how, amount, where)
+        finally:
+            self.moving_roll, self.move_marks = saved
+
     def _fire(self, handlers, player: Player, occupant, where: RuleRef) -> None:
         """Run the handlers whose conditions hold on arrival: all are tested before any runs,
         so one handler's effect (an auction selling the square) cannot trigger the next."""
@@ -337,6 +348,20 @@ class Game(Cards, Dealing):
         self._changed(field)
         self.emit("set", where, target.name, field, name_of(old), name_of(value))
 
+    def supply_left(self, supply) -> int:
+        """The pieces of a supply the bank still holds: its size less those on the things of its kind."""
+        return supply.size - sum(t.f[supply.field] for t in self.kind_things.get(supply.kind, ()))
+
+    def set_supplied(self, target, field: str, value, where: RuleRef, supply) -> None:
+        """`set` of a field a supply counts: raising it takes pieces from the bank, which must hold them;
+        lowering it gives them back."""
+        taken = value - target.f[field]
+        left = self.supply_left(supply)
+        if taken > left:
+            raise self.error(f"the bank has {left} of `{supply.name}` left, and this takes {taken}",
+                             help=f"test `{supply.name}.left` first: `when … and {supply.name}.left > 0`")
+        self.set_field(target, field, value, where)
+
     def set_global(self, name: str, value, where: RuleRef) -> None:
         old = self.state.globals.get(name)
         self.state.globals[name] = value
@@ -375,6 +400,45 @@ class Game(Cards, Dealing):
         self.check_end()
         if player is self.state.players[self.state.current]:
             raise TurnEnded()
+
+    def put(self, player: Player, status: str, where: RuleRef) -> None:
+        """`put P in S`: P's turns run S's phases from now on; S's `at` square takes his token (passing
+        nothing, landing nowhere). Put in it in his own turn, that turn ends there."""
+        player.status, player.status_turns = status, 0
+        self.emit("status", where, player.name, status)
+        at = self.rules.statuses[status].at
+        if at is not None:  # the first such square of the board
+            square = self.by_name.get(at) or self.squares[at]
+            self.emit("move", where, player.name, self.board[player.at].name, square.name, 0)
+            player.at = self.board.index(square)
+            player.visits += 1
+            self._changed(POSITION)
+        if player is self.state.players[self.state.current]:
+            raise TurnEnded()
+
+    def release(self, player: Player, where: RuleRef) -> None:
+        """`release P`: P's turns are ordinary again; released in his status's own turn, the ordinary
+        phases follow in this one."""
+        if player.status is None:
+            return
+        player.status, player.status_turns = None, 0
+        self.emit("status", where, player.name, None)
+
+    def status_turn(self, player: Player, env: dict) -> bool:
+        """Play the phases of P's status in his turn; True if he was released in it (the ordinary phases
+        follow). The ordinary turn's phases are not reached in it (`own turn before P` actions are legal)."""
+        player.status_turns += 1
+        status = player.status
+        for phase in self.rules.statuses[status].phases:
+            if phase.when is not None and not phase.when(self, env):
+                continue
+            if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
+                continue
+            self.emit("phase", phase.where, phase.name)
+            phase.body(self, env)
+            if player.status != status:
+                break
+        return player.status is None
 
     def end_turn(self, where: RuleRef) -> None:
         raise TurnEnded()
@@ -432,7 +496,8 @@ class Game(Cards, Dealing):
             for h in rules.hooks["before"]:
                 if h.when is None or h.when(self, env):
                     h.body(self, env)
-            for index, phase in enumerate(rules.phases):
+            for index, phase in enumerate(rules.phases if player.status is None or self.status_turn(player, env)
+                                          else ()):
                 self.phase_at = index
                 if phase.when is not None and not phase.when(self, env):
                     continue
