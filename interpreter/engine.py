@@ -27,11 +27,19 @@ DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a ga
 _new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
 
 
-@attrs.frozen
 class Roll:
-    faces: tuple
-    total: int
-    doubles: bool
+    """A roll of the dice (`roll 2 dice as d`: `d.faces`, `d.total`, `d.doubles`); a plain slotted
+    class, since one is made every turn."""
+
+    __slots__ = ("faces", "total", "doubles")
+
+    def __init__(self, faces: tuple, total: int, doubles: bool):
+        self.faces = faces
+        self.total = total
+        self.doubles = doubles
+
+    def __repr__(self) -> str:
+        return f"Roll(faces={self.faces!r}, total={self.total!r}, doubles={self.doubles!r})"
 
 
 class Game(Cards, Dealing):
@@ -46,14 +54,15 @@ class Game(Cards, Dealing):
         low, high = rules.players_range
         if not low <= len(names) <= high:
             raise ValueError(f"{rules.title} is for {low} to {high} players, not {len(names)}")
-        self.record = record
+        self._record = record
+        self._observer = None
+        self.emitting = record  # True when an event would be recorded or observed: see `emit`
         self.turn_limit = turn_limit or rules.turn_limit or DEFAULT_TURN_LIMIT
         self.events: list = []
         self.steps = 0
         self.depth = 0
         self.forced_dice: list = []
         self.forced_cards: dict = {}
-        self.observer = None
         # `on_settled`, when set (by the property checker), is called whenever a rule's body has
         # finished and no other rule is running: the game is settled there. `rules_running` counts
         # the rule bodies under way (see rules.settling).
@@ -120,20 +129,46 @@ class Game(Cards, Dealing):
         return handlers
 
     # ---- events and budget -------------------------------------------------------------------
+    # An event is made only when something takes it: the log (`record`) or an `observer` (the
+    # property checker, coverage, replay, play). Every caller tests `emitting` first, so that with
+    # events off not even the payload (names, lists) is built.
+    @property
+    def record(self) -> bool:
+        return self._record
+
+    @record.setter
+    def record(self, value: bool) -> None:
+        self._record = value
+        self.emitting = value or self._observer is not None
+
+    @property
+    def observer(self):
+        """Called as `observer(game, kind, rule, payload)` after every event, recorded or not."""
+        return self._observer
+
+    @observer.setter
+    def observer(self, value) -> None:
+        self._observer = value
+        self.emitting = self._record or value is not None
+
     def emit(self, kind: str, where: RuleRef, *payload) -> None:
-        if self.record:
+        if self._record:
             self.events.append(_new_tuple(Event, (self.state.turn, kind, where, payload)))
-        if self.observer is not None:
-            self.observer(self, kind, where, payload)
+        if self._observer is not None:
+            self._observer(self, kind, where, payload)
 
     def tick(self, where: RuleRef, node) -> None:
         self.last_node = node
         self.steps += 1
         if self.steps > STEP_BUDGET:
-            raise StepBudgetExceeded(
-                f"the rules ran {STEP_BUDGET:,} statements in one turn without finishing it; they seem to loop",
-                node.span.file or self.rules.path, node.span,
-                help="look for a handler that triggers itself (a move that lands on a move)")
+            self.over_budget(node)
+
+    def over_budget(self, node) -> None:
+        """The step budget is spent (compiled statements count their steps themselves, then call this)."""
+        raise StepBudgetExceeded(
+            f"the rules ran {STEP_BUDGET:,} statements in one turn without finishing it; they seem to loop",
+            node.span.file or self.rules.path, node.span,
+            help="look for a handler that triggers itself (a move that lands on a move)")
 
     def error(self, message: str, help: str | None = None, budget: bool = False) -> RuleRuntimeError:
         """An error at the statement running now."""
@@ -200,7 +235,8 @@ class Game(Cards, Dealing):
             rnd = self.state.rng.random
             faces = tuple(int(rnd() * 6) + 1 for _ in range(count))
         result = Roll(faces, sum(faces), count > 1 and len(set(faces)) == 1)
-        self.emit("roll", where, player.name if player is not None else None, list(faces))
+        if self.emitting:
+            self.emit("roll", where, player.name if player is not None else None, list(faces))
         return result
 
     def move(self, player: Player, how: str, amount, where: RuleRef) -> None:
@@ -234,7 +270,8 @@ class Game(Cards, Dealing):
             if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
                 steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n
-        self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
+        if self.emitting:
+            self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
         self.descend("moves trigger moves", help="look for a handler whose move lands on a square that moves again")
         if how == "place":
             player.at = dest
@@ -248,13 +285,15 @@ class Game(Cards, Dealing):
                     idx = (start + k) % n
                     handlers = self.pass_handlers[idx]
                     if handlers:
-                        self.emit("pass", where, player.name, self.board[idx].name)
+                        if self.emitting:
+                            self.emit("pass", where, player.name, self.board[idx].name)
                         self._fire(handlers, player, self.board[idx], where)
             player.at = dest
             player.visits += 1
             self._changed(POSITION)
             occupant = self.board[dest]
-            self.emit("land", where, player.name, occupant.name)
+            if self.emitting:
+                self.emit("land", where, player.name, occupant.name)
             self._fire(self.land_handlers[dest], player, occupant, where)
         finally:
             self.depth -= 1
@@ -295,11 +334,13 @@ class Game(Cards, Dealing):
         else:
             target.balance += amount
         self._changed("cash")
-        self.emit("pay", where, amount, source.name, target.name)
+        if self.emitting:
+            self.emit("pay", where, amount, source.name, target.name)
 
     def _resolve_debt(self, debtor: Player, creditor, owed: int, where: RuleRef) -> bool:
         """Run `on debt`; True if the debtor can now pay, False if he left the game."""
-        self.emit("debt", where, debtor.name, creditor.name, owed)
+        if self.emitting:
+            self.emit("debt", where, debtor.name, creditor.name, owed)
         if not self.rules.debt:
             raise self.error(f"{debtor.name} owes {owed} but has {debtor.f['cash']}, and the rules have no `on debt`",
                              help="add `on debt:` saying what happens")
@@ -333,16 +374,19 @@ class Game(Cards, Dealing):
         old = target.f.get(field)
         target.f[field] = value
         self._changed(field)
-        self.emit("set", where, target.name, field, name_of(old), name_of(value))
+        if self.emitting:
+            self.emit("set", where, target.name, field, name_of(old), name_of(value))
 
     def set_global(self, name: str, value, where: RuleRef) -> None:
         old = self.state.globals.get(name)
         self.state.globals[name] = value
         self._changed(GLOBAL + name)
-        self.emit("set", where, "global", name, name_of(old), name_of(value))
+        if self.emitting:
+            self.emit("set", where, "global", name, name_of(old), name_of(value))
 
     def run_procedure(self, name: str, body, env: dict, where: RuleRef) -> None:
-        self.emit("do", where, name, [name_of(v) for v in env.values()])
+        if self.emitting:
+            self.emit("do", where, name, [name_of(v) for v in env.values()])
         self.descend("procedures call procedures")
         try:
             body(self, env)
@@ -357,7 +401,8 @@ class Game(Cards, Dealing):
 
     def extra_turn(self, player: Player, where: RuleRef) -> None:
         player.extra_turns += 1
-        self.emit("extra", where, player.name)
+        if self.emitting:
+            self.emit("extra", where, player.name)
 
     def eliminate(self, player: Player, where: RuleRef) -> None:
         if player.out:
@@ -365,7 +410,8 @@ class Game(Cards, Dealing):
         player.out = True
         self._changed(OUT)
         self.active = [p for p in self.state.players if not p.out]
-        self.emit("eliminate", where, player.name)
+        if self.emitting:
+            self.emit("eliminate", where, player.name)
         for h in self.rules.eliminate:
             env = {"player": player}
             if h.when is None or h.when(self, env):
@@ -382,7 +428,8 @@ class Game(Cards, Dealing):
         state.over = True
         state.winner = winner
         state.end_reason = reason
-        self.emit("end", where, reason, winner.name if winner is not None else None)
+        if self.emitting:
+            self.emit("end", where, reason, winner.name if winner is not None else None)
         raise GameEnded()
 
     def check_end(self) -> None:
@@ -395,7 +442,8 @@ class Game(Cards, Dealing):
         """Choose the first player as the header says, then run the rules' `setup:` block."""
         self.started = True
         state = self.state
-        self.emit("setup", NO_RULE, [p.name for p in state.players], self.seed)
+        if self.emitting:
+            self.emit("setup", NO_RULE, [p.name for p in state.players], self.seed)
         first = self.rules.first_player
         if first.rule == "highest roll":
             count = first.dice
@@ -406,9 +454,11 @@ class Game(Cards, Dealing):
                 best = max(rolls.values())
                 contenders = [p for p in contenders if rolls[p] == best]
             state.current = contenders[0].seat
-            self.emit("first", NO_RULE, state.players[state.current].name, {p.name: t for p, t in rolls.items()})
+            if self.emitting:
+                self.emit("first", NO_RULE, state.players[state.current].name, {p.name: t for p, t in rolls.items()})
         else:
-            self.emit("first", NO_RULE, state.players[state.current].name, None)
+            if self.emitting:
+                self.emit("first", NO_RULE, state.players[state.current].name, None)
         if self.rules.setup is not None:
             self.steps = 0
             try:
@@ -423,7 +473,8 @@ class Game(Cards, Dealing):
         player = state.players[state.current]
         state.turn += 1
         self.steps = 0
-        self.emit("turn", NO_RULE, player.name)
+        if self.emitting:
+            self.emit("turn", NO_RULE, player.name)
         env = {"player": player}
         rules = self.rules
         try:
@@ -436,7 +487,8 @@ class Game(Cards, Dealing):
                     continue
                 if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
                     continue
-                self.emit("phase", phase.where, phase.name)
+                if self.emitting:
+                    self.emit("phase", phase.where, phase.name)
                 phase.body(self, env)
         except TurnEnded:
             pass
