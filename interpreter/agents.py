@@ -86,6 +86,7 @@ class HeuristicAgent(Agent):
         self.seat = seat
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
+        self._missing = (None, None)  # (key, things): see `_missing_members`
 
     def reserve(self, game) -> int:
         """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
@@ -190,12 +191,7 @@ class HeuristicAgent(Agent):
         spare = player.f["cash"] - 2 * self.reserve(game)
         if spare <= 0:
             return None
-        for members in game.members.values():
-            if len(members) < 2 or members[0].kind not in kinds:
-                continue
-            thing = _only_missing(members, player)
-            if thing is None:
-                continue
+        for thing in self._missing_members(game, player, kinds):
             owner = thing.f.get("owner")
             if owner is None or owner.out:
                 continue
@@ -206,6 +202,24 @@ class HeuristicAgent(Agent):
             if game.trade_is_legal(offer):
                 return offer
         return None
+
+    def _missing_members(self, game, player, kinds) -> list:
+        """The one member the player lacks of each tradable group of two or more he nearly owns, in
+        group order. It depends only on who owns what, so it is found again only when an `owner`
+        changed (the engine counts every change of a field) and otherwise kept: asked at the end
+        of every turn, it is mostly the same."""
+        key = (player, game.versions.get("owner", 0))  # a player is of one game (and no cycle through it)
+        known, things = self._missing
+        if known != key:
+            things = []
+            for members in game.members.values():
+                if len(members) < 2 or members[0].kind not in kinds:
+                    continue
+                thing = _only_missing(members, player)
+                if thing is not None:
+                    things.append(thing)
+            self._missing = (key, things)
+        return things
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.worth(t) for t in offer.gives) + offer.cash
