@@ -10,6 +10,7 @@ the same event log. A step budget per turn stops rules that loop.
 from __future__ import annotations
 
 import gc
+import itertools
 import random
 
 import attrs
@@ -17,7 +18,7 @@ import attrs
 from rulesc.dsl.builtins import HINT_WORTH
 
 from .cards import Cards
-from .codegen import GLOBAL, OUT, POSITION
+from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, Event, RuleRef
@@ -26,6 +27,7 @@ from .state import Account, Bank, GameState, Player, Thing, name_of, state_to_js
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 _new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
+_ZEROS = itertools.repeat(0)
 
 
 class Roll:
@@ -121,6 +123,15 @@ class Game(Cards, Dealing):
         self.active = list(state.players)
         self.land_handlers = [self._handlers_for(rules.land, o) for o in self.board]
         self.pass_handlers = [self._handlers_for(rules.passing, o) for o in self.board]
+        self.passed_squares = [i for i in range(self.ring) if self.pass_handlers[i]]  # the ones a move must stop to tell
+        # The `worth` hint's values, kept per thing until something the hint reads changes (the
+        # change counters, as for actions); a hint that reads uncounted state is computed every time.
+        worth = rules.hints.get(HINT_WORTH)
+        self._worth_hint = worth
+        self._worth_kind = rules.hint_kinds.get(HINT_WORTH)
+        self._worth_reads = tuple(sorted(worth.value.reads)) \
+            if worth is not None and UNTRACKED not in worth.value.reads else None
+        self._worth_cache: dict = {}
         self.agents = agents if agents is not None else {}
 
     def _handlers_for(self, table: dict, occupant) -> list:
@@ -198,10 +209,19 @@ class Game(Cards, Dealing):
 
     def worth(self, thing: Thing) -> int:
         """The heuristic value of a thing: the `worth` hint if the rules give one."""
-        hint = self.rules.hints.get(HINT_WORTH)
-        if hint is None or not isinstance(thing, Thing) or thing.kind != self.rules.hint_kinds.get(HINT_WORTH):
+        hint = self._worth_hint
+        if hint is None or not isinstance(thing, Thing) or thing.kind != self._worth_kind:
             return 0
-        return hint.value(self, {hint.var: thing})
+        reads = self._worth_reads
+        if reads is None:
+            return hint.value(self, {hint.var: thing})
+        key = sum(map(self.versions.get, reads, _ZEROS))  # counters only grow: the sum changes when one does
+        known = self._worth_cache.get(thing)
+        if known is not None and known[0] == key:
+            return known[1]
+        value = hint.value(self, {hint.var: thing})
+        self._worth_cache[thing] = (key, value)
+        return value
 
     def view(self, viewer: Player) -> dict:
         """The state as `viewer` may see it (JSON-ready, as `state_to_json`): the other players'
@@ -281,14 +301,16 @@ class Game(Cards, Dealing):
             self.depth -= 1
             return
         try:
-            if steps > 0 and how != "send":
-                for k in range(1, steps + 1):
+            if steps > 0 and how != "send" and self.passed_squares:
+                if steps < n:  # the squares with `on pass` handlers on the way, in moving order
+                    passed = sorted(k for k in ((i - start) % n for i in self.passed_squares) if 0 < k <= steps)
+                else:
+                    passed = [k for k in range(1, steps + 1) if self.pass_handlers[(start + k) % n]]
+                for k in passed:
                     idx = (start + k) % n
-                    handlers = self.pass_handlers[idx]
-                    if handlers:
-                        if self.emitting:
-                            self.emit("pass", where, player.name, self.board[idx].name)
-                        self._fire(handlers, player, self.board[idx], where)
+                    if self.emitting:
+                        self.emit("pass", where, player.name, self.board[idx].name)
+                    self._fire(self.pass_handlers[idx], player, self.board[idx], where)
             player.at = dest
             player.visits += 1
             self._changed(POSITION)
