@@ -87,6 +87,7 @@ class HeuristicAgent(Agent):
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
         self._missing = (None, None)  # (key, things): see `_missing_members`
+        self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
 
     def reserve(self, game) -> int:
         """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
@@ -151,7 +152,11 @@ class HeuristicAgent(Agent):
         return offer
 
     def _action_score(self, game, player, option):
-        hint = game.rules.hints.get(action_hint(option.action))
+        hints = self._act_hints
+        if hints[0] is not game.rules:  # each action's `hint act_NAME`, looked up once for these rules
+            self._act_hints = hints = (game.rules, {a.name: game.rules.hints.get(action_hint(a.name))
+                                                    for a in game.rules.actions})
+        hint = hints[1].get(option.action)
         if hint is None:
             return None
         env = {"player": player}

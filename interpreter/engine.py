@@ -324,6 +324,12 @@ class Game(Cards, Dealing):
     def _fire(self, handlers, player: Player, occupant, where: RuleRef) -> None:
         """Run the handlers whose conditions hold on arrival: all are tested before any runs,
         so one handler's effect (an auction selling the square) cannot trigger the next."""
+        if len(handlers) == 1:  # the common case: nothing to test before running
+            h = handlers[0]
+            env = {"player": player} if h.var is None else {"player": player, h.var: occupant}
+            if h.when is None or h.when(self, env):
+                h.body(self, env)
+            return
         matched = []
         for h in handlers:
             env = {"player": player}

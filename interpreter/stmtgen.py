@@ -22,6 +22,9 @@ from rulesc.dsl import ast
 from .codegen import HELPERS
 from .errors import STEP_BUDGET
 
+MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
+MAX_LOOPS = 8
+
 # What a failing expression raises inside; turned into a rule error at the expression (as codegen does).
 _EXPRESSION_ERRORS = "(_Problem, AttributeError, TypeError, KeyError, IndexError)"
 
@@ -47,6 +50,19 @@ class _Function:
 
     def add(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
+
+    def source_loops(self, indent: int) -> int:
+        """How many `for` loops enclose a line written at `indent` now."""
+        loops, level = 0, indent
+        for line in reversed(self.lines):
+            stripped = line.lstrip(" ")
+            depth = (len(line) - len(stripped)) // 4
+            if depth < level:
+                level = depth
+                loops += stripped.startswith("for ")
+                if level <= 1:
+                    break
+        return loops
 
 
 class StatementCodegen:
@@ -76,12 +92,23 @@ class StatementCodegen:
     def _statements(self, fn: _Function, statements, local: frozenset, indent: int) -> frozenset:
         for stmt in statements:
             write = getattr(self, "_w_" + type(stmt).__name__, None)
+            if write is not None and self._too_deep(fn, stmt, indent):
+                write = None  # a new function, through the closure, rather than past Python's nesting limits
             if write is None:  # the general path: the statement's closure from `Compiler._s_X`
                 compiled, local = self.compiler.stmt(stmt, local)
                 fn.add(indent, f"{fn.name('_s', compiled)}(g, e)")
             else:
                 local = write(fn, stmt, local, indent, self.compiler.where(stmt))
         return local
+
+    @staticmethod
+    def _too_deep(fn: _Function, stmt, indent: int) -> bool:
+        """Whether writing `stmt` here could pass Python's limits on one function (100 levels of
+        indentation, 20 nested loops and `try`s): an `elif` chain or a choice of many options nests
+        one level per branch, and rules may nest loops deeply."""
+        branches = len(getattr(stmt, "branches", ())) + len(getattr(stmt, "options", ()))
+        loops = fn.source_loops(indent)
+        return indent + branches > MAX_INDENT or loops >= MAX_LOOPS
 
     def _tick(self, fn: _Function, node, indent: int) -> None:
         """What `Game.tick` does: the statement running now, and one step of the turn's budget."""
@@ -91,14 +118,15 @@ class StatementCodegen:
         fn.add(indent, f"if g.steps > {STEP_BUDGET}:")
         fn.add(indent + 1, f"g.over_budget({n})")
 
-    def _expr(self, fn: _Function, node, local: frozenset, indent: int) -> str:
+    def _expr(self, fn: _Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
         """Compute expression `node` into a new local of the function; returns its name. A failure
-        inside is the same rule error, at the same place, as the expression's own function raises."""
+        inside is the same rule error, at the same place, as the expression's own function raises.
+        `bound` maps rule names to Python locals of the function that hold their values."""
         codegen = self.codegen
         constants: dict = {}
         used: set = set()
         codegen.reads = set()
-        source = codegen.source(node, local, {}, constants, used)
+        source = codegen.source(node, local, bound or {}, constants, used)
         fn.namespace.update(constants)
         target = fn.temp()
         fn.add(indent, "try:")
@@ -210,4 +238,48 @@ class StatementCodegen:
         fn.add(indent, f"for {item} in list(g.iterate({items})):")
         fn.add(indent + 1, f"e[{node.var!r}] = {item}")
         self._statements(fn, node.body.statements, local | {node.var}, indent + 1)
+        return local
+
+    def _w_ChooseFor(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        items = self._expr(fn, node.collection, local, indent)
+        legal, item, var = fn.temp(), fn.temp(), node.var
+        inner = local | {var}
+        fn.add(indent, f"{legal} = []")
+        fn.add(indent, f"for {item} in g.iterate({items}):")
+        fn.add(indent + 1, f"e[{var!r}] = {item}")
+        if node.where is None:
+            fn.add(indent + 1, f"{legal}.append({item})")
+        else:
+            test = self._expr(fn, node.where, inner, indent + 1, {var: item})
+            fn.add(indent + 1, f"if {test}:")
+            fn.add(indent + 2, f"{legal}.append({item})")
+        fn.add(indent, f"if {legal}:")  # nothing to choose from: the statement does nothing
+        by = self._needed(fn, node.by, local, indent + 1, "who chooses")
+        fn.add(indent + 1, f"e[{var!r}] = g.choose({by}, {node.name!r}, {legal}, {fn.name('_w', where)})")
+        self._statements(fn, node.body.statements, inner, indent + 1)
+        return local
+
+    def _w_Choose(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        by = self._needed(fn, node.by, local, indent, "who chooses")
+        names = fn.temp()
+        fn.add(indent, f"{names} = []")
+        for option in node.options:
+            if option.when is None:
+                fn.add(indent, f"{names}.append({option.name!r})")
+            else:
+                test = self._expr(fn, option.when, local, indent)
+                fn.add(indent, f"if {test}:")
+                fn.add(indent + 1, f"{names}.append({option.name!r})")
+        fn.add(indent, f"if {names}:")
+        picked = fn.temp()
+        fn.add(indent + 1, f"{picked} = g.choose({by}, {node.name!r}, {names}, {fn.name('_w', where)})")
+        inner = indent + 1
+        for option in node.options:  # the picked option's body; each next one tested in the `else` of the one before
+            fn.add(inner, f"if {picked} == {option.name!r}:")
+            self._statements(fn, option.body.statements, local, inner + 1)
+            fn.add(inner, "else:")
+            inner += 1
+        fn.add(inner, "pass")
         return local
