@@ -205,6 +205,10 @@ class Dealing:
         what each condition reads; the engine counts changes); otherwise the previous
         answer stands. The volatile part (cash...) is tested every time."""
         options = []
+        only = self.window_only
+        cache = self.action_cache if self.cache_actions else None
+        versions = self.versions.get
+        seat = player.seat
         for action in self.rules.actions:
             if action.timing == "own turn" and not own_turn:
                 continue
@@ -212,36 +216,39 @@ class Dealing:
                 continue
             if action.relation is not None and not self._in_time(action):
                 continue
-            if self.window_only is not None and action.name not in self.window_only:
+            if only is not None and action.name not in only:
                 continue
             if action.amount is not None:  # what it offers depends on amounts computed now: never cached
                 options.extend(self._legal_amounts(action, player))
                 continue
-            if self.cache_actions:
+            if cache is not None:
                 # Counters only grow, so their sum changes exactly when one of them does.
-                key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
-                cached = self.action_cache.get((action.name, player.seat))
+                reads = action.sorted_reads
+                key = sum(map(versions, reads, _ZEROS)) if reads else 0
+                cached = cache.get((action.name, seat))
                 if cached is not None and cached.key == key:
                     found = cached.options
                 else:
                     found = self._legal(action, player)
-                    self.action_cache[(action.name, player.seat)] = CachedOptions(key, found)
+                    cache[(action.name, seat)] = CachedOptions(key, found)
             else:
                 found = self._legal(action, player)
-            if action.volatile is not None and found:
-                found = self._still_legal(action, player, found)
-            options.extend(found)
+            if not found:
+                continue
+            volatile = action.volatile
+            if volatile is None:
+                options.extend(found)
+            elif action.var is None:  # one option, no argument
+                if volatile(self, {"player": player}):
+                    options.extend(found)
+            else:
+                var = action.var
+                env = {"player": player}
+                for choice in found:
+                    env[var] = choice.argument
+                    if volatile(self, env):
+                        options.append(choice)
         return options
-
-    def _still_legal(self, action, player: Player, found: list) -> list:
-        env = {"player": player}
-        kept = []
-        for choice in found:
-            if action.var is not None:
-                env[action.var] = choice.argument
-            if action.volatile(self, env):
-                kept.append(choice)
-        return kept
 
     def _legal_amounts(self, action, player: Player) -> list:
         """Every amount from the lowest to the highest in steps, for which the action's `when` holds."""

@@ -132,6 +132,9 @@ class Game(Cards, Dealing):
         self._worth_reads = tuple(sorted(worth.value.reads)) \
             if worth is not None and UNTRACKED not in worth.value.reads else None
         self._worth_cache: dict = {}
+        end_reads = frozenset().union(*(end.condition.reads for end in rules.ends))
+        self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
+        self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
 
     def _handlers_for(self, table: dict, occupant) -> list:
@@ -462,9 +465,19 @@ class Game(Cards, Dealing):
         raise GameEnded()
 
     def check_end(self) -> None:
+        """End the game if an end condition holds. The conditions are tested again only when
+        something they read has changed since they were last all false (the change counters), unless
+        one reads state without a counter."""
+        reads = self._end_reads
+        if reads is not None:
+            key = sum(map(self.versions.get, reads, _ZEROS))
+            if key == self._ends_false_at:
+                return
         for end in self.rules.ends:
             if end.condition(self, {}):
                 self.end_game(end.reason, end.winner(self, {}), end.where)
+        if reads is not None:
+            self._ends_false_at = key
 
     # ---- turns ---------------------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -530,8 +543,9 @@ class Game(Cards, Dealing):
             except TurnEnded:
                 pass
         if rules.actions or rules.trade_kinds or rules.trade_cards:
-            seat = self.active.index(player) if player in self.active else 0
-            for p in self.active[seat:] + self.active[:seat]:
+            active = self.active
+            seat = active.index(player) if player in active else 0
+            for p in (active[seat:] + active[:seat] if seat else active):
                 if not self.agents[p.seat].wants_window(self, p, p is player):
                     continue
                 try:
