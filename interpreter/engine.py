@@ -255,6 +255,14 @@ class Game(Cards, Dealing):
             faces = tuple(self.forced_dice.pop(0))
             if len(faces) != count:
                 raise self.error(f"the scenario forced {len(faces)} dice but the rule rolls {count}")
+        elif count == 2:  # the common roll, written out (the same draws, in the same order)
+            rnd = self.state.rng.random
+            first, second = int(rnd() * 6) + 1, int(rnd() * 6) + 1
+            faces = (first, second)
+            result = Roll(faces, first + second, first == second)
+            if self.emitting:
+                self.emit("roll", where, player.name if player is not None else None, [first, second])
+            return result
         else:
             rnd = self.state.rng.random
             faces = tuple(int(rnd() * 6) + 1 for _ in range(count))
@@ -296,11 +304,15 @@ class Game(Cards, Dealing):
             dest = (start + steps) % n
         if self.emitting:
             self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
-        self.descend("moves trigger moves", help="look for a handler whose move lands on a square that moves again")
+        self.depth += 1  # `descend`, written out: a move is the most frequent
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
+                             help="look for a handler whose move lands on a square that moves again", budget=True)
+        versions = self.versions
         if how == "place":
             player.at = dest
             player.visits += 1  # a new visit, wherever the token arrives (`once per visit` counts from here)
-            self._changed(POSITION)
+            versions[POSITION] = versions.get(POSITION, 0) + 1
             self.depth -= 1
             return
         try:
@@ -316,7 +328,7 @@ class Game(Cards, Dealing):
                     self._fire(self.pass_handlers[idx], player, self.board[idx], where)
             player.at = dest
             player.visits += 1
-            self._changed(POSITION)
+            versions[POSITION] = versions.get(POSITION, 0) + 1
             occupant = self.board[dest]
             if self.emitting:
                 self.emit("land", where, player.name, occupant.name)
@@ -365,7 +377,8 @@ class Game(Cards, Dealing):
             target.f["cash"] += amount
         else:
             target.balance += amount
-        self._changed("cash")
+        versions = self.versions
+        versions["cash"] = versions.get("cash", 0) + 1
         if self.emitting:
             self.emit("pay", where, amount, source.name, target.name)
 

@@ -17,6 +17,8 @@ errors at the same places.
 
 from __future__ import annotations
 
+from ast import literal_eval
+
 from rulesc.dsl import ast
 
 from .codegen import HELPERS
@@ -27,6 +29,15 @@ MAX_LOOPS = 8
 
 # What a failing expression raises inside; turned into a rule error at the expression (as codegen does).
 _EXPRESSION_ERRORS = "(_Problem, AttributeError, TypeError, KeyError, IndexError)"
+
+
+def _constant(source: str) -> bool:
+    """Whether generated source is a number, text, truth value or none written out (nothing to compute)."""
+    try:
+        value = literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return value is None or isinstance(value, (int, str, float))  # never a list: each use would make a new one
 
 
 class _Function:
@@ -128,7 +139,12 @@ class StatementCodegen:
         codegen.reads = set()
         source = codegen.source(node, local, bound or {}, constants, used)
         fn.namespace.update(constants)
+        if not used and _constant(source):  # a number or text (a literal, a parameter): used as it is
+            return source
         target = fn.temp()
+        if isinstance(node, ast.Name):  # reading a name cannot fail: no `try`
+            fn.add(indent, f"{target} = {f'e[{next(iter(used))!r}]' if used else source}")
+            return target
         fn.add(indent, "try:")
         for n in sorted(used):
             fn.add(indent + 1, f"L_{n} = e[{n!r}]")
@@ -163,8 +179,9 @@ class StatementCodegen:
     def _w_Pay(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
         amount = self._expr(fn, node.amount, local, indent)
-        fn.add(indent, f"if {amount} < 0:")
-        fn.add(indent + 1, f"{fn.name('_negative', self.compiler.negative_payment(node))}({amount})")
+        if not (_constant(amount) and literal_eval(amount) >= 0):
+            fn.add(indent, f"if {amount} < 0:")
+            fn.add(indent + 1, f"{fn.name('_negative', self.compiler.negative_payment(node))}({amount})")
         source = self._needed(fn, node.source, local, indent, "who pays")
         target = self._needed(fn, node.target, local, indent, "who is paid")
         fn.add(indent, f"g.pay({amount}, {source}, {target}, {fn.name('_w', where)})")
