@@ -14,7 +14,7 @@ from typing import NamedTuple
 import attrs
 
 from .errors import STEP_BUDGET
-from .events import NO_RULE, RuleRef
+from .events import NO_RULE, Event, RuleRef
 from .state import Held, Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
@@ -386,8 +386,12 @@ class Dealing:
 
         At the end of a turn every player whose agent `wants_window` gets one; a debtor
         raising cash (`raising` = what he owes) gets one until the debt is covered."""
-        if self.emitting:
-            self.emit("window", where, player.name)
+        if self.emitting:  # `emit`, written out: one of the events made every turn
+            payload = (player.name,)
+            if self._record:
+                self.events.append(_new_tuple(Event, (self.state.turn, "window", where, payload)))
+            if self._observer is not None:
+                self._observer(self, "window", where, payload)
         own_turn = player is self.state.players[self.state.current]
         trade_where = self.rules.trade_where
         for _ in range(MAX_WINDOW_ACTIONS):
@@ -416,3 +420,4 @@ class Dealing:
 
 
 _ZEROS = itertools.repeat(0)
+_new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor

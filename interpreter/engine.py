@@ -260,8 +260,12 @@ class Game(Cards, Dealing):
             first, second = int(rnd() * 6) + 1, int(rnd() * 6) + 1
             faces = (first, second)
             result = Roll(faces, first + second, first == second)
-            if self.emitting:
-                self.emit("roll", where, player.name if player is not None else None, [first, second])
+            if self.emitting:  # `emit`, written out: one of the events made every turn
+                payload = (player.name if player is not None else None, [first, second])
+                if self._record:
+                    self.events.append(_new_tuple(Event, (self.state.turn, "roll", where, payload)))
+                if self._observer is not None:
+                    self._observer(self, "roll", where, payload)
             return result
         else:
             rnd = self.state.rng.random
@@ -302,8 +306,12 @@ class Game(Cards, Dealing):
             if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
                 steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n
-        if self.emitting:
-            self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
+        if self.emitting:  # `emit`, written out: one of the events made every turn
+            payload = (player.name, self.board[start].name, self.board[dest].name, steps)
+            if self._record:
+                self.events.append(_new_tuple(Event, (self.state.turn, "move", where, payload)))
+            if self._observer is not None:
+                self._observer(self, "move", where, payload)
         self.depth += 1  # `descend`, written out: a move is the most frequent
         if self.depth > MAX_DEPTH:
             raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
@@ -330,8 +338,12 @@ class Game(Cards, Dealing):
             player.visits += 1
             versions[POSITION] = versions.get(POSITION, 0) + 1
             occupant = self.board[dest]
-            if self.emitting:
-                self.emit("land", where, player.name, occupant.name)
+            if self.emitting:  # `emit`, written out: one of the events made every turn
+                payload = (player.name, occupant.name)
+                if self._record:
+                    self.events.append(_new_tuple(Event, (self.state.turn, "land", where, payload)))
+                if self._observer is not None:
+                    self._observer(self, "land", where, payload)
             self._fire(self.land_handlers[dest], player, occupant, where)
         finally:
             self.depth -= 1
@@ -379,8 +391,12 @@ class Game(Cards, Dealing):
             target.balance += amount
         versions = self.versions
         versions["cash"] = versions.get("cash", 0) + 1
-        if self.emitting:
-            self.emit("pay", where, amount, source.name, target.name)
+        if self.emitting:  # `emit`, written out: one of the events made every turn
+            payload = (amount, source.name, target.name)
+            if self._record:
+                self.events.append(_new_tuple(Event, (self.state.turn, "pay", where, payload)))
+            if self._observer is not None:
+                self._observer(self, "pay", where, payload)
 
     def _resolve_debt(self, debtor: Player, creditor, owed: int, where: RuleRef) -> bool:
         """Run `on debt`; True if the debtor can now pay, False if he left the game."""
@@ -528,8 +544,12 @@ class Game(Cards, Dealing):
         player = state.players[state.current]
         state.turn += 1
         self.steps = 0
-        if self.emitting:
-            self.emit("turn", NO_RULE, player.name)
+        if self.emitting:  # `emit`, written out: one of the events made every turn
+            payload = (player.name,)
+            if self._record:
+                self.events.append(_new_tuple(Event, (self.state.turn, "turn", NO_RULE, payload)))
+            if self._observer is not None:
+                self._observer(self, "turn", NO_RULE, payload)
         env = {"player": player}
         rules = self.rules
         try:
@@ -542,8 +562,12 @@ class Game(Cards, Dealing):
                     continue
                 if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
                     continue
-                if self.emitting:
-                    self.emit("phase", phase.where, phase.name)
+                if self.emitting:  # `emit`, written out: one of the events made every turn
+                    payload = (phase.name,)
+                    if self._record:
+                        self.events.append(_new_tuple(Event, (self.state.turn, "phase", phase.where, payload)))
+                    if self._observer is not None:
+                        self._observer(self, "phase", phase.where, payload)
                 phase.body(self, env)
         except TurnEnded:
             pass
