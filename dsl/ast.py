@@ -409,7 +409,7 @@ class Variation:
     #            "replace card" | "remove card" | "extend deck" | "remove scenario" |
     #            "replace handler" | "remove handler" | "replace action" | "remove action" |
     #            "remove invariant" | "remove end" | "remove row" | "remove deck" | "remove param" |
-    #            "override table"
+    #            "override table" | "insert phase after" | "insert phase before" | "override board"
     # A handler or hook is named by `as NAME` (target "NAME") or by its header (target
     # "on land Square", "before turn"); `node` of "remove handler" by header is the header's
     # (event, kind) or ("hook", which).

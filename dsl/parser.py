@@ -154,7 +154,9 @@ VARIANT_FORMS = {
               "`remove before turn` / `remove after turn`, `remove handler NAME`, `remove action NAME`, "
               "`remove row Kind.NAME`, `remove invariant \"text\"`, `remove end \"reason\"`, "
               "`remove param NAME`, `remove scenario \"title\"`",
-    "override": "`override param NAME = value`, `override game \"title\"[:]`, `override table Kind:`",
+    "override": "`override param NAME = value`, `override game \"title\"[:]`, `override table Kind:`, "
+                "`override board:`",
+    "insert": "`insert phase NAME [\"title\"] [when C] [optional] after OTHER:` (or `before OTHER`)",
     "extend": "`extend deck NAME:`",
 }
 

@@ -201,6 +201,21 @@ class ToAst(Transformer):
     def remove_param(self, meta, c):
         return ast.Variation(what="remove param", target=str(c[0]), node=None, span=span_of(meta), meta=c[1])
 
+    def insert_phase_after(self, meta, c):
+        return self._insert_phase("after", meta, c)
+
+    def insert_phase_before(self, meta, c):
+        return self._insert_phase("before", meta, c)
+
+    def _insert_phase(self, place: str, meta, c):
+        name, title, when, optional, anchor, body = c
+        phase = ast.Phase(name=str(name), title=_unquote(title) if title is not None else None, when=when,
+                          optional=optional is not None, body=body, span=span_of(meta))
+        return ast.Variation(what=f"insert phase {place}", target=str(anchor), node=phase, span=span_of(meta))
+
+    def override_board(self, meta, c):
+        return ast.Variation(what="override board", target="board", node=c[0], span=span_of(meta))
+
     def override_table(self, meta, c):
         return ast.Variation(what="override table", target=c[0].kind, node=c[0], span=span_of(meta))
 

@@ -2,9 +2,10 @@
 
 `load_file` reads a rules file and, if it begins with `extends "base.rules"`, loads the
 base (itself perhaps a variant), then applies the variant's changes in order:
-`override param`, `override game`, `override table`, `replace phase`, `remove phase`,
-`replace card`, `remove card`, `extend deck`, `remove deck`, `remove scenario`, `replace`/`remove`
-of a handler, hook or action, `remove row`, `remove invariant`, `remove end`, `remove param`; any other declaration is added as in a plain file (so a
+`override param`, `override game`, `override table`, `override board`, `replace phase`,
+`remove phase`, `insert phase … after|before`, `replace card`, `remove card`, `extend deck`,
+`remove deck`, `remove scenario`, `replace`/`remove` of a handler, hook or action, `remove row`,
+`remove invariant`, `remove end`, `remove param`; any other declaration is added as in a plain file (so a
 redefinition is still R0202). Declarations keep the span of the file they come from, so
 diagnostics and events point into the base where the base is meant.
 """
@@ -182,17 +183,14 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
         return _remove_row(decls, v)
     elif v.what == "override table":
         return _override_table(decls, v)
-    elif v.what in ("replace phase", "remove phase"):
-        i = _find(decls, ast.Turn)
-        phases = list(decls[i].phases) if i is not None else []
-        j = next((k for k, p in enumerate(phases) if p.name == v.target), None)
-        if j is None:
-            return _missing(v, "phase", [p.name for p in phases])
-        if v.node is None:
-            del phases[j]
-        else:
-            phases[j] = v.node
-        decls[i] = attrs.evolve(decls[i], phases=tuple(phases))
+    elif v.what in ("replace phase", "remove phase", "insert phase after", "insert phase before"):
+        return _change_phase(decls, v)
+    elif v.what == "override board":
+        i = _find(decls, ast.Board)
+        if i is None:
+            return _error("R0510", "the base has no `board:` to override", v,
+                          help="a variant without a board to change declares one with `board:`")
+        decls[i] = v.node
     else:
         deck_name, _, card_name = v.target.partition(".")
         i = _find(decls, ast.Deck, lambda d: d.name == deck_name)
@@ -210,6 +208,24 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
             else:
                 cards[j] = v.node
         decls[i] = attrs.evolve(decls[i], cards=tuple(cards))
+    return None
+
+
+def _change_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
+    """`replace phase NAME`, `remove phase NAME`, `insert phase NAME … after|before OTHER`: the
+    turn's phases are changed in place; an inserted phase goes next to the one it names."""
+    i = _find(decls, ast.Turn)
+    phases = list(decls[i].phases) if i is not None else []
+    j = next((k for k, p in enumerate(phases) if p.name == v.target), None)
+    if j is None:
+        return _missing(v, "phase", [p.name for p in phases])
+    if v.what.startswith("insert"):
+        phases.insert(j + 1 if v.what.endswith("after") else j, v.node)
+    elif v.node is None:
+        del phases[j]
+    else:
+        phases[j] = v.node
+    decls[i] = attrs.evolve(decls[i], phases=tuple(phases))
     return None
 
 
@@ -326,6 +342,8 @@ def _missing(v: ast.Variation, what: str, names: list, target: str | None = None
     shown = f"{v.what} {v.target}"
     if v.what.endswith("handler") and " " in v.target:  # `remove on land Square`, `replace before turn`
         shown = f"{v.what.split()[0]} {v.target}"
+    elif v.what.startswith("insert phase"):  # `insert phase NEW after OLD`
+        shown = f"insert phase {v.node.name} {v.what.split()[-1]} {v.target}"
     near = difflib.get_close_matches(target, names, n=3, cutoff=0.6)
     help = ("did you mean " + " or ".join(f"`{n}`" for n in near) + "?") if near else \
         (f"the base has: {', '.join(f'`{n}`' for n in names)}" if names else None)

@@ -146,7 +146,7 @@ class HeuristicAgent(Agent):
             return None
         stamp = _stamp(game)
         if self._last_offer is not None and self._last_offer == (offer, stamp) \
-                and type(game.agent(offer.partner)) is HeuristicAgent:
+                and type(game.agents[offer.partner.seat]) is HeuristicAgent:
             return None
         self._last_offer = (offer, stamp)
         return offer

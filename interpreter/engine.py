@@ -17,6 +17,7 @@ import attrs
 
 from rulesc.dsl.builtins import HINT_WORTH
 
+from .blindfold import consulted
 from .cards import Cards
 from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
 from .dealing import Dealing
@@ -200,7 +201,8 @@ class Game(Cards, Dealing):
             raise self.error(f"{what} more than {MAX_DEPTH} deep; the rules seem to loop", help=help, budget=True)
 
     def agent(self, player: Player):
-        return self.agents[player.seat]
+        """The agent that answers for `player`, blindfolded to the others' hidden fields (blindfold.py)."""
+        return consulted(self.agents[player.seat], self)
 
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):
@@ -583,7 +585,7 @@ class Game(Cards, Dealing):
             active = self.active
             seat = active.index(player) if player in active else 0
             for p in (active[seat:] + active[:seat] if seat else active):
-                if not self.agents[p.seat].wants_window(self, p, p is player):
+                if not self.agent(p).wants_window(self, p, p is player):
                     continue
                 try:
                     self.window(p)

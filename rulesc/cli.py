@@ -184,20 +184,65 @@ def cmd_check(args) -> int:
 
 
 def cmd_diagram(args) -> int:
-    from .diagram import DiagramError, write_diagram
+    from .diagram import DiagramError, build_diagram, write_graph
     rules_file = load_file(args.file)
     checked = check_program(rules_file)
     if not checked.ok:
         sys.stderr.write(report.format_diagnostics(checked))
         return 1
-    output = args.output or str(Path(args.file).with_suffix(".dot").name)
+    stem = Path(args.file).stem
+    if args.money:
+        from .money import build_money_diagram
+        graph, stem = build_money_diagram(checked), f"{stem}-money"
+    elif args.deck is not None:
+        from .deck_diagram import build_deck_diagram
+        if args.deck not in checked.program.decks:
+            decks = ", ".join(checked.program.decks) or "none"
+            print(f"rulesc: error: `{args.file}` has no deck `{args.deck}` (its decks: {decks})", file=sys.stderr)
+            return 2
+        graph, stem = build_deck_diagram(checked, args.deck), f"{stem}-deck-{args.deck}"
+    else:
+        graph = build_diagram(checked)
+    output = args.output or f"{stem}.dot"
     try:
-        written = write_diagram(checked.program, output, args.format)
+        written = write_graph(graph, output, args.format)
     except DiagramError as exc:
         print(f"rulesc: {exc}", file=sys.stderr)
         return 2
     for path in written:
         print(f"wrote {path}")
+    return 0
+
+
+def cmd_doc(args) -> int:
+    from .diagram import DiagramError, render_file
+    from .docpage import DocError, render
+    for path in [*args.files, *([args.rulebook] if args.rulebook else [])]:
+        if not Path(path).is_file():
+            print(f"rulesc: error: no such file: {path}", file=sys.stderr)
+            return 2
+    _check_writable(args.output)
+    for path in args.files:  # each file's own diagnostics, as `check` shows them
+        checked = check_program(load_file(path))
+        if not checked.ok:
+            sys.stderr.write(report.format_diagnostics(checked))
+            return 1
+    existing = _source_of(args.output) if Path(args.output).is_file() else None
+    try:
+        page = render(args.files, args.output, args.rulebook, existing)
+    except DocError as exc:
+        print(f"rulesc: error: {exc}", file=sys.stderr)
+        return 1
+    for path, text in page.files.items():
+        _write_output(str(path), text)
+        print(f"wrote {path}")
+    for dot_path, image in page.pictures.items():
+        try:
+            render_file(dot_path, image, "svg")
+        except DiagramError as exc:
+            print(f"rulesc: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {image}")
     return 0
 
 
@@ -558,6 +603,7 @@ EXAMPLES = {  # no game's name here: the CLI knows no game
     "play": "rulesc play mygame.rules --players 3",
     "simulate": "rulesc simulate mygame.rules -n 500 --seed 1",
     "citations": "rulesc citations mygame.rules --rulebook rulebook.txt",
+    "doc": "rulesc doc mygame.rules --rulebook rulebook.txt -o docs/mygame.md",
     "test": "rulesc test mygame.rules my-house-rules.rules",
     "diff": "rulesc diff mygame.rules my-house-rules.rules --games 500",
     "explain": "rulesc explain R0205",
@@ -603,7 +649,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="output file (.dot, .svg, .png, .pdf)")
     p.add_argument("--format", choices=["dot", "svg", "png", "pdf"], default=None,
                    help="the picture's format (default: from the output's name)")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--money", action="store_true",
+                      help="draw the money flow instead: accounts, and each payment rule between them")
+    what.add_argument("--deck", metavar="NAME", help="draw the cards of deck NAME instead (the turn flow counts them)")
     p.set_defaults(func=cmd_diagram)
+
+    p = sub.add_parser("doc", help="write a game's documentation page, with its pictures, from its rules file")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="the rules file, then any variants of it to document on the same page")
+    p.add_argument("-o", "--output", required=True, metavar="PAGE.md",
+                   help="the page to write; its pictures (SVG and DOT) are written beside it")
+    p.add_argument("--rulebook", metavar="TEXT", help="the rulebook as text: adds its sections and the rules citing each")
+    p.set_defaults(func=cmd_doc)
 
     p = sub.add_parser("run", help="play one game and print or log it")
     p.add_argument("file", metavar="FILE", help="the rules file")

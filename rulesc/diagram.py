@@ -6,8 +6,8 @@
 move triggers, the decks that handlers draw from, debt and elimination, the action
 window, the after-turn hooks, the `end when` checks and the loop to the next player.
 
-`write_diagram(program, output)` writes the DOT source and, for `.svg`/`.png`/`.pdf`
-outputs, renders it with Graphviz's `dot` binary.
+`write_diagram(program, output)` writes the DOT source for a `.dot` output, or renders it with
+Graphviz's `dot` binary for `.svg`/`.png`/`.pdf`.
 
 Everything shown comes from the rules file: conditions are the source text of their
 spans, not a re-printing of the AST, and no game's names appear in this module. The
@@ -28,12 +28,13 @@ import graphviz
 from rulesc.dsl import ast, walk
 from rulesc.dsl.model import Program
 
-__all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram"]
+__all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram", "write_graph"]
 
 RENDER_FORMATS = ("svg", "png", "pdf", "jpg", "jpeg", "gif", "ps", "eps")
 
 LANDING_COLUMNS = 3  # the `on pass`/`on land` handlers are laid out in a grid this wide
 CITE_WIDTH = 50  # a citation is shortened to about this many characters
+WORDS_WIDTH = 130  # ... or this many, where it gives a rule's condition in words
 COND_WIDTH = 46  # conditions wrap at about this width
 FONT = "Helvetica"
 CODE_FONT = "Courier"
@@ -111,6 +112,18 @@ class _Text:
     def of(self, node) -> str:
         return self.span(getattr(node, "span", None))
 
+    def head(self, node) -> str:
+        """A declaration or statement as written, or for one with a block (`if`, `card …:`) its first
+        line; without the citation or assumption written after it."""
+        span = node.span
+        whole = self.span(span)
+        lines = self.by_file.get(span.file, self.lines)
+        if span.end_line > span.line and 0 < span.line <= len(lines):
+            whole = lines[span.line - 1][span.column - 1:].strip()
+        for mark in (" §", " assumed"):
+            whole = whole.split(mark, 1)[0]
+        return whole.strip()
+
 
 def _shorten(text: str, width: int = CITE_WIDTH) -> str:
     text = " ".join(text.split())
@@ -162,19 +175,19 @@ class _Label:
             self.parts.append(f'<FONT FACE="{CODE_FONT}" POINT-SIZE="10">{_esc(lead + piece)}</FONT>')
         return self
 
-    def cite(self, meta: ast.Meta | None) -> "_Label":
+    def cite(self, meta: ast.Meta | None, words: bool = False) -> "_Label":
+        """The citation (and assumption) of a rule; with `words`, the citation stands for the rule's
+        condition, so more of it is shown, wrapped."""
         if meta is None:
             return self
-        if meta.cite:
+        if meta.cite and words:
+            for piece in _wrap("§ " + _shorten(meta.cite, WORDS_WIDTH), COND_WIDTH):
+                self.parts.append(f'<FONT POINT-SIZE="9" COLOR="#555555"><I>{_esc(piece)}</I></FONT>')
+        elif meta.cite:
             self.parts.append(f'<FONT POINT-SIZE="9" COLOR="#555555"><I>{_esc("§ " + _shorten(meta.cite))}</I></FONT>')
         if meta.assumed:
             note = "assumed" + (f": {_shorten(meta.assumed_note, CITE_WIDTH - 9)}" if meta.assumed_note else "")
             self.parts.append(f'<FONT POINT-SIZE="9" COLOR="#a04000"><I>{_esc(note)}</I></FONT>')
-        return self
-
-    def items(self, lines: list[str]) -> "_Label":
-        for text in lines:
-            self.parts.append(f'<FONT POINT-SIZE="10">{_esc(text)}</FONT>')
         return self
 
     def __str__(self) -> str:
@@ -217,7 +230,6 @@ class _Builder:
         self.deck_ids: dict[str, str] = {}  # deck name -> node id
         self.deck_effects: set[str] = set()  # decks whose cards' effects are drawn (someone draws from them)
         self.movers: list[str] = []  # nodes whose rules move the man
-        self.enders: list[str] = []  # nodes whose rules end the turn early
         self.card_movers: list[tuple[str, int]] = []  # (deck node, how many of its cards move the man)
         self.deck_payers: list[str] = []  # decks with a card that makes the player pay
         self.landing_payers: list[str] = []  # landing handlers that make the player pay
@@ -251,6 +263,19 @@ class _Builder:
 
     def cond(self, node) -> str:
         return self.text.of(node)
+
+    def rule_text(self, label: _Label, when, meta: ast.Meta | None, prefix: str = "when ",
+                  name: str | None = None) -> None:
+        """A rule's condition and its citation. Where the citation gives the condition in words, the
+        rulebook's words stand for it; where only a name (`as NAME`) does, the name; else the code as
+        written. (The code is on the rule's line of the file, which the citations table names.)"""
+        cited = meta is not None and bool(meta.cite)
+        if when is not None and not cited:
+            if name:
+                label.line(f"{prefix}{name.replace('_', ' ')}", size=10)
+            else:
+                label.code(self.cond(when), prefix)
+        label.cite(meta, words=when is not None)
 
     def over_node(self, reason: str, winner_text: str | None = None) -> str:
         if reason in self.game_over:
@@ -286,18 +311,18 @@ class _Builder:
 
         chain = ["next_turn"] + chain_nodes + after_turn + ([window] if window else []) + [first_check]
         end_of_turn = chain[chain.index(chain_nodes[-1]) + 1] if chain_nodes else first_check
-        # The rest of the turn comes after the landing: keep it below the grid of handlers.
+        # The rest of the turn comes after the landing: keep it below the grid of handlers (a rank
+        # more than the grid's rows, so that no row of the grid shares a rank with a tall node).
         grid_rows = -(-sum(1 for h in p.handlers if h.event in ("land", "pass")) // LANDING_COLUMNS)
         for a, b in zip(chain, chain[1:]):
-            extra = {"minlen": str(grid_rows + 1)} if b == end_of_turn and grid_rows > 1 and self.movers else {}
+            extra = {"minlen": str(grid_rows + 2)} if b == end_of_turn and grid_rows > 1 and self.movers else {}
             self.g.edge(a, b, penwidth="1.5", color="#2c3e50", weight="10", **extra)
         for i, nid in enumerate(chain):
             reason = skippable.get(nid)
             if reason and i + 1 < len(chain):
                 self.edge(chain[i - 1], chain[i + 1], f"skip ({reason})", style="dashed", color="#7f8c8d")
         self.landing()
-        self.debt_and_elimination(first_check, window)
-        self.turn_enders(end_of_turn)
+        self.debt_and_elimination(first_check)
         return self.g
 
     def start_node(self) -> str:
@@ -347,9 +372,8 @@ class _Builder:
     def hook_node(self, hook: ast.Hook, index: int) -> str:
         nid = f"hook_{hook.which}_{index}"
         label = _Label().title(f"{hook.which} turn")
-        if hook.when is not None:
-            label.code(self.cond(hook.when), "when ")
-        label.cite(hook.body.meta)
+        self.rule_text(label, hook.when, hook.body.meta, name=hook.name)
+        self.notes(label, hook.body)
         self.g.node(nid, str(label), **_style("hook"))
         self.record_body(nid, hook.body)
         return nid
@@ -373,14 +397,13 @@ class _Builder:
                 label = _Label().title(f"phase {i}: {phase.name}")
                 if phase.title:
                     label.line(phase.title)
-                if phase.when is not None:
-                    label.code(self.cond(phase.when), "when ")
+                self.rule_text(label, phase.when, phase.body.meta, name=None)
                 if phase.optional:
                     label.line("optional: the player may skip it", size=9)
                 for window in self.of_kind(phase.body, ast.Window):
                     if window.only:  # a window restricted to named actions (an open one is the usual)
                         label.line("window: only " + ", ".join(n.id for n in window.only), size=9)
-                label.cite(phase.body.meta)
+                self.notes(label, phase.body)
                 extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
                 sub.node(nid, str(label), **_style("phase", **extra))
                 nodes.append(nid)
@@ -394,12 +417,18 @@ class _Builder:
                 self.record_body(nid, phase.body)
         return nodes, skippable
 
+    def notes(self, label: _Label, body) -> None:
+        """What a block does that its node says in words rather than with an edge across the picture:
+        it ends the turn early, or it lets a debtor raise cash in the action window."""
+        if self.has(body, ast.EndTurn):
+            label.line("⇥ may end the turn here", size=9, colour="#7f8c8d")
+        if self.has(body, ast.RaiseCash) and (self.p.actions or self.p.trade is not None):
+            label.line("the debtor may first raise cash in the action window", size=9, colour="#5d6d7e")
+
     def record_body(self, nid: str, body) -> None:
-        """Note what a block does that the picture shows as edges: moves, turn ends, draws."""
+        """Note what a block does that the picture shows as edges: moves and draws."""
         if self.has(body, ast.Move):
             self.movers.append(nid)
-        if self.has(body, ast.EndTurn):
-            self.enders.append(nid)
         self.draws(nid, body)
         for stmt in self.of_kind(body, ast.EndGame):
             self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
@@ -418,16 +447,14 @@ class _Builder:
         for name in p.actions:  # declaration order
             action = p.actions[name]
             head = name + (f"({action.param.name}: {action.param.kind})" if action.param else "")
-            if action.amount is not None:  # an amount the player chooses: show its range
-                rng = action.amount
-                head = (f"{name}({action.param.name}: {action.param.kind} from {self.cond(rng.low)} "
-                        f"to {self.cond(rng.high)} step {self.cond(rng.step)})")
+            if action.amount is not None:  # an amount the player chooses: its step, the range is in the file
+                head = f"{name}({action.param.name}: {action.param.kind} in steps of {self.cond(action.amount.step)})"
             limit = ""
             if action.limit is not None:
                 limit = f", {'once' if action.limit == 1 else action.limit} per {action.per}"
             timing = action.timing + (f" {action.relation} {action.phase}" if action.phase is not None else "")
             label.line(f"• {head}, {timing}{limit}")
-            if action.when is not None:
+            if action.when is not None and not action.body.meta.cite:
                 label.code(self.cond(action.when), "  when ")
             label.cite(action.body.meta)
         if p.trade is not None:
@@ -435,7 +462,7 @@ class _Builder:
             what = ", ".join([k.id for k in trade.kinds] + (["cards"] if trade.cards else [])) \
                 + (" with cash" if trade.with_cash else "")
             label.line(f"• trade {what}")
-            if trade.when is not None:
+            if trade.when is not None and not trade.meta.cite:
                 label.code(self.cond(trade.when), "  when ")
             label.cite(trade.meta)
         self.g.node("action_window", str(label), **_style("actions"))
@@ -452,9 +479,10 @@ class _Builder:
         outcomes = []
         for i, end in enumerate(p.ends, 1):
             nid = f"end_{i}"
-            label = _Label().title("end when")
-            for piece in _wrap(self.cond(end.condition), 28):
-                label.parts.append(f'<FONT FACE="{CODE_FONT}" POINT-SIZE="10">{_esc(piece)}</FONT>')
+            # The condition in words: the reason the file gives it (`as "…"`), the code beside it.
+            label = _Label().title("end of the game?")
+            for piece in _wrap(end.reason + "?", 24):
+                label.line(piece, size=10)
             self.g.node(nid, str(label), shape="diamond", margin="0.05",
                         **_style("end", style="filled"))
             checks.append(nid)
@@ -473,17 +501,15 @@ class _Builder:
             checks.append(nid)
         # The "no" path first, so that dot keeps it (and the loop back) on the left.
         for a, b in zip(checks, checks[1:]):
-            self.edge(a, b, "no", penwidth="1.5", color="#2c3e50")
+            self.edge(a, b, "no", penwidth="1.5", color="#2c3e50", weight="10")
         for nid, reason, winner in outcomes:
             self.edge(nid, self.over_node(reason, winner), "yes", color=COLOURS["over"][1], penwidth="1.5")
-        # Drawn as a backward edge so that dot routes it beside the chain, not round the whole picture.
-        self.edge("next_turn", checks[-1], "no: next player", penwidth="1.5", color="#2c3e50", dir="back",
-                  arrowtail="normal", weight="0")
+        # The turn goes round: a second "next player's turn" at the foot stands for the one at the top,
+        # rather than an edge back up across the whole picture.
+        self.g.node("next_turn_again", "<<B>next player's turn</B><BR/><FONT POINT-SIZE=\"9\">(back to the top)</FONT>>",
+                    shape="oval", **_style("start", fillcolor="#5d6d7e"))
+        self.edge(checks[-1], "next_turn_again", "no", penwidth="1.5", color="#2c3e50", weight="10")
         return checks, checks[0]
-
-    def turn_enders(self, end_of_turn: str) -> None:
-        for nid in self.enders:
-            self.edge(nid, end_of_turn, "end turn", style="dashed", color="#7f8c8d")
 
     def landing(self) -> None:
         """The `on pass` / `on land` handlers a move triggers, in a cluster."""
@@ -510,11 +536,12 @@ class _Builder:
                     label.line(f"any {handler.target}", size=9)
                 if square is not None and square.stop:
                     label.line("every move stops here", size=9)
-                if handler.when is not None:
-                    label.code(self.cond(handler.when), "when ")
+                if handler.name and (handler.when is None or handler.body.meta.cite):
+                    label.line(handler.name.replace("_", " "), size=10)
+                self.rule_text(label, handler.when, handler.body.meta, name=handler.name)
                 for text in self.auction_lines(handler.body):
                     label.line(text, size=9)
-                label.cite(handler.body.meta)
+                self.notes(label, handler.body)
                 sub.node(nid, str(label), **_style(handler.event))
                 ids.append(nid)
                 if self.pays_from_player(handler.body):
@@ -564,7 +591,8 @@ class _Builder:
             if isinstance(stmt, (ast.Draw, ast.Discard)):
                 verb = "draw" if isinstance(stmt, ast.Draw) else "discard"
                 deck_id = self.deck_node(stmt.deck, effects=verb == "draw")
-                self.edge(nid, deck_id, f"{verb} from {stmt.deck}", color=COLOURS["deck"][1], **extra)
+                # Weighted, so that dot keeps a deck close under the rule that draws from it.
+                self.edge(nid, deck_id, f"{verb} from {stmt.deck}", color=COLOURS["deck"][1], weight="4", **extra)
 
     def deck_node(self, name: str, effects: bool = True) -> str:
         """The deck's node; with `effects`, its cards' effects too (what they move, pay, end), which a
@@ -573,17 +601,24 @@ class _Builder:
         if name not in self.deck_ids:
             self.deck_ids[name] = nid
             deck = self.p.decks.get(name)
-            label = _Label(left=True).title(f"deck {name}")
+            # Collapsed to its counts: the cards are on a picture of their own (`--deck NAME`).
+            label = _Label().title(f"deck {name}")
             if deck is None:
                 label.line("(not declared)", size=9)
             else:
                 total = sum(c.copies for c in deck.cards)
-                label.line(f"{total} cards, {deck.policy}" + ("" if effects else ", discarded unread"), size=9)
+                kinds = len(deck.cards)
+                label.line(f"{total} card{'' if total == 1 else 's'}" + (f" of {kinds} kinds" if kinds != total else "")
+                           + f", {deck.policy}" + ("" if effects else ", discarded unread"), size=10)
                 if effects:
-                    label.items([f"{c.title or c.name}" + (f" ×{c.copies}" if c.copies != 1 else "")
-                                 + (" (lasting)" if c.lasting else "") for c in deck.cards])
+                    kept = sum(1 for c in deck.cards if c.keep)
+                    if kept:
+                        label.line(f"{kept} may be kept for later", size=9)
                     if any(c.lasting for c in deck.cards):
                         label.line("a lasting card is in force until the next draw", size=9)
+                    if any(self.has(c.body, ast.EndTurn) for c in deck.cards):
+                        label.line("⇥ a card may end the turn", size=9, colour="#7f8c8d")
+                    label.line(f"its cards: rulesc diagram --deck {name}", size=9, colour="#5d6d7e")
                 label.cite(deck.meta)
             self.g.node(nid, str(label), shape="note", **_style("deck", style="filled"))
         if effects and name not in self.deck_effects and name in self.p.decks:
@@ -593,8 +628,6 @@ class _Builder:
 
     def card_effects(self, nid: str, deck) -> None:
         moving = [c for c in deck.cards if self.has(c.body, ast.Move)]
-        if any(self.has(c.body, ast.EndTurn) for c in deck.cards):
-            self.enders.append(nid)
         for card in deck.cards:
             for stmt in self.of_kind(card.body, ast.EndGame):
                 self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
@@ -607,7 +640,7 @@ class _Builder:
         if any(self.pays_from_player(c.body) for c in deck.cards):
             self.deck_payers.append(nid)
 
-    def debt_and_elimination(self, first_check: str, window: str | None) -> None:
+    def debt_and_elimination(self, first_check: str) -> None:
         p = self.p
         anchor = self.landing_anchor
         for nid, count in self.card_movers:
@@ -622,9 +655,8 @@ class _Builder:
         for i, handler in enumerate(debts, 1):
             nid = f"debt_{i}"
             label = _Label().title("on debt").line("a payment is larger than cash", size=9)
-            if handler.when is not None:
-                label.code(self.cond(handler.when), "when ")
-            label.cite(handler.body.meta)
+            self.rule_text(label, handler.when, handler.body.meta, name=handler.name)
+            self.notes(label, handler.body)
             self.g.node(nid, str(label), **_style("debt"))
             if debt_ids:
                 self.edge(debt_ids[-1], nid, "then")
@@ -640,9 +672,8 @@ class _Builder:
         for i, handler in enumerate(elims, 1):
             nid = f"eliminate_{i}"
             label = _Label().title("on eliminate")
-            if handler.when is not None:
-                label.code(self.cond(handler.when), "when ")
-            label.cite(handler.body.meta)
+            self.rule_text(label, handler.when, handler.body.meta, name=handler.name)
+            self.notes(label, handler.body)
             self.g.node(nid, str(label), **_style("debt"))
             if elim_ids:
                 self.edge(elim_ids[-1], nid, "then")
@@ -650,9 +681,6 @@ class _Builder:
         # Who eliminates: every block with an `eliminate` statement.
         eliminators = []
         for nid, handler in zip(debt_ids, debts):
-            if window is not None and self.has(handler.body, ast.RaiseCash):
-                self.edge(nid, window, "raise cash", style="dotted", color=COLOURS["actions"][1], dir="both",
-                          constraint="false")
             if self.has(handler.body, ast.Eliminate):
                 eliminators.append(nid)
             self.record_body(nid, handler.body)
@@ -706,12 +734,18 @@ DOT_HINT = ("Graphviz's `dot` program, which renders it, is not installed: on De
 
 
 def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
-    """Write the DOT source, and render it when the output (or `fmt`) asks for an image.
+    """Write the turn flow's DOT source, and render it when the output (or `fmt`) asks for an image
+    (see `write_graph`)."""
+    return write_graph(build_diagram(program), output, fmt)
 
-    The DOT goes to `output` if it ends in `.dot`, else alongside it as `<stem>.dot`. An
-    `output` ending in `.svg`, `.png` or `.pdf` (or an explicit `fmt`) is rendered with
-    Graphviz's `dot`; without `dot` a `DiagramError` says the DOT was written and how to
-    get `dot`. Returns the files written, the DOT first.
+
+def write_graph(graph: graphviz.Digraph, output: str, fmt: str | None = None) -> list[str]:
+    """Write a picture to `output`: its DOT source for `.dot`, else rendered with Graphviz's `dot`.
+
+    Only what was asked for is written: `-o turn.svg` writes turn.svg and nothing beside it;
+    `-o turn.dot --format svg` writes both (the DOT, and the SVG next to it). Where `dot` is
+    missing or fails, the DOT source is written in the image's place as `<stem>.dot`, so the work
+    is not lost, and a `DiagramError` says so and how to get `dot`. Returns the files written.
     """
     out = Path(output)
     suffix = out.suffix.lower().lstrip(".")
@@ -722,32 +756,61 @@ def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
     if fmt is not None and suffix != fmt and (suffix in RENDER_FORMATS or (suffix == "dot" and fmt == "dot")):
         raise DiagramError(f"`{output}` names a .{suffix} file, but --format asks for {fmt}; "
                            f"name a .{fmt} file, or leave out --format")
-    if suffix == "dot":
-        dot_path = out
-        image = out.with_suffix("." + fmt) if fmt and fmt != "dot" else None
-    else:
-        if fmt is None and suffix and suffix not in RENDER_FORMATS:
-            raise DiagramError(f"cannot tell the diagram format from `{output}`; name a .dot, "
-                               + ", ".join(f".{f}" for f in RENDER_FORMATS) + " file")
-        dot_path = out.with_suffix(".dot")
-        if fmt == "dot":
-            image = None
-        elif fmt is not None:
-            image = out if suffix == fmt else (out if suffix and suffix in RENDER_FORMATS else
-                                               out.with_suffix("." + fmt))
-        else:
-            image = out if suffix else None
-    render_fmt = (fmt if fmt and fmt != "dot" else suffix) if image is not None else None
-
-    graph = build_diagram(program)
+    if suffix != "dot" and fmt is None and suffix not in RENDER_FORMATS:
+        raise DiagramError(f"cannot tell the diagram format from `{output}`; name a .dot, "
+                           + ", ".join(f".{f}" for f in RENDER_FORMATS) + " file")
+    written = []
+    if suffix == "dot" or fmt == "dot":
+        dot_path = out if suffix == "dot" else out.with_suffix(".dot")
+        _write_dot(graph, dot_path)
+        written.append(str(dot_path))
+        if fmt is None or fmt == "dot":
+            return written
+    render_fmt = fmt or suffix
+    image = out if suffix == render_fmt else out.with_suffix("." + render_fmt)
     try:
-        dot_path.write_text(graph.source, encoding="utf-8")
+        data = _render(graph, render_fmt, image)
+    except DiagramError as exc:
+        fallback = image.with_suffix(".dot")
+        if str(fallback) not in written:
+            _write_dot(graph, fallback)
+            written.append(str(fallback))
+        raise DiagramError(f"{exc}; wrote its DOT source to `{fallback}` instead, to render elsewhere",
+                           written) from None
+    try:
+        image.write_bytes(data)
     except OSError as exc:
-        raise DiagramError(f"cannot write `{dot_path}`: {exc.strerror or exc}") from None
-    written = [str(dot_path)]
-    if image is None:
-        return written
+        raise DiagramError(f"cannot write `{image}`: {exc.strerror or exc}", written) from None
+    written.append(str(image))
+    return written
 
+
+def _write_dot(graph: graphviz.Digraph, path: Path) -> None:
+    try:
+        path.write_text(graph.source, encoding="utf-8")
+    except OSError as exc:
+        raise DiagramError(f"cannot write `{path}`: {exc.strerror or exc}") from None
+
+
+def _render(graph: graphviz.Digraph, fmt: str, image: Path) -> bytes:
+    """The picture rendered by Graphviz's `dot`, in memory; a `DiagramError` if it cannot be."""
+    missing = f"cannot render `{image}`: {DOT_HINT}"
+    if shutil.which("dot") is None:
+        raise DiagramError(missing)
+    try:
+        return graph.pipe(format=fmt, quiet=True)
+    except graphviz.ExecutableNotFound:
+        raise DiagramError(missing) from None
+    except graphviz.CalledProcessError as exc:
+        stderr = exc.stderr
+        detail = stderr.decode("utf-8", "replace").strip() if isinstance(stderr, bytes) else (stderr or "")
+        raise DiagramError(f"`dot` failed to render `{image}`: {detail or exc}") from None
+
+
+def render_file(dot_path: Path, image: Path, fmt: str, written: list[str] | None = None) -> None:
+    """Render a DOT file that is already written into `image` with Graphviz's `dot`; a
+    `DiagramError` says what went wrong (`written`: the files written before, for its message)."""
+    written = list(written or [str(dot_path)])
     missing = (f"wrote the DOT file `{dot_path}`, but cannot render `{image}`: {DOT_HINT}; "
                f"or render the DOT file elsewhere")
     if shutil.which("dot") is None:
@@ -755,7 +818,7 @@ def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. a format that differs from the output's suffix
-            graphviz.render("dot", format=render_fmt, filepath=str(dot_path), outfile=str(image), quiet=True)
+            graphviz.render("dot", format=fmt, filepath=str(dot_path), outfile=str(image), quiet=True)
     except graphviz.ExecutableNotFound:
         raise DiagramError(missing, written) from None
     except graphviz.CalledProcessError as exc:
@@ -766,5 +829,3 @@ def write_diagram(program, output: str, fmt: str | None = None) -> list[str]:
     except OSError as exc:
         raise DiagramError(f"wrote `{dot_path}`, but could not write `{image}`: {exc.strerror or exc}",
                            written) from None
-    written.append(str(image))
-    return written

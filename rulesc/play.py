@@ -143,7 +143,8 @@ class Words:
 
 
 def status(game, seat: int | None = None) -> str:
-    """Every player: position, cash, holdings (the things whose state names him) and kept cards."""
+    """Every player: position, cash, holdings (the things whose state names him) and kept cards; seen
+    from `seat`, another player's cash is shown only if the rules do not keep it `hidden`."""
     state, words = game.state, getattr(game, "words", None)
     board = game.rules.board
     lines = [f"turn {state.turn}"]
@@ -156,7 +157,8 @@ def status(game, seat: int | None = None) -> str:
         if p.out:
             lines.append(f"  {p.name}{you}: out of the game")
             continue
-        line = f"  {p.name}{you}: on {where}, cash {money(p.f.get('cash', 0))}"
+        secret = seat is not None and p.seat != seat and "cash" in game.rules.hidden_fields
+        line = f"  {p.name}{you}: on {where}, " + ("cash hidden" if secret else f"cash {money(p.f.get('cash', 0))}")
         line += f"; holds {', '.join(holds)}" if holds else "; holds nothing"
         if cards:
             line += f"; cards kept: {', '.join(cards)}"

@@ -16,7 +16,7 @@ from rulesc.dsl import builtins as B
 # Words that begin a declaration (or a part of one).
 DECLARATIONS = (
     "action", "bank", "board", "card", "deck", "define", "end", "extend", "extends", "game", "global", "group",
-    "hint", "invariant", "kind", "on", "override", "param", "phase", "player", "procedure", "remove", "replace",
+    "hint", "insert", "invariant", "kind", "on", "override", "param", "phase", "player", "procedure", "remove", "replace",
     "scenario", "setup", "square", "state", "table", "trade", "turn",
 )
 # The other keywords: statements, clauses, modifiers, scenario steps.

@@ -29,6 +29,8 @@ from rulesc.interpreter.scenario import run_scenarios
 from rulesc.properties import check_properties
 from rulesc.properties.coverage import QUIET_STATEMENTS
 from rulesc.diagram import build_diagram
+from rulesc.deck_diagram import build_deck_diagram
+from rulesc.money import build_money_diagram, payments
 
 HERE = Path(__file__).parent / "completeness"
 BASE = HERE / "everything.rules"
@@ -81,7 +83,7 @@ FORMS = {
                               "replace card", "remove card", "extend deck", "remove scenario",
                               "replace handler", "remove handler", "replace action", "remove action",
                               "remove invariant", "remove end", "remove row", "remove deck", "remove param",
-                              "override table"},
+                              "override table", "override board", "insert phase after", "insert phase before"},
     (ast.Bank, "unlimited"): {True},
     (ast.Card, "keep"): {True, False},
     (ast.Card, "lasting"): {True, False},
@@ -194,6 +196,21 @@ def test_the_diagram_draws_every_phase_and_deck(rules):
     for deck in rules.program.decks:
         assert f"deck_{deck}" in dot, deck
     assert "moves the man" in dot
+
+
+def test_the_money_flow_shows_every_payment(rules):
+    program = rules.program
+    bodies = (list(program.handlers) + list(program.hooks) + list(program.actions.values())
+              + list(program.procedures.values()) + [c for d in program.decks.values() for c in d.cards]
+              + list(program.turn.phases) + ([program.setup] if program.setup is not None else []))
+    pays = {(n.span.file, n.span.line) for n in walk.walk(tuple(bodies)) if isinstance(n, ast.Pay)}
+    assert pays
+    shown = payments(program)
+    assert {(p.line) for p in shown if p.rule != "a trade"} == {line for _, line in pays}
+    dot = build_money_diagram(program).source
+    assert all(f"{p.file}:{p.line}<" in dot for p in shown)
+    for deck in program.decks:
+        assert build_deck_diagram(program, deck).source.count("card_") >= len(program.decks[deck].cards)
 
 
 def test_the_property_checker_covers_every_statement(rules):

@@ -201,6 +201,41 @@ def test_remove_row_takes_the_thing_and_its_square_off_the_board(tmp_path):
     assert "no row `B2` in table `Lot`" in d.message and "`B1`" in d.help
 
 
+def phase_names(rules):
+    [turn] = [d for d in rules.decls if isinstance(d, ast.Turn)]
+    return [p.name for p in turn.phases]
+
+
+def test_insert_phase_puts_a_new_phase_after_or_before_another(tmp_path):
+    rules = load(tmp_path, "insert phase toll after move:\n    pay $1 from player to bank\n"
+                           "insert phase wake \"Wake up\" when turn > 1 optional before move:\n    pass\n")
+    names = phase_names(rules)
+    assert names.index("wake") + 1 == names.index("move") == names.index("toll") - 1
+    assert not clean(rules)
+    [d] = errors(tmp_path, "insert phase toll after mvoe:\n    pass\n")
+    assert d.code == "R0510" and d.span.line == 2 and d.path.endswith("house.rules")
+    assert "`insert phase toll after mvoe`: the base has no phase `mvoe`" in d.message and "`move`" in d.help
+    again = check_program(load(tmp_path, "insert phase move after move:\n    pass\n"))
+    assert [d.code for d in again.diagnostics if d.is_error] == ["R0202"]
+
+
+def test_override_board_adds_a_square_that_plays(tmp_path):
+    rules = load(tmp_path, "square Well \"Wishing well\"\non land Well:\n    pay $3 from bank to player\n"
+                           "override board:\n    Go, Well, R1, Chance, R2\n    Rest, B1, Tax\n"
+                           "scenario \"a wish\":\n    players Ann, Bob\n    as Ann:\n        move player by 1\n"
+                           "    expect Ann.cash == $503 and Ann.position == Well\n")
+    [board] = [d for d in rules.decls if isinstance(d, ast.Board)]
+    assert [s.id for s in board.squares][:2] == ["Go", "Well"] and board.span.file.endswith("house.rules")
+    assert not clean(rules)
+    from rulesc.interpreter.rules import compile_rules
+    from rulesc.interpreter.scenario import run_scenarios
+    results = {r.title: r for r in run_scenarios(compile_rules(check_program(rules)))}
+    assert results["a wish"].passed
+    # a board that leaves out a thing of a board kind is the checker's board error, at the thing's row
+    missing = check_program(load(tmp_path, "override board:\n    Go, R1, Chance, R2\n    Rest, Tax\n"))
+    assert [(d.code, d.span.line) for d in missing.diagnostics if d.is_error] == [("R0703", 43)]
+
+
 def test_a_variant_adds_fields(tmp_path):
     rules = load(tmp_path, "global:\n    pot: account\nplayer:\n    fines_paid: money = $0\n")
     assert not clean(rules)
@@ -209,7 +244,8 @@ def test_a_variant_adds_fields(tmp_path):
 # ---- what cannot be written says what can ------------------------------------------------------------
 
 @pytest.mark.parametrize("line, word", [("remove hook Tax", "remove"), ("replace square Tax:", "replace"),
-                                        ("override board:", "override")])
+                                        ("override square Tax:", "override"),
+                                        ("insert card Chances.Extra:", "insert")])
 def test_a_change_that_does_not_exist_says_what_can_be_written(tmp_path, line, word):
     [d] = errors(tmp_path, line + "\n")
     assert d.code == "R0101" and d.path.endswith("house.rules") and d.span.line == 2

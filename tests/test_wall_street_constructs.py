@@ -1,19 +1,25 @@
 """The general constructs Wall Street needs (issue #8), each tested on its own in a small game:
 `setup:`, squares that stop every move (`stop`), `cycle` decks and `lasting` cards with
 `Deck.showing`, limits per turn or per visit on actions, and action timing within a turn
-(`own turn before PHASE`, `window for P only A, B`).
+(`own turn before PHASE`, `window for P only A, B`), and what an agent may see (`hidden` fields).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from rulesc.diagram import build_diagram
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
-from rulesc.interpreter.agents import make_agents
+from rulesc.interpreter.agents import HeuristicAgent, make_agents
 from rulesc.interpreter.engine import Game
-from rulesc.interpreter.rules import compile_rules
+from rulesc.interpreter.rules import compile_rules, load_rules
 
-from test_language_extensions import BASE, assert_all_pass, errors, game
+from test_language_extensions import BASE, assert_all_pass, checked, errors, game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def rules_of(extra: str):
@@ -495,7 +501,6 @@ def test_amount_misuse_is_reported():
 
 
 def test_a_huge_range_or_a_zero_step_stops_the_game_with_a_diagnostic():
-    import pytest
     from rulesc.interpreter.errors import RuleRuntimeError
     for extra, message in (("action a(x: money from $1 to $1,000,000 step $1) any time:\n    pass\n", "amounts"),
                            ("action a(x: count from 1 to 5 step turn - turn) any time:\n    pass\n", "step")):
@@ -564,7 +569,6 @@ def test_nobody_bids_runs_else():
 
 
 def test_without_bluffing_no_bid_exceeds_cash():
-    import pytest
     from rulesc.interpreter.dealing import AgentError
     g = game(ROUND.replace(" bluffing", "").replace("    bluff:\n        pay $50 from sale.winner to bank"
                                                      "      § \"A bluffer who is exposed must then pay a fine\"\n", ""),
@@ -667,7 +671,6 @@ def test_accounts_are_counted_by_money_conservation_and_survive_json():
 
 
 def test_paying_more_than_an_account_holds_is_a_runtime_error():
-    import pytest
     from rulesc.interpreter.errors import RuleRuntimeError
     rules = account_rules(ACCOUNTS + "\non land R1:\n    pay $5 from player.savings to bank\n")
     g = Game(rules, 2, seed=1, agents=make_agents("random", 1, 2))
@@ -723,8 +726,70 @@ def test_the_view_leaves_out_other_players_hidden_fields():
     assert all(isinstance(p.f["cash"], int) for p in g.state.players)
 
 
+class Watcher(HeuristicAgent):
+    """The heuristic agent, noting what it can see of the others whenever it is asked to bid or act."""
+
+    def __init__(self, seed=0, seat=0):
+        super().__init__(seed, seat)
+        self.seen = []
+
+    def act(self, game, player, options, raising):
+        self.seen.append({p.name: (p.f.get("cash"), "cash" in p.f) for p in game.state.players})
+        return super().act(game, player, options, raising)
+
+
+class Peeker(HeuristicAgent):
+    """An agent that reads another player's cash, which the rules keep hidden."""
+
+    def act(self, game, player, options, raising):
+        richest = max(p.f["cash"] for p in game.state.players if p is not player)
+        return super().act(game, player, options, raising) if richest >= 0 else None
+
+
+def test_agents_decide_with_the_others_hidden_fields_masked():
+    from rulesc.interpreter.blindfold import HiddenFieldRead
+    rules = compile_rules(hidden_rules("action spend own turn:\n    pay $1 from player to bank\n"))
+    watcher = Watcher()
+    g = Game(rules, ["Ann", "Bob"], seed=1, agents={0: watcher, 1: HeuristicAgent(1, 1)})
+    g.play_turn()
+    assert watcher.seen, "the agent was never asked to act"
+    for seen in watcher.seen:
+        assert seen["Bob"] == (None, False) and isinstance(seen["Ann"][0], int)
+    # the mask is lifted when the agent has answered: the engine reads and pays from every field
+    assert all(type(p.f) is dict and isinstance(p.f["cash"], int) for p in g.state.players)
+    peeking = Game(rules, ["Ann", "Bob"], seed=1, agents={0: Peeker(), 1: HeuristicAgent(1, 1)})
+    with pytest.raises(HiddenFieldRead, match="agent of Ann read Bob's hidden field `cash`"):
+        peeking.play_turn()
+
+
+def test_with_nothing_hidden_agents_see_everything():
+    rules = compile_rules(checked("action spend own turn:\n    pay $1 from player to bank\n"))
+    watcher = Watcher()
+    g = Game(rules, ["Ann", "Bob"], seed=1, agents={0: watcher, 1: HeuristicAgent(1, 1)})
+    g.play_turn()
+    assert watcher.seen and all(seen["Bob"] == (100, True) for seen in watcher.seen)
+
+
+def test_the_heuristic_agent_plays_wall_street_without_peeking():
+    """Whole games of both Wall Street files with every agent blindfolded: a peek would raise."""
+    for path in ("games/wallstreet.rules", "games/wallstreet-short.rules"):
+        rules = load_rules(str(ROOT / path))
+        assert "cash" in rules.hidden_fields
+        for seed in range(3):
+            for kind in ("heuristic", "random"):
+                Game(rules, 3, seed=seed, agents=make_agents(kind, seed, 3)).play()
+
+
+def test_the_terminal_shows_the_others_hidden_cash_as_hidden():
+    from rulesc.play import status
+    rules = compile_rules(hidden_rules(""))
+    g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("heuristic", 1, 2))
+    seen_by_ann = status(g, 0)
+    assert "Ann (you): on Go, cash $100" in seen_by_ann and "Bob: on Go, cash hidden" in seen_by_ann
+    assert "Bob: on Go, cash $100" in status(g)  # the whole state, for a log or a test
+
+
 def test_a_huge_number_of_passes_stops_instead_of_hanging():
-    import pytest
     from rulesc.interpreter.errors import StepBudgetExceeded
     g = game(ROUND.replace("passes 2", "passes 1000000000"), players=("Ann", "Bob"))
     g.forced_dice.append((1,))

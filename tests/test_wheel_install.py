@@ -55,15 +55,21 @@ def test_the_wheel_does_not_import_from_the_source_tree(installed):
     ["simulate", "games/finance.rules", "-n", "5", "--quiet"],
     ["simulate", "games/finance.rules", "-n", "5", "--quiet", "--workers", "2"],
     ["diagram", "games/wheeler.rules", "-o", "turn.dot"],
+    ["diagram", "games/wheeler.rules", "--money", "-o", "money.dot"],
+    ["doc", "games/finance.rules", "-o", "finance.md"],
     ["explain", "R0205"],
     ["check", "--static", "--format", "sarif", "games/wheeler.rules"],
     ["test", "--format", "junit", "games/wheeler-level1.rules"],
-], ids=lambda a: a[0] + ("-static" if "--static" in a else "") + ("-sarif" if "sarif" in a else "")
+], ids=lambda a: a[0] + ("-static" if "--static" in a else "") + ("-money" if "--money" in a else "") + ("-sarif" if "sarif" in a else "")
     + ("-junit" if "junit" in a else "") + ("-workers" if "--workers" in a else ""))
 def test_every_subcommand_runs_from_the_installed_wheel(installed, args):
     out = _run([installed / "venv" / "bin" / "rulesc", *args], cwd=installed)
-    if args[0] == "diagram":
+    if args[0] == "diagram" and "--money" in args:
+        assert "digraph money_flow {" in (installed / "money.dot").read_text()
+    elif args[0] == "diagram":
         assert "digraph turn_flow {" in (installed / "turn.dot").read_text()
+    if args[0] == "doc":  # the page and its pictures
+        assert "## Money" in (installed / "finance.md").read_text() and (installed / "finance-money.svg").exists()
     if args[0] == "explain":  # the docs/errors page is in the wheel
         assert out.startswith("### R0205\n") and "unknown name" in out
     if "sarif" in args:  # the rules' descriptions come from that page too

@@ -1,0 +1,80 @@
+"""What an agent may see while it decides: the other players' `hidden` fields are out of its reach.
+
+A rulebook can make a player's state secret (Wall Street: "keep your cash hidden in your bank book",
+which is what makes bluffing at an auction possible). The engine, the scenarios and the checker read
+the whole state; an agent answering a decision must not read another player's hidden field.
+
+Rather than hand each agent a copy of the state (every decision would pay for the copy, and any
+reference the copy missed — a thing's owner, a trade's partner — would lead back to the real
+thing), the engine hands the agent the real game with the other players' field dicts swapped for
+masked copies for the length of the call: whatever path the agent takes to another player, it
+meets the mask. Reading a hidden field there (`p.f["cash"]`) raises `HiddenFieldRead`, an
+`AgentError`: an agent that peeks is broken, like one that answers with an illegal move. `.get()`
+answers None, so a display can show "hidden". Rules with no hidden field pay nothing: the agents
+are used as they are.
+"""
+
+from __future__ import annotations
+
+from .dealing import AgentError
+
+
+class HiddenFieldRead(AgentError):
+    """An agent read another player's `hidden` field."""
+
+
+class MaskedFields(dict):
+    """Another player's fields as a viewer sees them: the hidden ones are absent, and asked for by name they raise."""
+
+    __slots__ = ("owner", "viewer", "hidden")
+
+    def __init__(self, fields: dict, hidden: frozenset, owner, viewer):
+        super().__init__((k, v) for k, v in fields.items() if k not in hidden)
+        self.owner, self.viewer, self.hidden = owner, viewer, hidden
+
+    def __missing__(self, key):
+        if key in self.hidden:
+            raise HiddenFieldRead(f"the agent of {self.viewer.name} read {self.owner.name}'s hidden field `{key}`")
+        raise KeyError(key)
+
+
+class Blindfolded:
+    """An agent whose every answer is given with the other players' hidden fields masked."""
+
+    def __init__(self, agent, game, hidden: frozenset):
+        self.inner, self._game, self._hidden = agent, game, hidden
+
+    def _masked(self, viewer, question: str, *args):
+        others = [p for p in self._game.state.players if p is not viewer]
+        saved = [p.f for p in others]
+        for p in others:
+            p.f = MaskedFields(p.f, self._hidden, p, viewer)
+        try:
+            return getattr(self.inner, question)(self._game, viewer, *args)
+        finally:
+            for p, fields in zip(others, saved):
+                p.f = fields
+
+    def bid(self, game, player, thing, low, high):
+        return self._masked(player, "bid", thing, low, high)
+
+    def choose(self, game, player, name, options):
+        return self._masked(player, "choose", name, options)
+
+    def wants_window(self, game, player, own_turn):
+        return self._masked(player, "wants_window", own_turn)
+
+    def act(self, game, player, options, raising):
+        return self._masked(player, "act", options, raising)
+
+    def accept(self, game, player, offer):
+        return self._masked(player, "accept", offer)
+
+    def __getattr__(self, name):  # save, restore and an agent's own attributes
+        return getattr(self.inner, name)
+
+
+def consulted(agent, game):
+    """The agent as the engine consults it: blindfolded where the rules hide fields, else as it is."""
+    hidden = game.rules.hidden_fields
+    return Blindfolded(agent, game, hidden) if hidden else agent
