@@ -202,7 +202,8 @@ class Game(Cards, Dealing):
 
     def agent(self, player: Player):
         """The agent that answers for `player`, blindfolded to the others' hidden fields (blindfold.py)."""
-        return consulted(self.agents[player.seat], self)
+        agent = self.agents[player.seat]
+        return consulted(agent, self) if self.rules.hidden_fields else agent  # no hidden field: as it is
 
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):
