@@ -21,6 +21,7 @@ from .codegen import ExpressionCodegen, source_text
 from .errors import RuleRuntimeError
 from .events import RuleRef
 from .state import Square
+from .stmtgen import StatementCodegen
 
 NEVER_NONE = frozenset({"player", "bank", "current"})  # reserved names that always hold a value
 
@@ -39,6 +40,7 @@ class Compiler:
         self.params: dict[str, object] = {}
         self.procedures: dict = {}  # name -> compiled body
         self.codegen = ExpressionCodegen(self.program, self.types, self.params, squares, thing_index)
+        self.statements = StatementCodegen(self)
 
     def where(self, node) -> RuleRef:
         """The rule's file and line, for the events it causes (the base file's, for inherited
@@ -68,34 +70,44 @@ class Compiler:
         a runtime diagnostic. The checker proves most of these are not `none`, but its proof can be
         undone by what runs in between (a `set … = none`, or an `eliminate` whose handlers clear fields)."""
         value = self.expr(node, local)
-        if isinstance(node, ast.Name) and node.id in NEVER_NONE:
+        fail = self.none_operand(node, role)
+        if fail is None:
             return value
-        text = source_text(self.program, node)
 
         def needed(g, e):
             found = value(g, e)
             if found is None:
-                self.fail(f"`{text}` is `none` here, so it cannot be {role}", node,
-                          help="test it first (`if … != none:`): a rule run since the test may have cleared it")
+                fail()
             return found
         return needed
 
+    def none_operand(self, node, role: str):
+        """What to call when operand `node` of a statement is `none` (raises the runtime diagnostic),
+        or None for a reserved name that always holds a value."""
+        if isinstance(node, ast.Name) and node.id in NEVER_NONE:
+            return None
+        text = source_text(self.program, node)
+
+        def fail():
+            self.fail(f"`{text}` is `none` here, so it cannot be {role}", node,
+                      help="test it first (`if … != none:`): a rule run since the test may have cleared it")
+        return fail
+
+    def negative_payment(self, node):
+        """What to call with the amount when a `pay` would pay a negative amount."""
+        def fail(value):
+            self.fail(f"cannot pay a negative amount ({value})", node)
+        return fail
+
     # ---- statements ----------------------------------------------------------------------------
     def block(self, block: ast.Block, local: frozenset):
-        stmts = []
-        for stmt in block.statements:
-            compiled, local = self.stmt(stmt, local)
-            stmts.append(compiled)
-        if len(stmts) == 1:
-            return stmts[0]
-
-        def run(g, e):
-            for s in stmts:
-                s(g, e)
-        return run
+        """A block as one generated function (stmtgen.py): the common statements written out in
+        Python, any other through its `_s_X` closure."""
+        return self.statements.block(block, local)
 
     def stmt(self, node, local: frozenset):
-        """Compile one statement; returns the closure and the local names visible after it."""
+        """Compile one statement through its `_s_X` method (the general path, for statements the
+        statement codegen does not write out); returns the closure and the local names visible after it."""
         method = getattr(self, "_s_" + type(node).__name__)
         return method(node, local, self.where(node))
 
@@ -168,11 +180,13 @@ class Compiler:
         amount = self.expr(node.amount, local)
         source, target = self.need(node.source, local, "who pays"), self.need(node.target, local, "who is paid")
 
+        negative = self.negative_payment(node)
+
         def pay(g, e):
             g.tick(where, node)
             value = amount(g, e)
             if value < 0:
-                self.fail(f"cannot pay a negative amount ({value})", node)
+                negative(value)
             g.pay(value, source(g, e), target(g, e), where)
         return pay, local
 
