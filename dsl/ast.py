@@ -163,12 +163,30 @@ class Roll:
 
 
 @statement
+class RollAgain:
+    """`roll 2 dice as d again on doubles up to 3 times:` BODY [`too many doubles:` TOO_MANY]: roll and run
+    BODY; while the dice show doubles, roll again and run it again, in the same turn, at most `limit`
+    rolls in all. If the last roll allowed shows doubles too, TOO_MANY (when given) runs instead of BODY."""
+
+    count: object
+    var: str
+    limit: int
+    body: Block
+    too_many: Block | None
+    span: Span
+    limit_span: Span
+    meta: Meta = NO_META
+
+
+@statement
 class Move:
     who: object
     how: str  # "by" | "to" | "back" | "send" (to, landing but not passing) | "place" (at, nothing happens)
     amount: object
     span: Span
     meta: Meta = NO_META
+    marks: tuple = ()  # `with double_rent`: names the `on land`/`on pass` handlers of this move see as `true`
+    marks_span: Span | None = None
 
 
 @statement
@@ -267,6 +285,27 @@ class Window:
 @statement
 class UseCard:
     """`use card by P`: P may use one of the cards he keeps."""
+
+    who: object
+    span: Span
+    meta: Meta = NO_META
+
+
+@statement
+class Put:
+    """`put P in S`: P is in status S from now on: his turns run S's phases (and S's `at` square holds his
+    token); for the player whose turn it is, this turn ends."""
+
+    who: object
+    status: str
+    status_span: Span
+    span: Span
+    meta: Meta = NO_META
+
+
+@statement
+class Release:
+    """`release P`: P leaves his status; released in his status's turn, he plays the ordinary phases next."""
 
     who: object
     span: Span
@@ -436,6 +475,21 @@ class Bank:
 
 
 @node
+class Supply:
+    """`supply Houses = 32 on Lot.houses`: the bank holds `size` pieces; those out of it are the sum of
+    the count field `field` over the things of `kind`. Taking more than it holds stops the game."""
+
+    name: str
+    size: object
+    kind: str
+    field: str
+    kind_span: Span
+    field_span: Span
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
 class TypeRef:
     name: str
     optional: bool
@@ -565,6 +619,19 @@ class Phase:
     optional: bool
     body: Block
     span: Span
+
+
+@node
+class Status:
+    """`status InJail "In jail" at Jail:` and phases: a player status with its own turn."""
+
+    name: str
+    title: str | None
+    at: str | None  # the square that holds a player put in it
+    at_span: Span | None
+    phases: tuple
+    span: Span
+    meta: Meta = NO_META
 
 
 @node

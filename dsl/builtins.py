@@ -29,7 +29,9 @@ LITERAL_NAMES = frozenset({"none", "true", "false"})
 PLAYER = "player"  # the player a rule runs for (phases, handlers, cards, actions, hooks)
 DEBT_NAMES = {"debtor": T.PLAYER, "creditor": T.ACCOUNT, "owed": T.MONEY}  # in `on debt`
 TRADE_NAMES = {"partner": T.PLAYER}  # in a `trade`'s `when`, beside `player`
-CONTEXT_NAMES = frozenset({PLAYER, *DEBT_NAMES, *TRADE_NAMES})  # bound by where a rule runs
+MOVED_BY = "moved_by"  # in `on land`/`on pass`: the roll whose total moved the token, or `none`
+MOVE_NAMES = {MOVED_BY: T.ROLL.maybe()}
+CONTEXT_NAMES = frozenset({PLAYER, *DEBT_NAMES, *TRADE_NAMES, *MOVE_NAMES})  # bound by where a rule runs
 RESERVED_NAMES = frozenset({PLAYER, *GLOBAL_NAMES, *LITERAL_NAMES})  # a declaration may not take these
 
 # ---- fields the engine keeps ---------------------------------------------------------------------------
@@ -43,17 +45,20 @@ PLAYER_FIELDS = {  # every player has these; a file's `player:` declares more
     "bidding": T.MONEY,  # in an auction `with window`: the lowest bid he may make now
     "hand": T.list_of(Type("card")),
     "extra_turns": T.COUNT,
+    "status": Type("status", True),  # the status with its own turn he is in (`put P in S`), or none
+    "status_turns": T.COUNT,  # the turns he has begun in it, this one included
 }
 PLAYER_POSITION = "position"  # kept as an index into the board, read as a square
 PLAYER_OUT = "out"
-PLAYER_UNTRACKED = frozenset({"owing", "bidding", "hand", "extra_turns"})  # no change counter: never cache what reads them
+PLAYER_UNTRACKED = frozenset({"owing", "bidding", "hand", "extra_turns", "status", "status_turns"})  # no change counter: never cache what reads them
 DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT, "showing": Type("card", True)}  # showing: a lasting card in force
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
 SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}
+SUPPLY_FIELDS = {"left": T.COUNT, "size": T.COUNT}  # a `supply`: the pieces the bank still holds, and all of them
 ACCOUNT_FIELDS = {"balance": T.MONEY}  # an account field (`deposit: account`), or the bank
 ACCOUNT_BALANCE = "balance"
 NAME_FIELDS = {"name": T.TEXT}  # every named value: a thing, a square, a card
-ENGINE_VALUES = frozenset({"roll", "sale", "deck", "card", "square", "account"})  # values whose fields are never `set`
+ENGINE_VALUES = frozenset({"roll", "sale", "deck", "card", "square", "account", "supply"})  # values whose fields are never `set`
 
 # ---- functions -----------------------------------------------------------------------------------------
 

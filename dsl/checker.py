@@ -17,8 +17,8 @@ import attrs
 from . import ast, walk
 from . import types as T
 from .diagnostics import Diagnostic, Label, Span
-from .model import Program, build_program
-from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, PLAYER, PLAYER_FIELDS, SETTINGS
+from .model import Program, build_program, move_marks, rule_roots
+from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, MOVE_NAMES, PLAYER, PLAYER_FIELDS, SETTINGS
 from .typecheck import (Assumption, TypeChecker, a_type, plural,
                         nearest_hint, narrow)
 from .types import Type
@@ -101,11 +101,16 @@ class Checker(TypeChecker):
         self.check_decks(scope)
         self.check_setup(scope)
         self.check_turn(scope)
+        self.check_statuses(scope)
+        self.check_marks(scope)
         self.check_handlers(scope)
         self.check_actions(scope)
+        self.check_supplies(scope)
         self.check_ends(scope)
         self.check_scenarios(scope)
         self.check_unused()
+        self.check_unread_marks()
+        self.check_unput_statuses()
         self.check_kept_cards()
         self.check_procedure_recursion()
 
@@ -327,9 +332,13 @@ class Checker(TypeChecker):
             self.error("R0801", "the file has no `turn`", p.game.span if p.game else Span(1, 1, 1, 2),
                        help="add `turn:` with at least one `phase`")
             return
-        env = {**scope, "player": T.PLAYER}
+        self.check_phases(p.turn.phases, {**scope, "player": T.PLAYER})
+
+    def check_phases(self, phases, env):
+        """The phases of a turn (the ordinary one or a status's): unique names, conditions, bodies, and
+        what a phase that always ends the turn makes unreachable."""
         names = set()
-        for phase in p.turn.phases:
+        for phase in phases:
             self.assume(f"phase `{phase.name}`", phase.body.meta, phase.span)
             if phase.name in names:
                 self.error("R0202", f"phase `{phase.name}` is defined more than once", phase.span)
@@ -339,13 +348,99 @@ class Checker(TypeChecker):
                 if isinstance(phase.when, ast.Literal) and phase.when.value is False:
                     self.warn("R0402", f"phase `{phase.name}` can never run: its condition is `false`", phase.span)
             self.block(phase.body, env, "turn")
-        for i, phase in enumerate(p.turn.phases[:-1]):
+        for i, phase in enumerate(phases[:-1]):
             last = phase.body.statements[-1]
             if isinstance(last, (ast.EndTurn, ast.EndGame)) and phase.when is None:
-                for later in p.turn.phases[i + 1:]:
+                for later in phases[i + 1:]:
                     self.warn("R0402", f"phase `{later.name}` can never run: phase `{phase.name}` always ends the turn",
                               later.span)
                 break
+
+    def check_supplies(self, scope):
+        """A supply counts the pieces on a `state` count field of a kind (R0516); an action that takes
+        from it should test what is left (R0415, a warning)."""
+        p = self.p
+        counted = {}  # (kind, field) -> the supply counting it
+        for supply in p.supplies.values():
+            self.assume(f"supply `{supply.name}`", supply.meta, supply.span)
+            errors = len(self.diags)
+            self.expect(supply.size, T.COUNT, scope, "the size of a supply")
+            variable = next((n for n in walk.walk(supply.size) if isinstance(n, ast.Name) and n.id not in p.params), None)
+            if variable is not None:
+                self.error("R0516", f"the size of a supply is a number or a parameter; `{variable.id}` changes in play",
+                           variable.span, help="write the number (`32`), or a `param` a house rule can override")
+            kind = p.kinds.get(supply.kind)
+            field = next((f for f in kind.fields if f.name == supply.field), None) if kind is not None else None
+            if kind is None:
+                self.error("R0205", f"unknown kind `{supply.kind}`", supply.kind_span, help=nearest_hint(supply.kind, p.kinds))
+            elif field is None:
+                self.error("R0206", f"kind `{supply.kind}` has no field `{supply.field}`", supply.field_span,
+                           help=nearest_hint(supply.field, [f.name for f in kind.fields]))
+            elif not field.is_state or self.resolve_type(field.type) != T.COUNT:
+                self.error("R0516", f"a supply counts pieces on a `state` field of type `count`; `{supply.field}` of "
+                           f"`{supply.kind}` is {'fixed data' if not field.is_state else a_type(self.resolve_type(field.type))}",
+                           supply.field_span, help=f"declare it `state {supply.field}: count = 0` in kind `{supply.kind}`")
+            elif (supply.kind, supply.field) in counted:
+                self.error("R0516", f"`{supply.kind}.{supply.field}` is already counted by the supply "
+                           f"`{counted[supply.kind, supply.field]}`", supply.field_span,
+                           help="one supply per field: count another field for another kind of piece")
+            if len(self.diags) > errors:
+                continue
+            counted[supply.kind, supply.field] = supply.name
+            for action in p.actions.values():
+                takes = any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr) and n.target.name == supply.field
+                            and getattr(self.types.get(id(n.target.obj)), "name", None) == supply.kind
+                            for n in walk.walk(action.body))
+                tests = action.when is not None and any(isinstance(n, ast.Name) and n.id == supply.name
+                                                        for n in walk.walk(action.when))
+                if takes and not tests:
+                    self.warn("R0415", f"action `{action.name}` sets `{supply.field}` of a `{supply.kind}`, which the supply "
+                              f"`{supply.name}` limits, but its `when` does not test `{supply.name}.left`", action.span,
+                              help=f"add `and {supply.name}.left > 0` to its `when`, so that it is not offered when "
+                                   "the bank has none left")
+
+    def check_statuses(self, scope):
+        """A status's own turn: its `at` square, its phases (checked as the turn's), and a way out:
+        R0804 when no rule can ever `release` a player."""
+        p = self.p
+        releases = any(isinstance(n, ast.Release) for n in walk.walk(rule_roots(p)))
+        for status in p.statuses.values():
+            self.assume(f"status `{status.name}`", status.meta, status.span)
+            if status.at is not None:
+                on_board = p.board is not None and any(s.id == status.at for s in p.board.squares)
+                off_board = status.at in p.squares and p.squares[status.at].off_board
+                if not (on_board or off_board):
+                    known = status.at in p.squares or status.at in p.things
+                    self.error("R0205", f"`{status.at}` is not on the board" if known else f"unknown square `{status.at}`",
+                               status.at_span, help=None if known else nearest_hint(status.at, list(p.squares) + list(p.things)))
+            self.check_phases(status.phases, {**scope, "player": T.PLAYER})
+            if not releases:
+                self.warn("R0804", f"no rule releases a player from `{status.name}`: once put in it, he never plays "
+                          "an ordinary turn again", status.span,
+                          help=f"`release player` in one of its phases (paid a fine, rolled doubles, served his turns)")
+
+    def check_marks(self, scope):
+        """A move's marks (`move … with double_rent`): each a name of its own (R0213), and read by a
+        handler (R0414, after the handlers are checked)."""
+        self.marks = {}
+        for mark, move in move_marks(self.p).items():
+            if mark in scope or mark in MOVE_NAMES or mark == PLAYER:
+                self.error("R0213", f"the mark `{mark}` is already the name of something else", move.marks_span,
+                           help="handlers would read the mark in its place: give the mark a name of its own")
+            else:
+                self.marks[mark] = move
+
+    def check_unput_statuses(self):
+        for name, status in self.p.statuses.items():
+            if name not in self.used:
+                self.warn("R0404", f"status `{name}` is never used: no rule puts a player in it", status.span,
+                          help=f"`put player in {name}` where a player enters it")
+
+    def check_unread_marks(self):
+        for mark, move in self.marks.items():
+            if mark not in self.used:
+                self.warn("R0414", f"no `on land` or `on pass` handler reads the mark `{mark}`", move.marks_span,
+                          help=f"read it in the handler it should change: `if {mark}:` or `when {mark}`")
 
     def check_handlers(self, scope):
         p = self.p
@@ -392,6 +487,9 @@ class Checker(TypeChecker):
                            help=f"write `on {h.event}:`; it applies to every player")
             if h.event == "debt":
                 env.update(debtor=T.PLAYER, creditor=T.ACCOUNT, owed=T.MONEY)
+            if h.event in ("land", "pass"):  # what the move that arrived says about itself (5.13)
+                env.update(MOVE_NAMES)
+                env.update({mark: T.BOOL for mark in self.marks})
             if h.when is not None:
                 self.expect(h.when, T.BOOL, env, "a handler's condition")
             self.block(h.body, narrow(env, h.when), h.event)

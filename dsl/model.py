@@ -47,6 +47,8 @@ class Program:
     decks: dict = attrs.Factory(dict)
     setup: ast.Setup | None = None
     turn: ast.Turn | None = None
+    supplies: dict = attrs.Factory(dict)  # name -> ast.Supply: limited supplies of pieces the bank holds
+    statuses: dict = attrs.Factory(dict)  # name -> ast.Status: player statuses with their own turn
     handlers: list = attrs.Factory(list)
     hooks: list = attrs.Factory(list)
     actions: dict = attrs.Factory(dict)
@@ -73,6 +75,24 @@ class Program:
         if self.board is None:
             return set()
         return {self.things[n.id].kind for n in self.board.squares if n.id in self.things}
+
+
+def rule_roots(p: Program) -> tuple:
+    """Every declaration whose statements run in play: the turn, handlers, hooks, actions, procedures,
+    cards, the setup, and the scenarios' own steps."""
+    return (*p.handlers, *p.hooks, *p.actions.values(), *p.procedures.values(), *p.decks.values(),
+            *([p.setup] if p.setup else []), *([p.turn] if p.turn else []), *p.statuses.values(), *p.scenarios)
+
+
+def move_marks(p: Program) -> dict:
+    """The marks moves carry (`move … with double_rent`): each name, with the first move that gives it."""
+    from .walk import walk
+    marks: dict = {}
+    for node in walk(rule_roots(p)):
+        if isinstance(node, ast.Move):
+            for mark in node.marks:
+                marks.setdefault(mark, node)
+    return marks
 
 
 def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
@@ -175,6 +195,12 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             single("turn", decl, "`turn`")
         elif isinstance(decl, ast.Setup):
             single("setup", decl, "`setup`")
+        elif isinstance(decl, ast.Supply):
+            if declare(decl.name, "supply", decl.span):
+                prog.supplies[decl.name] = decl
+        elif isinstance(decl, ast.Status):
+            if declare(decl.name, "status", decl.span):
+                prog.statuses[decl.name] = decl
         elif isinstance(decl, ast.Handler):
             prog.handlers.append(decl)
         elif isinstance(decl, ast.Hook):

@@ -339,6 +339,26 @@ class ToAst(Transformer):
     def turn_decl(self, meta, c):
         return ast.Turn(phases=tuple(c[1:]), span=span_of(meta), meta=c[0])
 
+    def supply_decl(self, meta, c):
+        name, size, kind, field, m = c
+        return ast.Supply(name=str(name), size=size, kind=str(kind), field=str(field), kind_span=token_span(kind),
+                          field_span=token_span(field), span=span_of(meta), meta=m)
+
+    def status_decl(self, meta, c):
+        name, title, at, m, *phases = c
+        return ast.Status(name=str(name), title=_unquote(title) if title is not None else None,
+                          at=str(at) if at is not None else None, at_span=token_span(at) if at is not None else None,
+                          phases=tuple(phases), span=span_of(meta), meta=m)
+
+    def status_at(self, meta, c):
+        return c[0]
+
+    def put_stmt(self, meta, c):
+        return ast.Put(who=c[0], status=str(c[1]), status_span=token_span(c[1]), span=span_of(meta))
+
+    def release_stmt(self, meta, c):
+        return ast.Release(who=c[0], span=span_of(meta))
+
     def phase_decl(self, meta, c):
         name, title, when, optional, body = c
         return ast.Phase(name=str(name), title=_unquote(title) if title is not None else None, when=when,
@@ -489,8 +509,19 @@ class ToAst(Transformer):
     def roll_stmt(self, meta, c):
         return ast.Roll(count=c[0], var=str(c[1]), span=span_of(meta))
 
+    def roll_again_stmt(self, meta, c):
+        count, var, limit, body, too_many = c
+        return ast.RollAgain(count=count, var=str(var), limit=int(limit), body=body, too_many=too_many,
+                             span=span_of(meta), limit_span=token_span(limit), meta=body.meta)
+
+    def too_many_clause(self, meta, c):
+        return attrs.evolve(c[0], span=span_of(meta))  # the block from its `too many doubles:`
+
     def move_stmt(self, meta, c):
-        return ast.Move(who=c[0], how=str(c[1]), amount=c[2], span=span_of(meta))
+        return ast.Move(who=c[0], how=str(c[1]), amount=c[2], span=span_of(meta), **(c[3] or {}))
+
+    def move_marks(self, meta, c):
+        return {"marks": tuple(str(t) for t in c), "marks_span": span_of(meta)}
 
     def pay_stmt(self, meta, c):
         return ast.Pay(amount=c[0], source=c[1], target=c[2], span=span_of(meta))
@@ -502,7 +533,7 @@ class ToAst(Transformer):
         return ast.Let(name=str(c[0]), value=c[1], span=span_of(meta))
 
     def send_stmt(self, meta, c):
-        return ast.Move(who=c[0], how="send", amount=c[1], span=span_of(meta))
+        return ast.Move(who=c[0], how="send", amount=c[1], span=span_of(meta), **(c[2] or {}))
 
     def place_stmt(self, meta, c):
         return ast.Move(who=c[0], how="place", amount=c[1], span=span_of(meta))

@@ -16,7 +16,7 @@ import attrs
 from . import ast
 from . import types as T
 from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
-                       GLOBAL_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS)
+                       GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS, SUPPLY_FIELDS)
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program
 from .types import Type
@@ -195,6 +195,10 @@ class TypeChecker:
             scope[name] = Type(thing.kind)
         for name in self.p.decks:
             scope[name] = Type("deck")
+        for name in self.p.statuses:
+            scope[name] = Type("status")
+        for name in self.p.supplies:
+            scope[name] = Type("supply")
         return scope
 
     def check_override(self, override, new: Type, env: dict) -> None:
@@ -319,9 +323,26 @@ class TypeChecker:
         if node.id in env:
             self.used.add(node.id)
             return env[node.id]
+        define = self.p.defines.get(node.id)
+        if define is not None:  # a function named without `()`: with no parameters, its value
+            self.used.add(node.id)
+            if not define.params:
+                return self.function_type(define)
+            params = ", ".join(pname for pname, _ in define.params)
+            self.error("R0307", f"`{node.id}` takes {len(define.params)} argument{'' if len(define.params) == 1 else 's'}",
+                       node.span, help=f"call it with them: `{node.id}({params})`")
+            return T.ANY
+        if node.id in self.p.procedures:
+            self.used.add(node.id)
+            self.error("R0205", f"`{node.id}` is a procedure, which has no value", node.span,
+                       help=f"run it as a statement: `do {node.id}(…)`; for a value, `define` a function")
+            return T.ANY
         help = nearest_hint(node.id, env.keys())
         if node.id in CONTEXT_NAMES:
             help = f"`{node.id}` is only defined where the rules have one (a turn, a handler, a card, an action)"
+        if node.id in MOVE_NAMES:
+            help = (f"`{node.id}` is the roll that moved the token, seen by the `on land` and `on pass` handlers "
+                    "of that move; elsewhere name the roll itself (`roll 2 dice as d` … `d.total`)")
         self.error("R0205", f"unknown name `{node.id}`", node.span, help=help)
         return T.ANY
 
@@ -351,6 +372,8 @@ class TypeChecker:
             fields = dict(NAME_FIELDS)
         elif base.name == "account":
             fields = dict(ACCOUNT_FIELDS)
+        elif base.name == "supply":
+            fields = dict(SUPPLY_FIELDS)
         else:
             self.error("R0306", f"{a_type(base)} has no fields", node.span)
             return T.ANY
@@ -567,7 +590,7 @@ class TypeChecker:
             from .walk import walk
             p = self.p
             roots = (*p.handlers, *p.hooks, *p.actions.values(), *p.procedures.values(), *p.decks.values(),
-                     *([p.setup] if p.setup else []), *([p.turn] if p.turn else []))
+                     *([p.setup] if p.setup else []), *([p.turn] if p.turn else []), *p.statuses.values())
             self._cleared_by_rules = frozenset(self._cleared(n) for n in walk(roots) if isinstance(n, ast.Set))
         return self._cleared_by_rules
 
@@ -577,6 +600,8 @@ class TypeChecker:
         if isinstance(s, ast.Roll):
             self.expect(s.count, T.COUNT, env, "the number of dice")
             return {**env, s.var: T.ROLL}
+        if isinstance(s, ast.RollAgain):
+            return self.roll_again(s, env, context)
         if isinstance(s, ast.Move):
             self.expect(s.who, T.PLAYER, env, "who moves")
             if s.how in ("to", "send", "place"):
@@ -667,6 +692,17 @@ class TypeChecker:
         if isinstance(s, ast.Eliminate):
             self.expect(s.who, T.PLAYER, env, "who is eliminated")
             return env
+        if isinstance(s, ast.Put):
+            self.expect(s.who, T.PLAYER, env, "who is put in a status")
+            if s.status in self.p.statuses:
+                self.used.add(s.status)
+            else:
+                self.error("R0205", f"unknown status `{s.status}`", s.status_span,
+                           help=nearest_hint(s.status, self.p.statuses) or "declare it: `status NAME:` and its phases")
+            return env
+        if isinstance(s, ast.Release):
+            self.expect(s.who, T.PLAYER, env, "who is released")
+            return env
         if isinstance(s, ast.Pass):
             return env
         if isinstance(s, ast.EndTurn) and context == "setup":
@@ -728,11 +764,27 @@ class TypeChecker:
             return env
         raise TypeError(f"unknown statement {s!r}")
 
+    def roll_again(self, s: ast.RollAgain, env, context: str) -> dict:
+        """`roll … again on doubles up to N times:`: R0315 when it can never roll a second time."""
+        self.expect(s.count, T.COUNT, env, "the number of dice")
+        if s.limit < 2:
+            self.error("R0315", f"`up to {s.limit} time{'' if s.limit == 1 else 's'}` never rolls again", s.limit_span,
+                       help="the count is of rolls in all, the first one included: `up to 3 times` rolls at most twice more")
+        elif isinstance(s.count, ast.Literal) and s.count.value == 1:
+            self.error("R0315", "one die never shows doubles, so this roll never rolls again", s.count.span,
+                       help="roll 2 dice or more, or write a plain `roll 1 die as …`")
+        inner = {**env, s.var: T.ROLL}
+        # the body runs once for each roll: what it clears in one round is not proved in the next
+        self.block(s.body, forget(inner, self.cleared_by(s)), context)
+        if s.too_many is not None:
+            self.block(s.too_many, forget(inner, self.cleared_by(s)), context)
+        return env
+
     def sold(self, node, env) -> None:
         """What an auction sells is a value with a name (the events name it): a thing, a card, a square
         or a player, and not `none`."""
         t = self.infer(node, env)
-        named = t.name in ("player", "square", "card", "any") or t.name in self.p.kinds or t.name in self.p.groups
+        named = t.name in ("player", "square", "card", "supply", "any") or t.name in self.p.kinds or t.name in self.p.groups
         if not named:
             self.error("R0301", f"an auction sells a thing, a card or another value with a name; this is {a_type(t)}",
                        node.span, help="auction a thing of a kind (`auction p from …`) or a card (`Deck.Card`)")

@@ -86,6 +86,8 @@ class HeuristicAgent(Agent):
         self.seat = seat
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
+        self._missing = (None, None)  # (key, things): see `_missing_members`
+        self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
 
     def reserve(self, game) -> int:
         """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
@@ -150,7 +152,11 @@ class HeuristicAgent(Agent):
         return offer
 
     def _action_score(self, game, player, option):
-        hint = game.rules.hints.get(action_hint(option.action))
+        hints = self._act_hints
+        if hints[0] is not game.rules:  # each action's `hint act_NAME`, looked up once for these rules
+            self._act_hints = hints = (game.rules, {a.name: game.rules.hints.get(action_hint(a.name))
+                                                    for a in game.rules.actions})
+        hint = hints[1].get(option.action)
         if hint is None:
             return None
         env = {"player": player}
@@ -190,12 +196,7 @@ class HeuristicAgent(Agent):
         spare = player.f["cash"] - 2 * self.reserve(game)
         if spare <= 0:
             return None
-        for members in game.members.values():
-            if len(members) < 2 or members[0].kind not in kinds:
-                continue
-            thing = _only_missing(members, player)
-            if thing is None:
-                continue
+        for thing in self._missing_members(game, player, kinds):
             owner = thing.f.get("owner")
             if owner is None or owner.out:
                 continue
@@ -206,6 +207,24 @@ class HeuristicAgent(Agent):
             if game.trade_is_legal(offer):
                 return offer
         return None
+
+    def _missing_members(self, game, player, kinds) -> list:
+        """The one member the player lacks of each tradable group of two or more he nearly owns, in
+        group order. It depends only on who owns what, so it is found again only when an `owner`
+        changed (the engine counts every change of a field) and otherwise kept: asked at the end
+        of every turn, it is mostly the same."""
+        key = (player, game.versions.get("owner", 0))  # a player is of one game (and no cycle through it)
+        known, things = self._missing
+        if known != key:
+            things = []
+            for members in game.members.values():
+                if len(members) < 2 or members[0].kind not in kinds:
+                    continue
+                thing = _only_missing(members, player)
+                if thing is not None:
+                    things.append(thing)
+            self._missing = (key, things)
+        return things
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.worth(t) for t in offer.gives) + offer.cash

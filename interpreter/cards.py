@@ -54,14 +54,16 @@ class Cards:
         if card.keep:
             held = Held(deck, name, self.state.turn)
             player.hand.append(held)  # in his hand while he decides
-            self.emit("draw", where, player.name, deck, name)
+            if self.emitting:
+                self.emit("draw", where, player.name, deck, name)
             if self.choose(player, "keep", ["keep", "use"], where) == "keep":
                 return
             player.hand.remove(held)
             self._to_discards(deck, name)
         else:
             self._to_discards(deck, name)
-            self.emit("draw", where, player.name, deck, name)
+            if self.emitting:
+                self.emit("draw", where, player.name, deck, name)
         self._run_card(card, player)
 
     def _run_card(self, card, player: Player) -> None:
@@ -76,7 +78,8 @@ class Cards:
         name = self._take(deck)
         if name is not None:
             self._to_discards(deck, name)
-            self.emit("discard", where, deck, name)
+            if self.emitting:
+                self.emit("discard", where, deck, name)
 
     def use_card(self, player: Player, where: RuleRef) -> None:
         """The player uses one card he kept: its effect runs, then it is discarded. A `keep later`
@@ -88,7 +91,8 @@ class Cards:
         held = self.choose(player, "use card", usable, where)
         player.hand.remove(held)
         self._to_discards(held.deck, held.card)
-        self.emit("use", where, player.name, held.deck, held.card)
+        if self.emitting:
+            self.emit("use", where, player.name, held.deck, held.card)
         self._run_card(self.cards[held.deck][held.card], player)
 
     def discard_held(self, player: Player, held: Held, where: RuleRef, to: Player | None = None) -> None:
@@ -98,12 +102,15 @@ class Cards:
         held = player.hand.pop(player.hand.index(held))  # the card itself, with the turn it was kept in
         if to is not None:
             to.hand.append(held)
-            self.emit("give", where, player.name, to.name, held.deck, held.card)
+            if self.emitting:
+                self.emit("give", where, player.name, to.name, held.deck, held.card)
         else:
             self._to_discards(held.deck, held.card)
-            self.emit("discard", where, held.deck, held.card)
+            if self.emitting:
+                self.emit("discard", where, held.deck, held.card)
 
     def play_card(self, player: Player, held: Held, where: RuleRef) -> None:
         """Another card's effect, for a wild card: the card itself stays where it is."""
-        self.emit("use", where, player.name, held.deck, held.card)
+        if self.emitting:
+            self.emit("use", where, player.name, held.deck, held.card)
         self._run_card(self.cards[held.deck][held.card], player)

@@ -14,7 +14,9 @@ division by zero) is reported as a rule error at the expression's source positio
 from __future__ import annotations
 
 from rulesc.dsl import ast
-from rulesc.dsl.builtins import PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
+from rulesc.dsl.builtins import MOVED_BY, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
+
+from rulesc.dsl.model import move_marks
 
 from .errors import InternalError, RuleRuntimeError
 from .state import Held
@@ -75,6 +77,7 @@ class ExpressionCodegen:
         self.thing_index = thing_index
         self.count = 0
         self.functions: dict = {}
+        self.supplies: dict = {}  # name -> state.Supply, filled before the rules are compiled
 
     # ---- entry point --------------------------------------------------------------------
     def function(self, node, local: frozenset):
@@ -178,6 +181,11 @@ class ExpressionCodegen:
                 self.reads.add(POSITION)
                 return f"g.board[{obj}.at]"
             if base_name in ("roll", "sale") or node.name == "name":
+                return f"{obj}.{node.name}"
+            if base_name == "supply":  # `.left` changes whenever the field it counts does
+                if node.name == "left":
+                    self.reads.add(self.supplies[node.obj.id].field if isinstance(node.obj, ast.Name) else UNTRACKED)
+                    return f"g.supply_left({obj})"
                 return f"{obj}.{node.name}"
             if base_name == "account":  # `.balance`: changes with every payment, as cash does
                 self.reads.add("cash")
@@ -297,17 +305,36 @@ class ExpressionCodegen:
             return "g.state.players[g.state.current]"
         if name == "squares":
             return "g.square_list"
-        if name in p.decks:
+        if name in p.decks or name in p.statuses:
             return repr(name)
+        if name in self.supplies:
+            constants[f"supply_{name}"] = self.supplies[name]
+            return f"supply_{name}"
         if name in p.kinds or name in p.groups:
             return f"g.kind_things[{name!r}]"
         if name == "turn":
             self.reads.add(UNTRACKED)
             return "g.state.turn"
+        define = p.defines.get(name)
+        if define is not None and not define.params:  # a function of no parameters named without `()`
+            constants[f"fn_{name}"] = self.defined(define)
+            return f"fn_{name}(g, {{}})"
+        if name == MOVED_BY:  # in `on land`/`on pass`: what the move that arrived said about itself
+            self.reads.add(UNTRACKED)
+            return "g.moving_roll"
+        if name in self._marks():
+            self.reads.add(UNTRACKED)
+            return f"({name!r} in g.move_marks)"
         if name in ("winner", "game_over"):
             self.reads.add(UNTRACKED)
             return "g.state.winner" if name == "winner" else "g.state.over"
         raise RuleRuntimeError(f"unknown name `{name}`", p.path, node.span)
+
+
+    def _marks(self) -> dict:
+        if not hasattr(self, "marks"):
+            self.marks = move_marks(self.program)
+        return self.marks
 
 
 def source_text(program, node) -> str:

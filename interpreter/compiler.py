@@ -12,12 +12,16 @@ one per rule location, made here once.
 from __future__ import annotations
 
 from rulesc.dsl import ast
+from rulesc.dsl.builtins import MOVED_BY
 from rulesc.dsl.checker import Checked
+from rulesc.dsl.model import move_marks, rule_roots
+from rulesc.dsl.walk import walk
 
 from .codegen import ExpressionCodegen, source_text
 from .errors import RuleRuntimeError
 from .events import RuleRef
 from .state import Square
+from .stmtgen import StatementCodegen
 
 NEVER_NONE = frozenset({"player", "bank", "current"})  # reserved names that always hold a value
 
@@ -36,6 +40,7 @@ class Compiler:
         self.params: dict[str, object] = {}
         self.procedures: dict = {}  # name -> compiled body
         self.codegen = ExpressionCodegen(self.program, self.types, self.params, squares, thing_index)
+        self.statements = StatementCodegen(self)
 
     def where(self, node) -> RuleRef:
         """The rule's file and line, for the events it causes (the base file's, for inherited
@@ -65,34 +70,44 @@ class Compiler:
         a runtime diagnostic. The checker proves most of these are not `none`, but its proof can be
         undone by what runs in between (a `set … = none`, or an `eliminate` whose handlers clear fields)."""
         value = self.expr(node, local)
-        if isinstance(node, ast.Name) and node.id in NEVER_NONE:
+        fail = self.none_operand(node, role)
+        if fail is None:
             return value
-        text = source_text(self.program, node)
 
         def needed(g, e):
             found = value(g, e)
             if found is None:
-                self.fail(f"`{text}` is `none` here, so it cannot be {role}", node,
-                          help="test it first (`if … != none:`): a rule run since the test may have cleared it")
+                fail()
             return found
         return needed
 
+    def none_operand(self, node, role: str):
+        """What to call when operand `node` of a statement is `none` (raises the runtime diagnostic),
+        or None for a reserved name that always holds a value."""
+        if isinstance(node, ast.Name) and node.id in NEVER_NONE:
+            return None
+        text = source_text(self.program, node)
+
+        def fail():
+            self.fail(f"`{text}` is `none` here, so it cannot be {role}", node,
+                      help="test it first (`if … != none:`): a rule run since the test may have cleared it")
+        return fail
+
+    def negative_payment(self, node):
+        """What to call with the amount when a `pay` would pay a negative amount."""
+        def fail(value):
+            self.fail(f"cannot pay a negative amount ({value})", node)
+        return fail
+
     # ---- statements ----------------------------------------------------------------------------
     def block(self, block: ast.Block, local: frozenset):
-        stmts = []
-        for stmt in block.statements:
-            compiled, local = self.stmt(stmt, local)
-            stmts.append(compiled)
-        if len(stmts) == 1:
-            return stmts[0]
-
-        def run(g, e):
-            for s in stmts:
-                s(g, e)
-        return run
+        """A block as one generated function (stmtgen.py): the common statements written out in
+        Python, any other through its `_s_X` closure."""
+        return self.statements.block(block, local)
 
     def stmt(self, node, local: frozenset):
-        """Compile one statement; returns the closure and the local names visible after it."""
+        """Compile one statement through its `_s_X` method (the general path, for statements the
+        statement codegen does not write out); returns the closure and the local names visible after it."""
         method = getattr(self, "_s_" + type(node).__name__)
         return method(node, local, self.where(node))
 
@@ -104,7 +119,56 @@ class Compiler:
             e[var] = g.roll(e.get("player"), count(g, e), where)
         return roll, local | {var}
 
+    def _s_RollAgain(self, node, local, where):
+        """Roll, run the body; while the dice show doubles roll again, at most `limit` rolls in all. On the
+        last roll allowed, doubles run `too many doubles:` instead of the body. Rolling stops too when the
+        body ends the roller's part in it: he is out, or put in a status with its own turn."""
+        count, var, limit = self.expr(node.count, local), node.var, node.limit
+        inner = local | {var}
+        body = self.block(node.body, inner)
+        too_many = self.block(node.too_many, inner) if node.too_many is not None else None
+
+        def roll_again(g, e):
+            who = e.get("player")
+            status = who.status if who is not None else None
+            for k in range(1, limit + 1):
+                g.tick(where, node)
+                if k > 1:
+                    g.emit("again", where, who.name if who is not None else None, k)
+                rolled = e[var] = g.roll(who, count(g, e), where)
+                if rolled.doubles and k == limit and too_many is not None:
+                    too_many(g, e)
+                    return
+                body(g, e)
+                if not rolled.doubles or (who is not None and (who.out or who.status != status)):
+                    return
+        return roll_again, local
+
+    @property
+    def landing_context(self) -> bool:
+        """Whether some handler can read what a move says about itself (`moved_by`, a mark): then every
+        move tells the engine (`Game.move_marked`), so each arrival's handlers see their own move's."""
+        if not hasattr(self, "_landing_context"):
+            self._landing_context = bool(move_marks(self.program)) or any(
+                isinstance(n, ast.Name) and n.id == MOVED_BY for n in walk(rule_roots(self.program)))
+        return self._landing_context
+
+    def _marked_move(self, node, local, where):
+        """`move`, telling the arrival's handlers the roll its distance reads (the first one named) and its marks."""
+        who, amount, how = self.need(node.who, local, "moved"), self.expr(node.amount, local), node.how
+        rolls = [n for n in walk(node.amount) if isinstance(n, ast.Name) and n.id in local
+                 and getattr(self.types.get(id(n)), "name", None) == "roll"]
+        roll = self.expr(rolls[0], local) if rolls and how in ("by", "back") else None
+        marks = frozenset(node.marks)
+
+        def move(g, e):
+            g.tick(where, node)
+            g.move_marked(who(g, e), how, amount(g, e), where, roll(g, e) if roll is not None else None, marks)
+        return move, local
+
     def _s_Move(self, node, local, where):
+        if self.landing_context:
+            return self._marked_move(node, local, where)
         who, amount, how = self.need(node.who, local, "moved"), self.expr(node.amount, local), node.how
 
         def move(g, e):
@@ -116,15 +180,36 @@ class Compiler:
         amount = self.expr(node.amount, local)
         source, target = self.need(node.source, local, "who pays"), self.need(node.target, local, "who is paid")
 
+        negative = self.negative_payment(node)
+
         def pay(g, e):
             g.tick(where, node)
             value = amount(g, e)
             if value < 0:
-                self.fail(f"cannot pay a negative amount ({value})", node)
+                negative(value)
             g.pay(value, source(g, e), target(g, e), where)
         return pay, local
 
+    def _supply_of(self, target):
+        """The supply that limits a `set` of `thing.field`, if one counts that field of its kind."""
+        if not isinstance(target, ast.Attr):
+            return None
+        kind = getattr(self.types.get(id(target.obj)), "name", None)
+        return next((s for s in self.codegen.supplies.values() if s.field == target.name and s.kind == kind), None)
+
     def _s_Set(self, node, local, where):
+        supply = self._supply_of(node.target)
+        if supply is not None:  # pieces taken from the bank's supply, or given back to it
+            value, obj, field = self.expr(node.value, local), self.expr(node.target.obj, local), node.target.name
+            fail = self._none_failure(node.target)
+
+            def set_supplied(g, e):
+                g.tick(where, node)
+                target = obj(g, e)
+                if target is None:
+                    fail()
+                g.set_supplied(target, field, value(g, e), where, supply)
+            return set_supplied, local
         value = self.expr(node.value, local)
         if isinstance(node.target, ast.Name):
             name = node.target.id
@@ -246,6 +331,17 @@ class Compiler:
             e[var] = g.choose(by(g, e), name, legal, where)
             body(g, e)
         return choose_for, local
+
+    def _s_Put(self, node, local, where):
+        who, status = self.need(node.who, local, "put in a status"), node.status
+
+        def put(g, e):
+            g.tick(where, node)
+            g.put(who(g, e), status, where)
+        return put, local
+
+    def _s_Release(self, node, local, where):
+        return self._for_player(node, local, where, "release"), local
 
     def _s_Eliminate(self, node, local, where):
         who = self.need(node.who, local, "eliminated")

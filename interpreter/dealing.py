@@ -14,7 +14,7 @@ from typing import NamedTuple
 import attrs
 
 from .errors import STEP_BUDGET
-from .events import NO_RULE, RuleRef
+from .events import NO_RULE, Event, RuleRef
 from .state import Held, Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
@@ -63,7 +63,8 @@ class Dealing:
         picked = self.agent(player).choose(self, player, name, options)
         if picked not in options:
             raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
-        self.emit("choose", where, player.name, name, name_of(picked))
+        if self.emitting:
+            self.emit("choose", where, player.name, name, name_of(picked))
         return picked
 
     def auction(self, thing, minimum: int, bidders, where: RuleRef, windows: bool = False):
@@ -76,7 +77,8 @@ class Dealing:
         # A player named twice in `among` bids once (a list like `[players[0], current]` may repeat one).
         unique = {p.seat: p for p in bidders if not p.out}.values()
         order = sorted(unique, key=lambda p: (p.seat - current.seat) % len(self.state.players))
-        self.emit("auction", where, thing.name, minimum, [p.name for p in order])
+        if self.emitting:
+            self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         high, price = None, minimum - 1
         active = [p for p in order if p.f["cash"] >= minimum]
         while active and not (len(active) == 1 and active[0] is high):
@@ -97,13 +99,16 @@ class Dealing:
                 if not low <= bid <= cash:
                     raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {cash}")
                 high, price = bidder, bid
-                self.emit("bid", where, bidder.name, bid)
+                if self.emitting:
+                    self.emit("bid", where, bidder.name, bid)
                 if len(active) == 1:
                     break
         if high is None:
-            self.emit("unsold", where, thing.name)
+            if self.emitting:
+                self.emit("unsold", where, thing.name)
             return None
-        self.emit("sold", where, thing.name, high.name, price)
+        if self.emitting:
+            self.emit("sold", where, thing.name, high.name, price)
         return Sale(high, price)
 
     def round_auction(self, thing, minimum: int, bidders, where: RuleRef, windows: bool, after, passes: int,
@@ -118,7 +123,8 @@ class Dealing:
         start = after.seat if after is not None else self.state.current
         unique = {p.seat: p for p in bidders if not p.out}.values()
         order = sorted(unique, key=lambda p: (p.seat - start - 1) % seats)
-        self.emit("auction", where, thing.name, minimum, [p.name for p in order])
+        if self.emitting:
+            self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         passed = {p.seat: 0 for p in order}
         active = list(order)
         high, price = None, minimum - 1
@@ -141,7 +147,8 @@ class Dealing:
             bid = self.agent(bidder).bid(self, bidder, thing, low, top) if top >= low and not bidder.out else None
             if bid is None:
                 passed[bidder.seat] += 1
-                self.emit("pass_bid", where, bidder.name, passed[bidder.seat])
+                if self.emitting:
+                    self.emit("pass_bid", where, bidder.name, passed[bidder.seat])
                 if passed[bidder.seat] >= passes or bidder.out:
                     active.remove(bidder)  # the next bidder moves into his place in the list
                     continue
@@ -150,12 +157,15 @@ class Dealing:
             if not low <= bid <= top:
                 raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {top}")
             high, price = bidder, bid
-            self.emit("bid", where, bidder.name, bid)
+            if self.emitting:
+                self.emit("bid", where, bidder.name, bid)
             i += 1
         if high is None:
-            self.emit("unsold", where, thing.name)
+            if self.emitting:
+                self.emit("unsold", where, thing.name)
             return None
-        self.emit("sold", where, thing.name, high.name, price)
+        if self.emitting:
+            self.emit("sold", where, thing.name, high.name, price)
         return Sale(high, price)
 
     @staticmethod
@@ -171,7 +181,8 @@ class Dealing:
             self.raise_cash(winner, sale.price, where)
         if winner.f["cash"] >= sale.price and not winner.out:
             return True
-        self.emit("bluff", where, winner.name, sale.price)
+        if self.emitting:
+            self.emit("bluff", where, winner.name, sale.price)
         return False
 
     def _bid_window(self, bidder: Player, low: int, where: str) -> None:
@@ -194,6 +205,10 @@ class Dealing:
         what each condition reads; the engine counts changes); otherwise the previous
         answer stands. The volatile part (cash...) is tested every time."""
         options = []
+        only = self.window_only
+        cache = self.action_cache if self.cache_actions else None
+        versions = self.versions.get
+        seat = player.seat
         for action in self.rules.actions:
             if action.timing == "own turn" and not own_turn:
                 continue
@@ -201,36 +216,39 @@ class Dealing:
                 continue
             if action.relation is not None and not self._in_time(action):
                 continue
-            if self.window_only is not None and action.name not in self.window_only:
+            if only is not None and action.name not in only:
                 continue
             if action.amount is not None:  # what it offers depends on amounts computed now: never cached
                 options.extend(self._legal_amounts(action, player))
                 continue
-            if self.cache_actions:
+            if cache is not None:
                 # Counters only grow, so their sum changes exactly when one of them does.
-                key = sum(map(self.versions.get, action.sorted_reads, _ZEROS))
-                cached = self.action_cache.get((action.name, player.seat))
+                reads = action.sorted_reads
+                key = sum(map(versions, reads, _ZEROS)) if reads else 0
+                cached = cache.get((action.name, seat))
                 if cached is not None and cached.key == key:
                     found = cached.options
                 else:
                     found = self._legal(action, player)
-                    self.action_cache[(action.name, player.seat)] = CachedOptions(key, found)
+                    cache[(action.name, seat)] = CachedOptions(key, found)
             else:
                 found = self._legal(action, player)
-            if action.volatile is not None and found:
-                found = self._still_legal(action, player, found)
-            options.extend(found)
+            if not found:
+                continue
+            volatile = action.volatile
+            if volatile is None:
+                options.extend(found)
+            elif action.var is None:  # one option, no argument
+                if volatile(self, {"player": player}):
+                    options.extend(found)
+            else:
+                var = action.var
+                env = {"player": player}
+                for choice in found:
+                    env[var] = choice.argument
+                    if volatile(self, env):
+                        options.append(choice)
         return options
-
-    def _still_legal(self, action, player: Player, found: list) -> list:
-        env = {"player": player}
-        kept = []
-        for choice in found:
-            if action.var is not None:
-                env[action.var] = choice.argument
-            if action.volatile(self, env):
-                kept.append(choice)
-        return kept
 
     def _legal_amounts(self, action, player: Player) -> list:
         """Every amount from the lowest to the highest in steps, for which the action's `when` holds."""
@@ -291,7 +309,8 @@ class Dealing:
         env = {"player": player}
         if action.var is not None:
             env[action.var] = choice.argument
-        self.emit("action", action.where, player.name, action.name, name_of(choice.argument))
+        if self.emitting:
+            self.emit("action", action.where, player.name, action.name, name_of(choice.argument))
         action.body(self, env)
 
     def trade_is_legal(self, offer: TradeOffer) -> bool:
@@ -340,8 +359,9 @@ class Dealing:
 
     def complete_trade(self, offer: TradeOffer, where: str) -> None:
         """An agreed trade, on the spot: ownership and cash move in one step."""
-        self.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
-                  [t.name for t in offer.takes], offer.cash)
+        if self.emitting:
+            self.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
+                      [t.name for t in offer.takes], offer.cash)
         for giver, receiver, side in ((offer.proposer, offer.partner, offer.gives),
                                       (offer.partner, offer.proposer, offer.takes)):
             for t in side:
@@ -366,7 +386,12 @@ class Dealing:
 
         At the end of a turn every player whose agent `wants_window` gets one; a debtor
         raising cash (`raising` = what he owes) gets one until the debt is covered."""
-        self.emit("window", where, player.name)
+        if self.emitting:  # `emit`, written out: one of the events made every turn
+            payload = (player.name,)
+            if self._record:
+                self.events.append(_new_tuple(Event, (self.state.turn, "window", where, payload)))
+            if self._observer is not None:
+                self._observer(self, "window", where, payload)
         own_turn = player is self.state.players[self.state.current]
         trade_where = self.rules.trade_where
         for _ in range(MAX_WINDOW_ACTIONS):
@@ -395,3 +420,4 @@ class Dealing:
 
 
 _ZEROS = itertools.repeat(0)
+_new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor

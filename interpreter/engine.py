@@ -9,6 +9,8 @@ the same event log. A step budget per turn stops rules that loop.
 
 from __future__ import annotations
 
+import gc
+import itertools
 import random
 
 import attrs
@@ -17,7 +19,7 @@ from rulesc.dsl.builtins import HINT_WORTH
 
 from .blindfold import consulted
 from .cards import Cards
-from .codegen import GLOBAL, OUT, POSITION
+from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, Event, RuleRef
@@ -26,13 +28,22 @@ from .state import Account, Bank, GameState, Player, Thing, name_of, state_to_js
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 _new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
+_ZEROS = itertools.repeat(0)
 
 
-@attrs.frozen
 class Roll:
-    faces: tuple
-    total: int
-    doubles: bool
+    """A roll of the dice (`roll 2 dice as d`: `d.faces`, `d.total`, `d.doubles`); a plain slotted
+    class, since one is made every turn."""
+
+    __slots__ = ("faces", "total", "doubles")
+
+    def __init__(self, faces: tuple, total: int, doubles: bool):
+        self.faces = faces
+        self.total = total
+        self.doubles = doubles
+
+    def __repr__(self) -> str:
+        return f"Roll(faces={self.faces!r}, total={self.total!r}, doubles={self.doubles!r})"
 
 
 class Game(Cards, Dealing):
@@ -47,14 +58,15 @@ class Game(Cards, Dealing):
         low, high = rules.players_range
         if not low <= len(names) <= high:
             raise ValueError(f"{rules.title} is for {low} to {high} players, not {len(names)}")
-        self.record = record
+        self._record = record
+        self._observer = None
+        self.emitting = record  # True when an event would be recorded or observed: see `emit`
         self.turn_limit = turn_limit or rules.turn_limit or DEFAULT_TURN_LIMIT
         self.events: list = []
         self.steps = 0
         self.depth = 0
         self.forced_dice: list = []
         self.forced_cards: dict = {}
-        self.observer = None
         # `on_settled`, when set (by the property checker), is called whenever a rule's body has
         # finished and no other rule is running: the game is settled there. `rules_running` counts
         # the rule bodies under way (see rules.settling).
@@ -69,6 +81,8 @@ class Game(Cards, Dealing):
         self.action_cache: dict = {}
         self.cache_actions = True
         self.last_node = None  # the statement running now, for errors raised by the engine
+        self.moving_roll = None  # while a move's handlers run: the roll that moved the token (`moved_by`) ...
+        self.move_marks = frozenset()  # ... and the move's marks (`move … with double_rent`)
 
         self.squares = rules.squares
         self.things = [Thing(name, rules.thing_kinds[name], {}) for name in rules.thing_names]
@@ -112,6 +126,18 @@ class Game(Cards, Dealing):
         self.active = list(state.players)
         self.land_handlers = [self._handlers_for(rules.land, o) for o in self.board]
         self.pass_handlers = [self._handlers_for(rules.passing, o) for o in self.board]
+        self.passed_squares = [i for i in range(self.ring) if self.pass_handlers[i]]  # the ones a move must stop to tell
+        # The `worth` hint's values, kept per thing until something the hint reads changes (the
+        # change counters, as for actions); a hint that reads uncounted state is computed every time.
+        worth = rules.hints.get(HINT_WORTH)
+        self._worth_hint = worth
+        self._worth_kind = rules.hint_kinds.get(HINT_WORTH)
+        self._worth_reads = tuple(sorted(worth.value.reads)) \
+            if worth is not None and UNTRACKED not in worth.value.reads else None
+        self._worth_cache: dict = {}
+        end_reads = frozenset().union(*(end.condition.reads for end in rules.ends))
+        self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
+        self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
 
     def _handlers_for(self, table: dict, occupant) -> list:
@@ -121,20 +147,46 @@ class Game(Cards, Dealing):
         return handlers
 
     # ---- events and budget -------------------------------------------------------------------
+    # An event is made only when something takes it: the log (`record`) or an `observer` (the
+    # property checker, coverage, replay, play). Every caller tests `emitting` first, so that with
+    # events off not even the payload (names, lists) is built.
+    @property
+    def record(self) -> bool:
+        return self._record
+
+    @record.setter
+    def record(self, value: bool) -> None:
+        self._record = value
+        self.emitting = value or self._observer is not None
+
+    @property
+    def observer(self):
+        """Called as `observer(game, kind, rule, payload)` after every event, recorded or not."""
+        return self._observer
+
+    @observer.setter
+    def observer(self, value) -> None:
+        self._observer = value
+        self.emitting = self._record or value is not None
+
     def emit(self, kind: str, where: RuleRef, *payload) -> None:
-        if self.record:
+        if self._record:
             self.events.append(_new_tuple(Event, (self.state.turn, kind, where, payload)))
-        if self.observer is not None:
-            self.observer(self, kind, where, payload)
+        if self._observer is not None:
+            self._observer(self, kind, where, payload)
 
     def tick(self, where: RuleRef, node) -> None:
         self.last_node = node
         self.steps += 1
         if self.steps > STEP_BUDGET:
-            raise StepBudgetExceeded(
-                f"the rules ran {STEP_BUDGET:,} statements in one turn without finishing it; they seem to loop",
-                node.span.file or self.rules.path, node.span,
-                help="look for a handler that triggers itself (a move that lands on a move)")
+            self.over_budget(node)
+
+    def over_budget(self, node) -> None:
+        """The step budget is spent (compiled statements count their steps themselves, then call this)."""
+        raise StepBudgetExceeded(
+            f"the rules ran {STEP_BUDGET:,} statements in one turn without finishing it; they seem to loop",
+            node.span.file or self.rules.path, node.span,
+            help="look for a handler that triggers itself (a move that lands on a move)")
 
     def error(self, message: str, help: str | None = None, budget: bool = False) -> RuleRuntimeError:
         """An error at the statement running now."""
@@ -152,7 +204,8 @@ class Game(Cards, Dealing):
 
     def agent(self, player: Player):
         """The agent that answers for `player`, blindfolded to the others' hidden fields (blindfold.py)."""
-        return consulted(self.agents[player.seat], self)
+        agent = self.agents[player.seat]
+        return consulted(agent, self) if self.rules.hidden_fields else agent  # no hidden field: as it is
 
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):
@@ -164,10 +217,19 @@ class Game(Cards, Dealing):
 
     def worth(self, thing: Thing) -> int:
         """The heuristic value of a thing: the `worth` hint if the rules give one."""
-        hint = self.rules.hints.get(HINT_WORTH)
-        if hint is None or not isinstance(thing, Thing) or thing.kind != self.rules.hint_kinds.get(HINT_WORTH):
+        hint = self._worth_hint
+        if hint is None or not isinstance(thing, Thing) or thing.kind != self._worth_kind:
             return 0
-        return hint.value(self, {hint.var: thing})
+        reads = self._worth_reads
+        if reads is None:
+            return hint.value(self, {hint.var: thing})
+        key = sum(map(self.versions.get, reads, _ZEROS))  # counters only grow: the sum changes when one does
+        known = self._worth_cache.get(thing)
+        if known is not None and known[0] == key:
+            return known[1]
+        value = hint.value(self, {hint.var: thing})
+        self._worth_cache[thing] = (key, value)
+        return value
 
     def view(self, viewer: Player) -> dict:
         """The state as `viewer` may see it (JSON-ready, as `state_to_json`): the other players'
@@ -198,11 +260,24 @@ class Game(Cards, Dealing):
             faces = tuple(self.forced_dice.pop(0))
             if len(faces) != count:
                 raise self.error(f"the scenario forced {len(faces)} dice but the rule rolls {count}")
+        elif count == 2:  # the common roll, written out (the same draws, in the same order)
+            rnd = self.state.rng.random
+            first, second = int(rnd() * 6) + 1, int(rnd() * 6) + 1
+            faces = (first, second)
+            result = Roll(faces, first + second, first == second)
+            if self.emitting:  # `emit`, written out: one of the events made every turn
+                payload = (player.name if player is not None else None, [first, second])
+                if self._record:
+                    self.events.append(_new_tuple(Event, (self.state.turn, "roll", where, payload)))
+                if self._observer is not None:
+                    self._observer(self, "roll", where, payload)
+            return result
         else:
             rnd = self.state.rng.random
             faces = tuple(int(rnd() * 6) + 1 for _ in range(count))
         result = Roll(faces, sum(faces), count > 1 and len(set(faces)) == 1)
-        self.emit("roll", where, player.name if player is not None else None, list(faces))
+        if self.emitting:
+            self.emit("roll", where, player.name if player is not None else None, list(faces))
         return result
 
     def move(self, player: Player, how: str, amount, where: RuleRef) -> None:
@@ -236,34 +311,66 @@ class Game(Cards, Dealing):
             if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
                 steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n
-        self.emit("move", where, player.name, self.board[start].name, self.board[dest].name, steps)
-        self.descend("moves trigger moves", help="look for a handler whose move lands on a square that moves again")
+        if self.emitting:  # `emit`, written out: one of the events made every turn
+            payload = (player.name, self.board[start].name, self.board[dest].name, steps)
+            if self._record:
+                self.events.append(_new_tuple(Event, (self.state.turn, "move", where, payload)))
+            if self._observer is not None:
+                self._observer(self, "move", where, payload)
+        self.depth += 1  # `descend`, written out: a move is the most frequent
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
+                             help="look for a handler whose move lands on a square that moves again", budget=True)
+        versions = self.versions
         if how == "place":
             player.at = dest
             player.visits += 1  # a new visit, wherever the token arrives (`once per visit` counts from here)
-            self._changed(POSITION)
+            versions[POSITION] = versions.get(POSITION, 0) + 1
             self.depth -= 1
             return
         try:
-            if steps > 0 and how != "send":
-                for k in range(1, steps + 1):
+            if steps > 0 and how != "send" and self.passed_squares:
+                if steps < n:  # the squares with `on pass` handlers on the way, in moving order
+                    passed = sorted(k for k in ((i - start) % n for i in self.passed_squares) if 0 < k <= steps)
+                else:
+                    passed = [k for k in range(1, steps + 1) if self.pass_handlers[(start + k) % n]]
+                for k in passed:
                     idx = (start + k) % n
-                    handlers = self.pass_handlers[idx]
-                    if handlers:
+                    if self.emitting:
                         self.emit("pass", where, player.name, self.board[idx].name)
-                        self._fire(handlers, player, self.board[idx], where)
+                    self._fire(self.pass_handlers[idx], player, self.board[idx], where)
             player.at = dest
             player.visits += 1
-            self._changed(POSITION)
+            versions[POSITION] = versions.get(POSITION, 0) + 1
             occupant = self.board[dest]
-            self.emit("land", where, player.name, occupant.name)
+            if self.emitting:  # `emit`, written out: one of the events made every turn
+                payload = (player.name, occupant.name)
+                if self._record:
+                    self.events.append(_new_tuple(Event, (self.state.turn, "land", where, payload)))
+                if self._observer is not None:
+                    self._observer(self, "land", where, payload)
             self._fire(self.land_handlers[dest], player, occupant, where)
         finally:
             self.depth -= 1
 
+    def move_marked(self, player: Player, how: str, amount, where: RuleRef, roll, marks: frozenset) -> None:
+        """`move`, its handlers seeing `roll` as `moved_by` and `marks` as true; a move they make sees its own."""
+        saved = self.moving_roll, self.move_marks
+        self.moving_roll, self.move_marks = roll, marks
+        try:
+            self.move(player, how, amount, where)
+        finally:
+            self.moving_roll, self.move_marks = saved
+
     def _fire(self, handlers, player: Player, occupant, where: RuleRef) -> None:
         """Run the handlers whose conditions hold on arrival: all are tested before any runs,
         so one handler's effect (an auction selling the square) cannot trigger the next."""
+        if len(handlers) == 1:  # the common case: nothing to test before running
+            h = handlers[0]
+            env = {"player": player} if h.var is None else {"player": player, h.var: occupant}
+            if h.when is None or h.when(self, env):
+                h.body(self, env)
+            return
         matched = []
         for h in handlers:
             env = {"player": player}
@@ -296,12 +403,19 @@ class Game(Cards, Dealing):
             target.f["cash"] += amount
         else:
             target.balance += amount
-        self._changed("cash")
-        self.emit("pay", where, amount, source.name, target.name)
+        versions = self.versions
+        versions["cash"] = versions.get("cash", 0) + 1
+        if self.emitting:  # `emit`, written out: one of the events made every turn
+            payload = (amount, source.name, target.name)
+            if self._record:
+                self.events.append(_new_tuple(Event, (self.state.turn, "pay", where, payload)))
+            if self._observer is not None:
+                self._observer(self, "pay", where, payload)
 
     def _resolve_debt(self, debtor: Player, creditor, owed: int, where: RuleRef) -> bool:
         """Run `on debt`; True if the debtor can now pay, False if he left the game."""
-        self.emit("debt", where, debtor.name, creditor.name, owed)
+        if self.emitting:
+            self.emit("debt", where, debtor.name, creditor.name, owed)
         if not self.rules.debt:
             raise self.error(f"{debtor.name} owes {owed} but has {debtor.f['cash']}, and the rules have no `on debt`",
                              help="add `on debt:` saying what happens")
@@ -335,16 +449,33 @@ class Game(Cards, Dealing):
         old = target.f.get(field)
         target.f[field] = value
         self._changed(field)
-        self.emit("set", where, target.name, field, name_of(old), name_of(value))
+        if self.emitting:
+            self.emit("set", where, target.name, field, name_of(old), name_of(value))
+
+    def supply_left(self, supply) -> int:
+        """The pieces of a supply the bank still holds: its size less those on the things of its kind."""
+        return supply.size - sum(t.f[supply.field] for t in self.kind_things.get(supply.kind, ()))
+
+    def set_supplied(self, target, field: str, value, where: RuleRef, supply) -> None:
+        """`set` of a field a supply counts: raising it takes pieces from the bank, which must hold them;
+        lowering it gives them back."""
+        taken = value - target.f[field]
+        left = self.supply_left(supply)
+        if taken > left:
+            raise self.error(f"the bank has {left} of `{supply.name}` left, and this takes {taken}",
+                             help=f"test `{supply.name}.left` first: `when … and {supply.name}.left > 0`")
+        self.set_field(target, field, value, where)
 
     def set_global(self, name: str, value, where: RuleRef) -> None:
         old = self.state.globals.get(name)
         self.state.globals[name] = value
         self._changed(GLOBAL + name)
-        self.emit("set", where, "global", name, name_of(old), name_of(value))
+        if self.emitting:
+            self.emit("set", where, "global", name, name_of(old), name_of(value))
 
     def run_procedure(self, name: str, body, env: dict, where: RuleRef) -> None:
-        self.emit("do", where, name, [name_of(v) for v in env.values()])
+        if self.emitting:
+            self.emit("do", where, name, [name_of(v) for v in env.values()])
         self.descend("procedures call procedures")
         try:
             body(self, env)
@@ -359,7 +490,8 @@ class Game(Cards, Dealing):
 
     def extra_turn(self, player: Player, where: RuleRef) -> None:
         player.extra_turns += 1
-        self.emit("extra", where, player.name)
+        if self.emitting:
+            self.emit("extra", where, player.name)
 
     def eliminate(self, player: Player, where: RuleRef) -> None:
         if player.out:
@@ -367,7 +499,8 @@ class Game(Cards, Dealing):
         player.out = True
         self._changed(OUT)
         self.active = [p for p in self.state.players if not p.out]
-        self.emit("eliminate", where, player.name)
+        if self.emitting:
+            self.emit("eliminate", where, player.name)
         for h in self.rules.eliminate:
             env = {"player": player}
             if h.when is None or h.when(self, env):
@@ -375,6 +508,45 @@ class Game(Cards, Dealing):
         self.check_end()
         if player is self.state.players[self.state.current]:
             raise TurnEnded()
+
+    def put(self, player: Player, status: str, where: RuleRef) -> None:
+        """`put P in S`: P's turns run S's phases from now on; S's `at` square takes his token (passing
+        nothing, landing nowhere). Put in it in his own turn, that turn ends there."""
+        player.status, player.status_turns = status, 0
+        self.emit("status", where, player.name, status)
+        at = self.rules.statuses[status].at
+        if at is not None:  # the first such square of the board
+            square = self.by_name.get(at) or self.squares[at]
+            self.emit("move", where, player.name, self.board[player.at].name, square.name, 0)
+            player.at = self.board.index(square)
+            player.visits += 1
+            self._changed(POSITION)
+        if player is self.state.players[self.state.current]:
+            raise TurnEnded()
+
+    def release(self, player: Player, where: RuleRef) -> None:
+        """`release P`: P's turns are ordinary again; released in his status's own turn, the ordinary
+        phases follow in this one."""
+        if player.status is None:
+            return
+        player.status, player.status_turns = None, 0
+        self.emit("status", where, player.name, None)
+
+    def status_turn(self, player: Player, env: dict) -> bool:
+        """Play the phases of P's status in his turn; True if he was released in it (the ordinary phases
+        follow). The ordinary turn's phases are not reached in it (`own turn before P` actions are legal)."""
+        player.status_turns += 1
+        status = player.status
+        for phase in self.rules.statuses[status].phases:
+            if phase.when is not None and not phase.when(self, env):
+                continue
+            if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
+                continue
+            self.emit("phase", phase.where, phase.name)
+            phase.body(self, env)
+            if player.status != status:
+                break
+        return player.status is None
 
     def end_turn(self, where: RuleRef) -> None:
         raise TurnEnded()
@@ -384,20 +556,32 @@ class Game(Cards, Dealing):
         state.over = True
         state.winner = winner
         state.end_reason = reason
-        self.emit("end", where, reason, winner.name if winner is not None else None)
+        if self.emitting:
+            self.emit("end", where, reason, winner.name if winner is not None else None)
         raise GameEnded()
 
     def check_end(self) -> None:
+        """End the game if an end condition holds. The conditions are tested again only when
+        something they read has changed since they were last all false (the change counters), unless
+        one reads state without a counter."""
+        reads = self._end_reads
+        if reads is not None:
+            key = sum(map(self.versions.get, reads, _ZEROS))
+            if key == self._ends_false_at:
+                return
         for end in self.rules.ends:
             if end.condition(self, {}):
                 self.end_game(end.reason, end.winner(self, {}), end.where)
+        if reads is not None:
+            self._ends_false_at = key
 
     # ---- turns ---------------------------------------------------------------------------------------------
     def setup(self) -> None:
         """Choose the first player as the header says, then run the rules' `setup:` block."""
         self.started = True
         state = self.state
-        self.emit("setup", NO_RULE, [p.name for p in state.players], self.seed)
+        if self.emitting:
+            self.emit("setup", NO_RULE, [p.name for p in state.players], self.seed)
         first = self.rules.first_player
         if first.rule == "highest roll":
             count = first.dice
@@ -408,9 +592,11 @@ class Game(Cards, Dealing):
                 best = max(rolls.values())
                 contenders = [p for p in contenders if rolls[p] == best]
             state.current = contenders[0].seat
-            self.emit("first", NO_RULE, state.players[state.current].name, {p.name: t for p, t in rolls.items()})
+            if self.emitting:
+                self.emit("first", NO_RULE, state.players[state.current].name, {p.name: t for p, t in rolls.items()})
         else:
-            self.emit("first", NO_RULE, state.players[state.current].name, None)
+            if self.emitting:
+                self.emit("first", NO_RULE, state.players[state.current].name, None)
         if self.rules.setup is not None:
             self.steps = 0
             try:
@@ -425,20 +611,31 @@ class Game(Cards, Dealing):
         player = state.players[state.current]
         state.turn += 1
         self.steps = 0
-        self.emit("turn", NO_RULE, player.name)
+        if self.emitting:  # `emit`, written out: one of the events made every turn
+            payload = (player.name,)
+            if self._record:
+                self.events.append(_new_tuple(Event, (self.state.turn, "turn", NO_RULE, payload)))
+            if self._observer is not None:
+                self._observer(self, "turn", NO_RULE, payload)
         env = {"player": player}
         rules = self.rules
         try:
             for h in rules.hooks["before"]:
                 if h.when is None or h.when(self, env):
                     h.body(self, env)
-            for index, phase in enumerate(rules.phases):
+            for index, phase in enumerate(rules.phases if player.status is None or self.status_turn(player, env)
+                                          else ()):
                 self.phase_at = index
                 if phase.when is not None and not phase.when(self, env):
                     continue
                 if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
                     continue
-                self.emit("phase", phase.where, phase.name)
+                if self.emitting:  # `emit`, written out: one of the events made every turn
+                    payload = (phase.name,)
+                    if self._record:
+                        self.events.append(_new_tuple(Event, (self.state.turn, "phase", phase.where, payload)))
+                    if self._observer is not None:
+                        self._observer(self, "phase", phase.where, payload)
                 phase.body(self, env)
         except TurnEnded:
             pass
@@ -451,8 +648,9 @@ class Game(Cards, Dealing):
             except TurnEnded:
                 pass
         if rules.actions or rules.trade_kinds or rules.trade_cards:
-            seat = self.active.index(player) if player in self.active else 0
-            for p in self.active[seat:] + self.active[:seat]:
+            active = self.active
+            seat = active.index(player) if player in active else 0
+            for p in (active[seat:] + active[:seat] if seat else active):
                 if not self.agent(p).wants_window(self, p, p is player):
                     continue
                 try:
@@ -479,7 +677,15 @@ class Game(Cards, Dealing):
                 return
 
     def play(self) -> GameState:
-        """Play from the start to the end of the game."""
+        """Play from the start to the end of the game.
+
+        Python's cycle collector is paused meanwhile: playing makes no cyclic garbage (what a turn
+        drops is freed by reference counting), but a recorded game keeps every event, and the
+        collector would trace them again and again (about 15% of the time of a game with events);
+        it is switched back on, as it was, when the game ends or fails."""
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
         try:
             if not self.started:
                 self.setup()
@@ -487,4 +693,7 @@ class Game(Cards, Dealing):
                 self.play_turn()
         except GameEnded:
             pass
+        finally:
+            if collecting:
+                gc.enable()
         return self.state

@@ -61,6 +61,7 @@ FIELDS = {
     "turn": ("player",),
     "phase": ("phase",),
     "roll": ("player", "faces"),
+    "again": ("player", "roll"),  # a roll again on doubles: the roll's number in the run, from 2
     "move": ("player", "from", "to", "steps"),
     "pass": ("player", "square"),
     "land": ("player", "square"),
@@ -81,6 +82,7 @@ FIELDS = {
     "use": ("player", "deck", "card"),
     "give": ("player", "to", "deck", "card"),
     "extra": ("player",),
+    "status": ("player", "status"),  # `put P in S` (the status) or `release P` (null)
     "do": ("procedure", "arguments"),
     "window": ("player",),
     "eliminate": ("player",),

@@ -23,7 +23,7 @@ from rulesc.dsl.types import Type, compatible
 from .codegen import POSITION, UNTRACKED
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
-from .state import Account, Square
+from .state import Account, Square, Supply
 
 
 def settling(body):
@@ -91,6 +91,15 @@ class PhaseDef:
     optional: bool  # the player may skip it
     body: object
     where: RuleRef
+
+
+@attrs.define
+class StatusDef:
+    """A player status with its own turn (`status InJail at Jail:`): its phases, and the square that
+    holds a player put in it (None: his token stays where it is)."""
+
+    phases: list  # [PhaseDef]
+    at: str | None
 
 
 @attrs.define
@@ -180,6 +189,8 @@ class Rules:
     compiler: Compiler
     setup: object | None = None  # the `setup:` block, compiled; run once before the first turn
     trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
+    statuses: dict = attrs.Factory(dict)  # name -> StatusDef
+    supplies: dict = attrs.Factory(dict)  # name -> Supply
 
     @property
     def program(self):
@@ -291,6 +302,9 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     for name, param in p.params.items():  # in order: a parameter may use those above it
         compiler.params[name] = overridden[name] if name in overridden else compiler.expr(param.value)(None, {})
 
+    supplies = {name: Supply(name, compiler.expr(s.size)(None, {}), s.kind, s.field) for name, s in p.supplies.items()}
+    compiler.codegen.supplies.update(supplies)  # before any rule is compiled: rules name them
+
     def handler(h) -> Handler:
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
                           | (set(DEBT_NAMES) if getattr(h, "event", "") == "debt" else set()))
@@ -313,11 +327,16 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     for hook in p.hooks:
         hooks[hook.which].append(handler(hook))
 
-    phases = []
-    for phase in p.turn.phases:
-        when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
-        phases.append(PhaseDef(phase.name, when, phase.optional, settling(compiler.block(phase.body, frozenset({"player"}))),
-                               compiler.where(phase)))
+    def phase_defs(declared) -> list:
+        phases = []
+        for phase in declared:
+            when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
+            phases.append(PhaseDef(phase.name, when, phase.optional,
+                                   settling(compiler.block(phase.body, frozenset({"player"}))), compiler.where(phase)))
+        return phases
+
+    phases = phase_defs(p.turn.phases)
+    statuses = {name: StatusDef(phase_defs(s.phases), s.at) for name, s in p.statuses.items()}
 
     actions = []
     phase_names = [phase.name for phase in p.turn.phases]
@@ -399,7 +418,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
         setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
-        trade_cards=bool(p.trade and p.trade.cards),
+        trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
     )
 
 

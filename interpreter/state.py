@@ -25,6 +25,20 @@ class Square:
 
 
 @attrs.define(eq=False, slots=True)
+class Supply:
+    """A limited supply of pieces the bank holds (`supply Houses = 32 on Lot.houses`): the pieces out of
+    it are the sum of `field` over the things of `kind`, so nothing else need be kept."""
+
+    name: str
+    size: int
+    kind: str
+    field: str
+
+    def __repr__(self) -> str:
+        return f"Supply({self.name})"
+
+
+@attrs.define(eq=False, slots=True)
 class Thing:
     """A thing of a kind: its fixed table data and its mutable state, in one field dict."""
 
@@ -62,6 +76,8 @@ class Player:
     hand: list = attrs.Factory(list)  # cards kept for later (Held)
     extra_turns: int = 0  # turns to play again before the next player's
     visits: int = 0  # arrivals of his token on a square so far: each is a new visit
+    status: str | None = None  # a status with its own turn (`put P in S`), or None for the ordinary turn
+    status_turns: int = 0  # the turns he has begun in that status, this one included
     uses: dict = attrs.Factory(dict)  # action with a limit -> [turn or visit it was last taken in, times taken then]
 
     def __repr__(self) -> str:
@@ -117,7 +133,7 @@ class GameState:
 def name_of(value):
     """A value as events show it: things, players and squares by name, in lists too (a list of
     things may be set, chosen or passed to a procedure, and the log is JSON)."""
-    if isinstance(value, (Player, Thing, Square, Held, Account)):
+    if isinstance(value, (Player, Thing, Square, Held, Account, Supply)):
         return value.name
     if isinstance(value, Bank):
         return "bank"
@@ -157,6 +173,7 @@ def state_to_json(state: GameState) -> dict:
                      "bidding": p.bidding,
                      "extra_turns": p.extra_turns, "hand": [[h.deck, h.card, h.since] for h in p.hand],
                      "visits": p.visits, "uses": {k: list(v) for k, v in p.uses.items()},
+                     **({"status": p.status, "status_turns": p.status_turns} if p.status is not None else {}),
                      "fields": {k: _ref(v) for k, v in p.f.items()}} for p in state.players],
         "things": {t.name: {k: _ref(v) for k, v in t.f.items()} for t in state.things},
         "globals": {k: _ref(v) for k, v in state.globals.items()},
@@ -172,7 +189,8 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
     by_thing = {t.name: t for t in things}
     players = [Player(seat=p["seat"], name=p["name"], f={}, at=p["at"], out=p["out"], owing=p["owing"],
                       bidding=p.get("bidding", 0), extra_turns=p["extra_turns"], hand=[Held(*h) for h in p["hand"]],
-                      visits=p.get("visits", 0), uses={k: list(v) for k, v in p.get("uses", {}).items()})
+                      visits=p.get("visits", 0), uses={k: list(v) for k, v in p.get("uses", {}).items()},
+                      status=p.get("status"), status_turns=p.get("status_turns", 0))
                for p in data["players"]]
     by_player = {p.name: p for p in players}
 

@@ -144,11 +144,12 @@ def cmd_check(args) -> int:
         if not checked.ok:
             worst = max(worst, 1)
             continue
-        from rulesc.interpreter.rules import compile_rules
-        if args.static:
+        if args.static:  # parse and check only: the interpreter is not even imported (start-up, issue #14)
             if args.set:
+                from rulesc.interpreter.rules import compile_rules
                 compile_rules(checked, args.set)  # a bad `--set` is the same usage error with or without --static
             continue
+        from rulesc.interpreter.rules import compile_rules
         from rulesc.interpreter.scenario import run_scenarios
 
         rules = compile_rules(checked, args.set)

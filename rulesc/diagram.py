@@ -235,6 +235,8 @@ class _Builder:
         self.landing_payers: list[str] = []  # landing handlers that make the player pay
         self.landing_anchor: str | None = None
         self.rows_below: dict[str, int] = {}  # landing handler -> rows of the grid from it to the bottom
+        self.putters: list[tuple[str, str]] = []  # (node, status) for each node whose rules put a player in a status
+        self.releasers: list[str] = []  # status phases that release the player: the ordinary phases follow
 
     # -- helpers
     def statements(self, block):
@@ -321,8 +323,12 @@ class _Builder:
             reason = skippable.get(nid)
             if reason and i + 1 < len(chain):
                 self.edge(chain[i - 1], chain[i + 1], f"skip ({reason})", style="dashed", color="#7f8c8d")
+        status_firsts = self.status_turns(chain_nodes, end_of_turn)  # before the landing: its phases move too
         self.landing()
         self.debt_and_elimination(first_check)
+        for nid, status in self.putters:
+            if status in status_firsts:
+                self.edge(nid, status_firsts[status], f"put in {status}", style="dashed", color=COLOURS["hook"][1])
         return self.g
 
     def start_node(self) -> str:
@@ -340,6 +346,8 @@ class _Builder:
         hidden = [f.name for f in p.player_fields.values() if f.hidden]
         if hidden:
             label.line(f"kept hidden from the others: {', '.join(hidden)}", size=10)
+        for supply in p.supplies.values():
+            label.line(f"the bank's supply: {supply.name}, {self.cond(supply.size)} on {supply.kind}.{supply.field}", size=10)
         accounts = [f.name for f in p.player_fields.values() if f.type.name == "account" and not f.type.is_list]
         if accounts:
             label.line(f"each player's account: {', '.join(accounts)}", size=10)
@@ -415,7 +423,74 @@ class _Builder:
                 if reasons:
                     skippable[nid] = " or ".join(reasons)
                 self.record_body(nid, phase.body)
+                self.rolls_again(nid, phase.body)
         return nodes, skippable
+
+    def rolls_again(self, nid: str, body) -> None:
+        """A `roll … again on doubles` in a block: a loop back onto its node, and what too many doubles do."""
+        for again in self.of_kind(body, ast.RollAgain):
+            self.edge(nid, nid, f"doubles: roll again (at most {again.limit} rolls)", color=COLOURS["phase"][1],
+                      style="bold", dir="forward")
+            if again.too_many is not None:
+                label = _Label().title(f"doubles {again.limit} times in a row")
+                for stmt in again.too_many.statements:
+                    label.code(_shorten(self.cond(stmt), COND_WIDTH))
+                label.cite(again.too_many.meta)
+                too_many = f"{nid}_too_many"
+                self.g.node(too_many, str(label), **_style("hook"))
+                self.edge(nid, too_many, "too many doubles", style="dashed", color=COLOURS["phase"][1])
+                self.record_body(too_many, again.too_many)
+
+    def status_turns(self, chain_nodes: list[str], end_of_turn: str) -> dict[str, str]:
+        """Each status's own turn, a cluster of its phases beside the ordinary ones: entered from the
+        next turn when the player is in it, left for the end of the turn, or for the ordinary phases when
+        a phase releases him. Returns each status's first phase node."""
+        firsts = {}
+        phase_ids = [n for n in chain_nodes if n.startswith("phase_")]
+        for s_index, status in enumerate(self.p.statuses.values(), 1):
+            nodes = []
+            with self.g.subgraph(name=f"cluster_status_{s_index}") as sub:
+                title = status.title or status.name
+                sub.attr(label=f"<<B>the turn {_esc(title.lower() if title[0].isupper() and title[1:2].islower() else title)}</B>>",
+                         style="rounded,dashed", color=COLOURS["hook"][1], fontname=FONT, fontsize="11", labeljust="l")
+                for i, phase in enumerate(status.phases, 1):
+                    nid = f"status_{s_index}_{i}_{phase.name}"
+                    label = _Label().title(f"{status.name} {i}: {phase.name}")
+                    if phase.title:
+                        label.line(phase.title)
+                    self.rule_text(label, phase.when, phase.body.meta, name=None)
+                    if phase.optional:
+                        label.line("optional: the player may skip it", size=9)
+                    self.notes(label, phase.body)
+                    extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
+                    sub.node(nid, str(label), **_style("hook", **extra))
+                    nodes.append(nid)
+                    self.record_body(nid, phase.body)
+                    self.rolls_again(nid, phase.body)
+                    if self.releases_to_ordinary(phase.body) and phase_ids:
+                        self.edge(nid, phase_ids[0], "released: the ordinary phases follow", style="dashed",
+                                  color=COLOURS["hook"][1])
+            if not nodes:
+                continue
+            where = f" at {status.at}" if status.at else ""
+            self.edge("next_turn", nodes[0], f"in {status.name}{where}: its own turn", style="bold",
+                      color=COLOURS["hook"][1])
+            for a, b in zip(nodes, nodes[1:]):
+                self.edge(a, b, color=COLOURS["hook"][1])
+            self.edge(nodes[-1], end_of_turn, color=COLOURS["hook"][1])
+            firsts[status.name] = nodes[0]
+        return firsts
+
+    def releases_to_ordinary(self, body) -> bool:
+        """Whether a status phase may `release` the player and let the turn go on (no `end turn` after
+        the release in its block): then the ordinary phases follow."""
+        for block in walk.walk(body):
+            if isinstance(block, ast.Block):
+                stmts = block.statements
+                for i, stmt in enumerate(stmts):
+                    if isinstance(stmt, ast.Release) and not any(isinstance(s, ast.EndTurn) for s in stmts[i + 1:]):
+                        return True
+        return False
 
     def notes(self, label: _Label, body) -> None:
         """What a block does that its node says in words rather than with an edge across the picture:
@@ -429,6 +504,11 @@ class _Builder:
         """Note what a block does that the picture shows as edges: moves and draws."""
         if self.has(body, ast.Move):
             self.movers.append(nid)
+        too_many = {id(s) for again in self.of_kind(body, ast.RollAgain) if again.too_many is not None
+                    for s in self.statements(again.too_many)}  # drawn from the `too many doubles` node
+        for put in self.of_kind(body, ast.Put):
+            if id(put) not in too_many:
+                self.putters.append((nid, put.status))
         self.draws(nid, body)
         for stmt in self.of_kind(body, ast.EndGame):
             self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",

@@ -65,6 +65,11 @@ def _declarations(rules: Rules) -> dict:
     if p.turn is not None:
         for i, phase in enumerate(p.turn.phases, 1):
             out["phase", phase.name] = f"#{i}: {_text(p, phase)}"
+    for name, supply in p.supplies.items():
+        out["supply", name] = _text(p, supply)
+    for status in p.statuses.values():
+        for i, phase in enumerate(status.phases, 1):
+            out["phase", f"{status.name}.{phase.name}"] = f"#{i}: {_text(p, phase)}"
     for kind, items in (("handler", p.handlers), ("hook", p.hooks)):
         seen: collections.Counter = collections.Counter()
         for h in items:

@@ -230,6 +230,14 @@ class _Writer:
                          self.where(hook.span)])
         self.w("", "### The steps of a turn")
         self.table(["step", "only when", "source", "line"], rows)
+        for status in p.statuses.values():  # a status's own turn replaces the phases above
+            at = f", held at {status.at}" if status.at else ""
+            self.w("", f"### The turn of a player {_cell((status.title or status.name).lower())} (`{status.name}`{at})")
+            self.table(["step", "only when", "source", "line"], [
+                [f"{i}. {phase.name}" + (f": {_cell(phase.title)}" if phase.title else "")
+                 + (" (optional)" if phase.optional else ""),
+                 _code(self.text(phase.when)) if phase.when else "", _source(phase.body.meta), self.where(phase.span)]
+                for i, phase in enumerate(status.phases, 1)])
         rows = []
         for h in p.handlers:
             head = f"on {h.event}" + (f" {h.target}" if h.target else "") + (f" {h.var}" if h.var else "")
@@ -280,6 +288,12 @@ class _Writer:
 
     def parameters(self) -> None:
         p = self.p
+        if p.supplies:
+            self.w("", "## Limited supplies", "", "The bank holds these pieces and no more; those out of it are "
+                   "counted on the things.")
+            self.table(["supply", "pieces", "counted on", "source", "line"],
+                       [[f"`{name}`", _code(self.text(s.size)), f"`{s.kind}.{s.field}`", _source(s.meta),
+                         self.where(s.span)] for name, s in p.supplies.items()])
         if not p.params:
             return
         self.w("", "## Parameters", "", "A parameter can be changed for one run with `--set NAME=VALUE`, or by a "

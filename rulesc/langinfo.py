@@ -181,6 +181,14 @@ def _declarations(analysis: Analysis) -> dict[str, list[Decl]]:
         for phase in p.turn.phases:
             title = f" \"{phase.title}\"" if phase.title else ""
             add(phase.name, f"phase{title} of the turn", None, phase.span, phase.body)
+    for supply in p.supplies.values():
+        add(supply.name, f"supply of the bank's pieces on `{supply.kind}.{supply.field}`", "supply", supply.span, supply)
+    for status in p.statuses.values():
+        title = f" \"{status.title}\"" if status.title else ""
+        add(status.name, f"status{title}, with its own turn", "status", status.span, status)
+        for phase in status.phases:
+            title = f" \"{phase.title}\"" if phase.title else ""
+            add(phase.name, f"phase{title} of the turn in `{status.name}`", None, phase.span, phase.body)
     for action in p.actions.values():
         param = f"({action.param.name}: {action.param.kind})" if action.param else ""
         add(action.name, f"action{param}, {action.timing}", None, action.span, action.body)
@@ -204,6 +212,8 @@ BUILTIN_DOCS = {
     B.PLAYER: "built-in: the player the rule runs for (`player`)",
     **{name: f"built-in in `on debt`: `{name}: {t}`" for name, t in B.DEBT_NAMES.items()},
     **{name: f"built-in in a `trade`'s `when`: `{name}: {t}`" for name, t in B.TRADE_NAMES.items()},
+    **{name: f"built-in in `on land` and `on pass`: `{name}: {t}`, the roll that moved the token"
+       for name, t in B.MOVE_NAMES.items()},
     **{name: f"built-in function `{name}(…)`" for name in B.FUNCTIONS},
     **{name: f"built-in aggregate `{name}(x in …: …)`" for name in B.AGGREGATES if name not in B.FUNCTIONS},
     **{name: f"built-in type `{name}`" for name in sorted(B.BUILTIN_TYPES)},
@@ -488,6 +498,11 @@ def _symbol(d, sources, path) -> Symbol | None:
         return Symbol("turn", f"{len(d.phases)} phases", "turn", _whole(d.span, sources[path]),
                       Span(d.span.line, d.span.column, d.span.line, d.span.column + 4),
                       tuple(s(ph.name, ph.title or "phase", "phase", ph) for ph in d.phases))
+    if isinstance(d, ast.Supply):
+        return s(d.name, f"supply of {d.kind}.{d.field}", "parameter", d)
+    if isinstance(d, ast.Status):
+        return s(d.name, d.title or "status", "turn", d, children=[s(ph.name, ph.title or "phase", "phase", ph)
+                                                                 for ph in d.phases])
     if isinstance(d, ast.Handler):
         label = " ".join(x for x in ("on", d.event, d.target, d.var) if x)
         return Symbol(label, "handler", "handler", _whole(d.span, sources[path]),

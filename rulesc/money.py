@@ -107,6 +107,9 @@ def _rules(p: Program):
         yield f"{hook.which} turn", hook.body, hook.body.meta.cite
     for phase in (p.turn.phases if p.turn is not None else ()):
         yield f"phase {phase.name}", phase.body, phase.body.meta.cite
+    for status in p.statuses.values():  # a status's own turn
+        for phase in status.phases:
+            yield f"phase {phase.name} ({status.title or status.name})", phase.body, phase.body.meta.cite
     for h in p.handlers:
         head = f"on {h.event}" + (f" {h.target}" if h.target else "") + (f" ({h.name.replace('_', ' ')})" if h.name else "")
         yield head, h.body, h.body.meta.cite

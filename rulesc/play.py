@@ -55,6 +55,8 @@ class Words:
         self.titles = {name: sq.title for name, sq in program.squares.items() if sq.title}
         self.cards = {c.name: c.title for deck in program.decks.values() for c in deck.cards if c.title}
         self.phases = {ph.name: ph.title for ph in program.turn.phases if ph.title} if program.turn else {}
+        self.phases.update({ph.name: ph.title for s in program.statuses.values() for ph in s.phases if ph.title})
+        self.statuses = {s.name: s.title or s.name for s in program.statuses.values()}
         self.money_fields = {f.name for f in program.player_fields.values() if f.type.name == "money"} | \
             {f.name for kind in program.kinds.values() for f in kind.fields if f.type.name == "money"} | \
             {f.name for f in program.global_fields.values() if f.type.name == "money"}
@@ -131,6 +133,12 @@ class Words:
             return f"{v['player']} gives {self.card(e['card'])} to {v['to']}"
         if kind == "extra":
             return f"{v['player']} gets an extra turn"
+        if kind == "again":
+            return f"doubles: {v['player']} rolls again"
+        if kind == "status":
+            if e["status"] is None:
+                return f"{v['player']} is free again"
+            return f"{v['player']} is now {self.statuses.get(e['status'], e['status']).lower()}"
         if kind == "do":
             return None
         if kind == "window":

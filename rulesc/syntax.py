@@ -16,29 +16,29 @@ from rulesc.dsl import builtins as B
 # Words that begin a declaration (or a part of one).
 DECLARATIONS = (
     "action", "bank", "board", "card", "deck", "define", "end", "extend", "extends", "game", "global", "group",
-    "hint", "insert", "invariant", "kind", "on", "override", "param", "phase", "player", "procedure", "remove", "replace",
-    "scenario", "setup", "square", "state", "table", "trade", "turn",
+    "hint", "insert", "invariant", "kind", "on", "override", "param", "phase", "player", "procedure", "remove",
+    "replace", "scenario", "setup", "square", "state", "status", "supply", "table", "trade", "turn",
 )
 # The other keywords: statements, clauses, modifiers, scenario steps.
 KEYWORDS = (
-    "after", "among", "answer", "any", "as", "at", "auction", "back", "before", "bluff", "bluffing", "by", "cards",
+    "after", "again", "among", "answer", "any", "as", "at", "auction", "back", "before", "bluff", "bluffing", "by", "cards",
     "cash", "choose",
-    "copies", "cut", "cycle", "debt", "dice", "die", "discard", "do", "down", "draw", "elif", "eliminate", "else",
-    "expect", "extra", "for", "forbid", "from", "give", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "move",
+    "copies", "cut", "cycle", "debt", "dice", "die", "discard", "do", "doubles", "down", "draw", "elif", "eliminate", "else",
+    "expect", "extra", "for", "forbid", "from", "give", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "many", "move",
     "nearest", "off", "offer", "once", "only", "option", "optional", "own", "pass", "passes", "pay", "per", "place", "play",
-    "players", "raise", "reshuffle", "roll", "rounded", "row", "send", "set", "step", "stop", "then", "time", "to",
+    "players", "put", "raise", "release", "reshuffle", "roll", "rounded", "row", "send", "set", "step", "stop", "then", "time", "times", "to", "too",
     "tradable", "unlimited", "up", "use", "visit", "when", "where", "window", "winner", "with",
 )
 OPERATOR_WORDS = ("and", "in", "not", "of", "or")
 CONSTANTS = tuple(sorted(B.LITERAL_NAMES))  # none, true, false
 META_WORDS = ("assumed", "cite")  # what a line says about itself
 TYPES = tuple(sorted(B.BUILTIN_TYPES - {"square", "player"}))  # `square` and `player` are declarations too
-BUILTIN_NAMES = tuple(sorted(set(B.GLOBAL_NAMES) | set(B.DEBT_NAMES) | set(B.TRADE_NAMES) - set(DECLARATIONS)
+BUILTIN_NAMES = tuple(sorted(set(B.GLOBAL_NAMES) | set(B.DEBT_NAMES) | set(B.TRADE_NAMES) | set(B.MOVE_NAMES) - set(DECLARATIONS)
                              - set(KEYWORDS)))
 FUNCTIONS = tuple(sorted(set(B.FUNCTIONS) | B.AGGREGATES))
 
 # Declarations whose next word is the name they declare, by what it names.
-NAMED_TYPES = ("kind", "group", "square", "table", "deck", "card")
+NAMED_TYPES = ("kind", "group", "square", "table", "deck", "card", "status", "supply")
 NAMED_FUNCTIONS = ("action", "define", "procedure", "phase", "hint")
 NAMED_CONSTANTS = ("param",)
 

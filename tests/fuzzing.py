@@ -34,9 +34,13 @@ from rulesc.interpreter.rules import compile_rules
 from rulesc.interpreter.scenario import run_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {name: (ROOT / "games" / name).read_text(encoding="utf-8")
-         for name in ("finance.rules", "wheeler.rules", "wheeler-level1.rules")}
-GAMES["minimal.rules"] = (ROOT / "tests" / "cli_data" / "minimal.rules").read_text(encoding="utf-8")
+# What mutants are made from: every shipped game, the house rules in examples/ (the classic roll-and-move
+# constructs among them) and the completeness file, which uses every construct of the language.
+CORPUS = [ROOT / "games" / name for name in ("finance.rules", "wheeler.rules", "wheeler-level1.rules",
+                                             "wallstreet.rules", "wallstreet-short.rules")]
+CORPUS += sorted((ROOT / "examples").glob("*.rules"))
+CORPUS += [ROOT / "tests" / "completeness" / "everything.rules", ROOT / "tests" / "cli_data" / "minimal.rules"]
+GAMES = {path.name: path.read_text(encoding="utf-8") for path in CORPUS}
 
 TURN_LIMIT = 25  # turns per game played: enough to reach debts, auctions and cards, short enough to be quick
 HANG_SECONDS = 60  # one file taking longer than this has hung (a normal one takes well under a second)

@@ -135,7 +135,8 @@ def test_every_statement_has_its_compiler_method():
 
 def test_every_event_kind_has_its_json_fields():
     source = "\n".join(p.read_text() for p in (ROOT / "interpreter").glob("*.py"))
-    emitted = set(re.findall(r'emit\(\s*"(\w+)"', source))
+    # `emit("kind", ...)`, or the same written out where an event is made every turn (engine.py's `pay`...)
+    emitted = set(re.findall(r'(?:emit\(\s*|_new_tuple\(Event, \(self\.state\.turn, )"(\w+)"', source))
     assert emitted, "no emit(...) calls found: has the engine's event call changed?"
     assert emitted <= set(events.FIELDS), f"events without JSON fields: {emitted - set(events.FIELDS)}"
     assert set(events.FIELDS) <= emitted, f"JSON fields for events never emitted: {set(events.FIELDS) - emitted}"
@@ -182,6 +183,7 @@ def test_the_scenarios_pass(rules):
 def bodies(program) -> list:
     """Every block of statements the program declares."""
     return ([phase.body for phase in program.turn.phases] + [h.body for h in program.hooks]
+            + [phase.body for status in program.statuses.values() for phase in status.phases]
             + [h.body for h in program.handlers] + [a.body for a in program.actions.values()]
             + [c.body for d in program.decks.values() for c in d.cards]
             + [pr.body for pr in program.procedures.values()]
@@ -192,6 +194,9 @@ def test_the_diagram_draws_every_phase_and_deck(rules):
     dot = build_diagram(rules.program).source
     for phase in rules.program.turn.phases:
         assert f"phase_{phase.name}" in dot or f"{phase.name}" in dot, phase.name
+    for status in rules.program.statuses.values():  # a status's own turn
+        for phase in status.phases:
+            assert f"_{phase.name}" in dot, phase.name
     for deck in rules.program.decks:
         assert f"deck_{deck}" in dot, deck
     assert "moves the man" in dot
@@ -201,7 +206,8 @@ def test_the_money_flow_shows_every_payment(rules):
     program = rules.program
     bodies = (list(program.handlers) + list(program.hooks) + list(program.actions.values())
               + list(program.procedures.values()) + [c for d in program.decks.values() for c in d.cards]
-              + list(program.turn.phases) + ([program.setup] if program.setup is not None else []))
+              + list(program.turn.phases) + ([program.setup] if program.setup is not None else [])
+              + [phase for status in program.statuses.values() for phase in status.phases])
     pays = {(n.span.file, n.span.line) for n in walk.walk(tuple(bodies)) if isinstance(n, ast.Pay)}
     assert pays
     shown = payments(program)

@@ -40,12 +40,15 @@ def test_every_worked_example_passes(path):
 def test_the_examples_the_issue_names_are_there():
     titles = " / ".join(s.title for s in load_rules(str(FILES[0])).program.scenarios)
     for words in ("a 3 and a 5", "a 2 and a 4, then a 6 and a 4", "shares 2 and 4", "at 60%",
-                  "never above 1,000,000", "scrap car", "sports car", "sell back", "doubled for a conglomerate",
-                  "a bluffer exposed and fined", "conglomerate's company is never sold", "square 40 stops",
-                  "4 million", "a conglomerate and 1.5 million wins"):
+                  "never above 1,000,000", "scrap car", "sports car", "cars sell back", "doubled for a conglomerate",
+                  "a bluffer exposed and fined", "a second pass puts a bidder out", "seller's left bids first",
+                  "conglomerate's company is never sold", "square 40 stops", "4 million",
+                  "a conglomerate and 1.5 million wins", "selling back in need", "not added or subtracted",
+                  "one of each, at that bank", "banking first, then the card", "in another player's turn"):
         assert words in titles, words
     short = " / ".join(s.title for s in load_rules(str(FILES[1])).program.scenarios)
     assert "3 million, deposit included, wins" in short and "3.9 million does not win" not in short
+    assert "a conglomerate and 1.5 million wins" in short  # both ways to win, in the shorter game too
 
 
 def test_the_stated_numbers_are_the_rulebooks():
@@ -56,6 +59,35 @@ def test_the_stated_numbers_are_the_rulebooks():
     assert rules.params["bluff_fine"] == 50_000
     assert rules.params["win_cash"] == 4_000_000 and rules.params["win_group_cash"] == 1_500_000
     assert load_rules(str(FILES[1])).params["win_cash"] == 3_000_000
+
+
+def test_nothing_is_traded_between_players():
+    """"Trading cars between players is not allowed", and the rulebook gives no other trade: the file
+    declares none, so companies, shares and funds change hands only at the enforced auction."""
+    for path in FILES:
+        rules = load_rules(str(path))
+        assert rules.trade_kinds == () and not rules.trade_cards
+
+
+def test_insurance_is_never_sold():
+    """"You may never sell your insurance": an insured player in need of cash, with nothing else to
+    sell and no loan left to take, is offered no action at all; with a company, he may sell that."""
+    from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.engine import Game
+    rules = load_rules(str(FILES[0]))
+
+    def offered(company: bool) -> list:
+        g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("heuristic", 1, 2))
+        ann = g.state.players[0]
+        g.state.current = ann.seat
+        ann.f["insured"], ann.f["cash"], ann.f["loans"] = True, 0, rules.params["max_loans"]
+        if company:
+            g.by_name["Sv1"].f["owner"] = ann
+        ann.owing = 50_000
+        return [(a.action, getattr(a.argument, "name", a.argument)) for a in g.legal_actions(ann, True, True)]
+
+    assert offered(company=False) == []
+    assert offered(company=True) == [("sell_company", "Sv1")]
 
 
 def test_cash_is_hidden_from_the_other_players():

@@ -109,7 +109,8 @@ def coverage_report(rules: Rules, cov: Coverage) -> list[CoverageItem]:
     if p.setup is not None:
         decls.append((p.setup.span, None))
         blocks.append(p.setup.body)
-    phase_decls = p.turn.phases if p.turn is not None else ()
+    phase_decls = (*(p.turn.phases if p.turn is not None else ()),
+                   *(phase for status in p.statuses.values() for phase in status.phases))  # a status's own turn
     for phase in phase_decls:
         decls.append((phase.span, None))
         blocks.append(phase.body)

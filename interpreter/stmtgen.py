@@ -1,0 +1,302 @@
+"""Compile blocks of statements to Python source, once, as expressions already are (codegen.py).
+
+A block (a handler's, a phase's, an action's, a card's body) becomes one generated function
+`f(g, e)` whose statements are written out one after the other, with their expressions inlined
+as the Python the expression codegen makes, the step budget counted in place, and the engine
+called directly: `pay rent from player to p.owner` runs as a few lines that compute the amount,
+test the operands and call `g.pay`, instead of a statement closure calling an expression function
+for each operand and `g.tick`. `if` and `for` bodies are written inside their statement, so a
+handler's whole body is usually one function.
+
+This is the fast path for the statements a game runs most. Any other statement compiles through
+its `Compiler._s_X` method, the general path (every statement has one), and the generated code
+calls that closure in its place; the two behave alike, statement for statement: the same
+evaluation order, the same events (the engine makes them), the same steps counted and the same
+errors at the same places.
+"""
+
+from __future__ import annotations
+
+from ast import literal_eval
+
+from rulesc.dsl import ast
+
+from .codegen import HELPERS
+from .errors import STEP_BUDGET
+
+MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
+MAX_LOOPS = 8
+
+# What a failing expression raises inside; turned into a rule error at the expression (as codegen does).
+_EXPRESSION_ERRORS = "(_Problem, AttributeError, TypeError, KeyError, IndexError)"
+
+
+def _constant(source: str) -> bool:
+    """Whether generated source is a number, text, truth value or none written out (nothing to compute)."""
+    try:
+        value = literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return value is None or isinstance(value, (int, str, float))  # never a list: each use would make a new one
+
+
+class _Function:
+    """The lines and the names of one generated function."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.namespace: dict = dict(HELPERS)
+        self.count = 0
+
+    def name(self, prefix: str, value) -> str:
+        """A name in the function's namespace bound to `value`."""
+        self.count += 1
+        name = f"{prefix}{self.count}"
+        self.namespace[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.count += 1
+        return f"_t{self.count}"
+
+    def add(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def source_loops(self, indent: int) -> int:
+        """How many `for` loops enclose a line written at `indent` now."""
+        loops, level = 0, indent
+        for line in reversed(self.lines):
+            stripped = line.lstrip(" ")
+            depth = (len(line) - len(stripped)) // 4
+            if depth < level:
+                level = depth
+                loops += stripped.startswith("for ")
+                if level <= 1:
+                    break
+        return loops
+
+
+class StatementCodegen:
+    """Writes the blocks of one program as Python functions; `compiler` gives the general path."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.codegen = compiler.codegen
+        self.count = 0
+
+    def block(self, block: ast.Block, local: frozenset):
+        """One function running the statements of `block`, with `local` names bound in `e`."""
+        fn = _Function()
+        self._statements(fn, block.statements, local, 1)
+        self.count += 1
+        name = f"_block{self.count}"
+        body = fn.lines or ["    pass"]
+        code = f"def {name}(g, e):\n" + "\n".join(body) + "\n"
+        path = self.compiler.program.path
+        line = block.statements[0].span.line if block.statements else 0
+        exec(compile(code, f"<{path}:{line} block>", "exec"), fn.namespace)
+        function = fn.namespace[name]
+        function.source = code  # for reading and debugging
+        return function
+
+    # ---- pieces ------------------------------------------------------------------------------
+    def _statements(self, fn: _Function, statements, local: frozenset, indent: int) -> frozenset:
+        for stmt in statements:
+            write = getattr(self, "_w_" + type(stmt).__name__, None)
+            if write is not None and self._too_deep(fn, stmt, indent):
+                write = None  # a new function, through the closure, rather than past Python's nesting limits
+            if write is None:  # the general path: the statement's closure from `Compiler._s_X`
+                compiled, local = self.compiler.stmt(stmt, local)
+                fn.add(indent, f"{fn.name('_s', compiled)}(g, e)")
+            else:
+                local = write(fn, stmt, local, indent, self.compiler.where(stmt))
+        return local
+
+    @staticmethod
+    def _too_deep(fn: _Function, stmt, indent: int) -> bool:
+        """Whether writing `stmt` here could pass Python's limits on one function (100 levels of
+        indentation, 20 nested loops and `try`s): an `elif` chain or a choice of many options nests
+        one level per branch, and rules may nest loops deeply."""
+        branches = len(getattr(stmt, "branches", ())) + len(getattr(stmt, "options", ()))
+        loops = fn.source_loops(indent)
+        return indent + branches > MAX_INDENT or loops >= MAX_LOOPS
+
+    def _tick(self, fn: _Function, node, indent: int) -> None:
+        """What `Game.tick` does: the statement running now, and one step of the turn's budget."""
+        n = fn.name("_n", node)
+        fn.add(indent, f"g.last_node = {n}")
+        fn.add(indent, "g.steps += 1")
+        fn.add(indent, f"if g.steps > {STEP_BUDGET}:")
+        fn.add(indent + 1, f"g.over_budget({n})")
+
+    def _expr(self, fn: _Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
+        """Compute expression `node` into a new local of the function; returns its name. A failure
+        inside is the same rule error, at the same place, as the expression's own function raises.
+        `bound` maps rule names to Python locals of the function that hold their values."""
+        codegen = self.codegen
+        constants: dict = {}
+        used: set = set()
+        codegen.reads = set()
+        source = codegen.source(node, local, bound or {}, constants, used)
+        fn.namespace.update(constants)
+        if not used and _constant(source):  # a number or text (a literal, a parameter): used as it is
+            return source
+        target = fn.temp()
+        if isinstance(node, ast.Name):  # reading a name cannot fail: no `try`
+            fn.add(indent, f"{target} = {f'e[{next(iter(used))!r}]' if used else source}")
+            return target
+        fn.add(indent, "try:")
+        for n in sorted(used):
+            fn.add(indent + 1, f"L_{n} = e[{n!r}]")
+        fn.add(indent + 1, f"{target} = {source}")
+        fn.add(indent, f"except {_EXPRESSION_ERRORS} as exc:")
+        fn.add(indent + 1, f"{fn.name('_fail', codegen._failure(node))}(exc)")
+        return target
+
+    def _needed(self, fn: _Function, node, local: frozenset, indent: int, role: str) -> str:
+        """An operand that may not be `none` (`Compiler.need`)."""
+        value = self._expr(fn, node, local, indent)
+        fail = self.compiler.none_operand(node, role)
+        if fail is not None:
+            fn.add(indent, f"if {value} is None:")
+            fn.add(indent + 1, f"{fn.name('_none', fail)}()")
+        return value
+
+    # ---- statements ----------------------------------------------------------------------------
+    def _w_Roll(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        count = self._expr(fn, node.count, local, indent)
+        fn.add(indent, f"e[{node.var!r}] = g.roll(e.get('player'), {count}, {fn.name('_w', where)})")
+        return local | {node.var}
+
+    def _w_Move(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        who = self._needed(fn, node.who, local, indent, "moved")
+        amount = self._expr(fn, node.amount, local, indent)
+        fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {fn.name('_w', where)})")
+        return local
+
+    def _w_Pay(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        amount = self._expr(fn, node.amount, local, indent)
+        if not (_constant(amount) and literal_eval(amount) >= 0):
+            fn.add(indent, f"if {amount} < 0:")
+            fn.add(indent + 1, f"{fn.name('_negative', self.compiler.negative_payment(node))}({amount})")
+        source = self._needed(fn, node.source, local, indent, "who pays")
+        target = self._needed(fn, node.target, local, indent, "who is paid")
+        fn.add(indent, f"g.pay({amount}, {source}, {target}, {fn.name('_w', where)})")
+        return local
+
+    def _w_Set(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        w = fn.name("_w", where)
+        if isinstance(node.target, ast.Name):
+            value = self._expr(fn, node.value, local, indent)
+            fn.add(indent, f"g.set_global({node.target.id!r}, {value}, {w})")
+            return local
+        target = self._expr(fn, node.target.obj, local, indent)
+        fn.add(indent, f"if {target} is None:")
+        fn.add(indent + 1, f"{fn.name('_none', self.compiler._none_failure(node.target))}()")
+        value = self._expr(fn, node.value, local, indent)
+        fn.add(indent, f"g.set_field({target}, {node.target.name!r}, {value}, {w})")
+        return local
+
+    def _w_Let(self, fn, node, local, indent, where):
+        value = self._expr(fn, node.value, local, indent)
+        fn.add(indent, f"e[{node.name!r}] = {value}")
+        return local | {node.name}
+
+    def _w_Draw(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        fn.add(indent, f"g.draw({node.deck!r}, e['player'], {fn.name('_w', where)})")
+        return local
+
+    def _w_Pass(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        return local
+
+    def _w_EndTurn(self, fn, node, local, indent, where):
+        fn.add(indent, f"g.end_turn({fn.name('_w', where)})")
+        return local
+
+    def _w_Eliminate(self, fn, node, local, indent, where):
+        return self._for_player(fn, node, local, indent, where, "eliminate", "eliminated")
+
+    def _w_ExtraTurn(self, fn, node, local, indent, where):
+        return self._for_player(fn, node, local, indent, where, "extra_turn", "the player")
+
+    def _w_UseCard(self, fn, node, local, indent, where):
+        return self._for_player(fn, node, local, indent, where, "use_card", "the player")
+
+    def _for_player(self, fn, node, local, indent, where, method: str, role: str):
+        self._tick(fn, node, indent)
+        who = self._needed(fn, node.who, local, indent, role)
+        fn.add(indent, f"g.{method}({who}, {fn.name('_w', where)})")
+        return local
+
+    def _w_If(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        for condition, body in node.branches:  # each `elif` is tested inside the `else` of the one before
+            test = self._expr(fn, condition, local, indent)
+            fn.add(indent, f"if {test}:")
+            self._statements(fn, body.statements, local, indent + 1)
+            fn.add(indent, "else:")
+            indent += 1
+        if node.orelse is not None:
+            self._statements(fn, node.orelse.statements, local, indent)
+        else:
+            fn.add(indent, "pass")
+        return local
+
+    def _w_For(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        items = self._expr(fn, node.collection, local, indent)
+        item = fn.temp()
+        fn.add(indent, f"for {item} in list(g.iterate({items})):")
+        fn.add(indent + 1, f"e[{node.var!r}] = {item}")
+        self._statements(fn, node.body.statements, local | {node.var}, indent + 1)
+        return local
+
+    def _w_ChooseFor(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        items = self._expr(fn, node.collection, local, indent)
+        legal, item, var = fn.temp(), fn.temp(), node.var
+        inner = local | {var}
+        fn.add(indent, f"{legal} = []")
+        fn.add(indent, f"for {item} in g.iterate({items}):")
+        fn.add(indent + 1, f"e[{var!r}] = {item}")
+        if node.where is None:
+            fn.add(indent + 1, f"{legal}.append({item})")
+        else:
+            test = self._expr(fn, node.where, inner, indent + 1, {var: item})
+            fn.add(indent + 1, f"if {test}:")
+            fn.add(indent + 2, f"{legal}.append({item})")
+        fn.add(indent, f"if {legal}:")  # nothing to choose from: the statement does nothing
+        by = self._needed(fn, node.by, local, indent + 1, "who chooses")
+        fn.add(indent + 1, f"e[{var!r}] = g.choose({by}, {node.name!r}, {legal}, {fn.name('_w', where)})")
+        self._statements(fn, node.body.statements, inner, indent + 1)
+        return local
+
+    def _w_Choose(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        by = self._needed(fn, node.by, local, indent, "who chooses")
+        names = fn.temp()
+        fn.add(indent, f"{names} = []")
+        for option in node.options:
+            if option.when is None:
+                fn.add(indent, f"{names}.append({option.name!r})")
+            else:
+                test = self._expr(fn, option.when, local, indent)
+                fn.add(indent, f"if {test}:")
+                fn.add(indent + 1, f"{names}.append({option.name!r})")
+        fn.add(indent, f"if {names}:")
+        picked = fn.temp()
+        fn.add(indent + 1, f"{picked} = g.choose({by}, {node.name!r}, {names}, {fn.name('_w', where)})")
+        inner = indent + 1
+        for option in node.options:  # the picked option's body; each next one tested in the `else` of the one before
+            fn.add(inner, f"if {picked} == {option.name!r}:")
+            self._statements(fn, option.body.statements, local, inner + 1)
+            fn.add(inner, "else:")
+            inner += 1
+        fn.add(inner, "pass")
+        return local
