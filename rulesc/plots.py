@@ -254,7 +254,7 @@ def sweep_figure(sweep):
     axes[1].plot(xs, even, "--", color="#333333", linewidth=0.9, label="even share")
     axes[1].set_title("Who wins, by seat (95% intervals)")
     axes[1].set_ylabel("% of games won")
-    axes[1].set_ylim(0, axes[1].get_ylim()[1] * 1.25)
+    axes[1].set_ylim(0, axes[1].get_ylim()[1] * 1.1)
     reasons = list(dict.fromkeys((f.key, f.label) for row in sweep.rows for f in row.balance.figures
                                  if f.key.startswith("ended:")))
     keys = [("completed", "ended by a rule"), ("timeouts", "reached the turn limit"),
@@ -269,7 +269,7 @@ def sweep_figure(sweep):
         if len(xs) <= 12:
             ax.set_xticks(xs)
         ax.xaxis.set_major_formatter(_money_format() if sweep.money else _plain_format())
-    axes[0].legend(fontsize=8, loc="upper right")
-    axes[1].legend(fontsize=8, loc="upper center", ncol=min(5, sweep.players + 1))
+    axes[0].legend(fontsize=8, loc="lower right")
+    axes[1].legend(fontsize=7, loc="lower center", ncol=3)
     axes[2].legend(fontsize=8, loc="best")
     return figure
