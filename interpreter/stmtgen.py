@@ -105,11 +105,16 @@ class StatementCodegen:
             write = getattr(self, "_w_" + type(stmt).__name__, None)
             if write is not None and self._too_deep(fn, stmt, indent):
                 write = None  # a new function, through the closure, rather than past Python's nesting limits
-            if write is None:  # the general path: the statement's closure from `Compiler._s_X`
-                compiled, local = self.compiler.stmt(stmt, local)
-                fn.add(indent, f"{fn.name('_s', compiled)}(g, e)")
+            if write is None:
+                local = self._general(fn, stmt, local, indent)
             else:
                 local = write(fn, stmt, local, indent, self.compiler.where(stmt))
+        return local
+
+    def _general(self, fn: _Function, stmt, local: frozenset, indent: int) -> frozenset:
+        """The general path: the statement's closure from `Compiler._s_X`, called from the generated code."""
+        compiled, local = self.compiler.stmt(stmt, local)
+        fn.add(indent, f"{fn.name('_s', compiled)}(g, e)")
         return local
 
     @staticmethod
@@ -170,6 +175,8 @@ class StatementCodegen:
         return local | {node.var}
 
     def _w_Move(self, fn, node, local, indent, where):
+        if self.compiler.landing_context:  # the arrival's handlers read the move (`moved_by`, marks)
+            return self._general(fn, node, local, indent)
         self._tick(fn, node, indent)
         who = self._needed(fn, node.who, local, indent, "moved")
         amount = self._expr(fn, node.amount, local, indent)
@@ -188,6 +195,8 @@ class StatementCodegen:
         return local
 
     def _w_Set(self, fn, node, local, indent, where):
+        if self.compiler._supply_of(node.target) is not None:  # pieces taken from or given back to a supply
+            return self._general(fn, node, local, indent)
         self._tick(fn, node, indent)
         w = fn.name("_w", where)
         if isinstance(node.target, ast.Name):
