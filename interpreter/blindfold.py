@@ -1,6 +1,6 @@
 """What an agent may see while it decides: the other players' `hidden` fields are out of its reach.
 
-A rulebook can make a player's state secret (Wall Street: "keep your cash hidden in your bank book",
+A rulebook can make a player's state secret ("keep your cash hidden in your bank book",
 which is what makes bluffing at an auction possible). The engine, the scenarios and the checker read
 the whole state; an agent answering a decision must not read another player's hidden field.
 

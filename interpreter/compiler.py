@@ -198,18 +198,6 @@ class Compiler:
         return next((s for s in self.codegen.supplies.values() if s.field == target.name and s.kind == kind), None)
 
     def _s_Set(self, node, local, where):
-        supply = self._supply_of(node.target)
-        if supply is not None:  # pieces taken from the bank's supply, or given back to it
-            value, obj, field = self.expr(node.value, local), self.expr(node.target.obj, local), node.target.name
-            fail = self._none_failure(node.target)
-
-            def set_supplied(g, e):
-                g.tick(where, node)
-                target = obj(g, e)
-                if target is None:
-                    fail()
-                g.set_supplied(target, field, value(g, e), where, supply)
-            return set_supplied, local
         value = self.expr(node.value, local)
         if isinstance(node.target, ast.Name):
             name = node.target.id
@@ -220,13 +208,17 @@ class Compiler:
             return set_global, local
         obj, field = self.expr(node.target.obj, local), node.target.name
         fail = self._none_failure(node.target)
+        supply = self._supply_of(node.target)  # pieces taken from the bank's supply, or given back to it
 
         def set_field(g, e):
             g.tick(where, node)
             target = obj(g, e)
             if target is None:
                 fail()
-            g.set_field(target, field, value(g, e), where)
+            if supply is None:
+                g.set_field(target, field, value(g, e), where)
+            else:
+                g.set_supplied(target, field, value(g, e), where, supply)
         return set_field, local
 
     def _s_Let(self, node, local, where):

@@ -103,13 +103,7 @@ class Dealing:
                     self.emit("bid", where, bidder.name, bid)
                 if len(active) == 1:
                     break
-        if high is None:
-            if self.emitting:
-                self.emit("unsold", where, thing.name)
-            return None
-        if self.emitting:
-            self.emit("sold", where, thing.name, high.name, price)
-        return Sale(high, price)
+        return self._auction_result(thing, high, price, where)
 
     def round_auction(self, thing, minimum: int, bidders, where: RuleRef, windows: bool, after, passes: int,
                       bluffing: bool):
@@ -160,6 +154,10 @@ class Dealing:
             if self.emitting:
                 self.emit("bid", where, bidder.name, bid)
             i += 1
+        return self._auction_result(thing, high, price, where)
+
+    def _auction_result(self, thing, high, price: int, where: RuleRef):
+        """How an auction ended, for either kind: sold to the highest bidder, or unsold (None)."""
         if high is None:
             if self.emitting:
                 self.emit("unsold", where, thing.name)
