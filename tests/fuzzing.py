@@ -41,6 +41,7 @@ CORPUS = [ROOT / "games" / name for name in ("finance.rules", "wheeler.rules", "
 CORPUS += sorted((ROOT / "examples").glob("*.rules"))
 CORPUS += [ROOT / "tests" / "completeness" / "everything.rules", ROOT / "tests" / "cli_data" / "minimal.rules"]
 GAMES = {path.name: path.read_text(encoding="utf-8") for path in CORPUS}
+PLACES = {path.name: path.relative_to(ROOT) for path in CORPUS}  # where each sits, for `extends "../games/…"`
 
 TURN_LIMIT = 25  # turns per game played: enough to reach debts, auctions and cards, short enough to be quick
 HANG_SECONDS = 60  # one file taking longer than this has hung (a normal one takes well under a second)
@@ -350,12 +351,15 @@ def generated(choose: Chooser) -> str:
 
 def _load(text: str, name: str):
     """Parse `text` as the file `name`; a variant is loaded beside copies of the shipped games."""
-    if not text.lstrip().startswith("extends"):
+    if not re.search(r"^extends\b", text, re.MULTILINE):  # comments may come before `extends`
         return parse_text(text, name)
     with tempfile.TemporaryDirectory(prefix="rulesc-fuzz-") as folder:
-        for game, source in GAMES.items():
-            (Path(folder) / game).write_text(source, encoding="utf-8")
-        path = Path(folder) / ("mutant-" + name)
+        for game, source in GAMES.items():  # the corpus laid out as in the project, so every `extends` finds its base
+            place = Path(folder) / PLACES[game]
+            place.parent.mkdir(parents=True, exist_ok=True)
+            place.write_text(source, encoding="utf-8")
+        where = PLACES[name].parent if name in PLACES else Path(".")
+        path = Path(folder) / where / ("mutant-" + name)
         path.write_text(text, encoding="utf-8")
         return load_file(path)
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 import os
 
 from hypothesis import HealthCheck, given, settings
+import pytest
 from hypothesis import strategies as st
 
-from fuzzing import DataChooser, exercise, generated, mutant, no_hang
+from fuzzing import GAMES, DataChooser, exercise, generated, mutant, no_hang
 
 EXAMPLES = int(os.environ.get("RULESC_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 100, database=None,
@@ -51,3 +52,10 @@ def test_the_generator_writes_games_that_check_clean():
     outcomes = [exercise(generated(Chooser(random.Random(i))), "generated.rules", games=0) for i in range(40)]
     assert outcomes.count("played") >= 10, outcomes
     assert "syntax" not in outcomes, "the generator writes what the grammar reads"
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_file_the_mutants_come_from_checks_clean_as_it_is(name):
+    """Mutants start from valid files: every shipped game, house rule (a variant finds its base,
+    laid out as in the project) and the completeness file checks clean before it is mutated."""
+    assert exercise(GAMES[name], name, play=False) == "clean"
