@@ -402,18 +402,7 @@ class _Builder:
                      fontsize="11", labeljust="l")
             for i, phase in enumerate(phases, 1):
                 nid = f"phase_{i}_{phase.name}"
-                label = _Label().title(f"phase {i}: {phase.name}")
-                if phase.title:
-                    label.line(phase.title)
-                self.rule_text(label, phase.when, phase.body.meta, name=None)
-                if phase.optional:
-                    label.line("optional: the player may skip it", size=9)
-                for window in self.of_kind(phase.body, ast.Window):
-                    if window.only:  # a window restricted to named actions (an open one is the usual)
-                        label.line("window: only " + ", ".join(n.id for n in window.only), size=9)
-                self.notes(label, phase.body)
-                extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
-                sub.node(nid, str(label), **_style("phase", **extra))
+                self.phase_node(sub, nid, f"phase {i}: {phase.name}", phase, "phase")
                 nodes.append(nid)
                 reasons = []
                 if phase.when is not None:
@@ -425,6 +414,22 @@ class _Builder:
                 self.record_body(nid, phase.body)
                 self.rolls_again(nid, phase.body)
         return nodes, skippable
+
+    def phase_node(self, sub, nid: str, heading: str, phase, colour: str) -> None:
+        """One phase's box, of the ordinary turn or of a status's own turn: its title, condition, whether
+        it may be skipped, a window restricted to named actions, and the notes of its body."""
+        label = _Label().title(heading)
+        if phase.title:
+            label.line(phase.title)
+        self.rule_text(label, phase.when, phase.body.meta, name=None)
+        if phase.optional:
+            label.line("optional: the player may skip it", size=9)
+        for window in self.of_kind(phase.body, ast.Window):
+            if window.only:  # a window restricted to named actions (an open one is the usual)
+                label.line("window: only " + ", ".join(n.id for n in window.only), size=9)
+        self.notes(label, phase.body)
+        extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
+        sub.node(nid, str(label), **_style(colour, **extra))
 
     def rolls_again(self, nid: str, body) -> None:
         """A `roll … again on doubles` in a block: a loop back onto its node, and what too many doubles do."""
@@ -455,15 +460,7 @@ class _Builder:
                          style="rounded,dashed", color=COLOURS["hook"][1], fontname=FONT, fontsize="11", labeljust="l")
                 for i, phase in enumerate(status.phases, 1):
                     nid = f"status_{s_index}_{i}_{phase.name}"
-                    label = _Label().title(f"{status.name} {i}: {phase.name}")
-                    if phase.title:
-                        label.line(phase.title)
-                    self.rule_text(label, phase.when, phase.body.meta, name=None)
-                    if phase.optional:
-                        label.line("optional: the player may skip it", size=9)
-                    self.notes(label, phase.body)
-                    extra = {"style": "rounded,filled,dashed"} if phase.optional else {}
-                    sub.node(nid, str(label), **_style("hook", **extra))
+                    self.phase_node(sub, nid, f"{status.name} {i}: {phase.name}", phase, "hook")
                     nodes.append(nid)
                     self.record_body(nid, phase.body)
                     self.rolls_again(nid, phase.body)
