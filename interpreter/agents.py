@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, action_hint, decision_hint
 
+from .codegen import OUT
 from .dealing import ActionChoice, AgentError, TradeOffer
 
 
@@ -86,7 +87,7 @@ class HeuristicAgent(Agent):
         self.seat = seat
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
-        self._missing = (None, None)  # (key, things): see `_missing_members`
+        self._missing = (None, None)  # (key, sellers): see `_sellers`
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
 
     def reserve(self, game) -> int:
@@ -118,23 +119,31 @@ class HeuristicAgent(Agent):
 
     def act(self, game, player, options, raising):
         """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
-        it); then, raising cash, sell; else buy what is affordable above the reserve."""
-        hinted, plain = [], []
+        it; the first of equals); then, raising cash, sell; else buy what is affordable above
+        the reserve."""
+        hints = self._hints(game.rules)
+        best, best_score, plain = None, 0, []
+        env = {"player": player}  # one for all options: a hint reads only its own names from it
         for option in options:
-            score = self._action_score(game, player, option)
-            if score is None:
+            hint = hints.get(option.action)
+            if hint is not None:
+                if hint.var is not None:
+                    env[hint.var] = option.argument
+                score = hint.value(game, env)
+            if hint is None or score is None:  # no opinion
                 plain.append(option)
-            elif score > 0:
-                hinted.append((score, option))
-        if hinted:
-            return max(hinted, key=lambda pair: pair[0])[1]
+            elif score > best_score:
+                best, best_score = option, score
+        if best is not None:
+            return best
         if raising is not None:
             return self._offer(game, self._sell_for_cash(game, player, raising))
-        spare = player.f["cash"] - self.reserve(game)
-        affordable = [o for o in plain if self._cost(game, o) <= spare and not isinstance(o.argument, int)]
-        if affordable:
-            return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
-                                                  -(o.argument.index or 0) if o.argument is not None else 0))
+        if plain:
+            spare = player.f["cash"] - self.reserve(game)
+            affordable = [o for o in plain if not isinstance(o.argument, int) and self._cost(game, o) <= spare]
+            if affordable:
+                return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
+                                                      -(o.argument.index or 0) if o.argument is not None else 0))
         return self._offer(game, self._buy_to_complete(game, player))
 
     def _offer(self, game, offer):
@@ -151,24 +160,20 @@ class HeuristicAgent(Agent):
         self._last_offer = (offer, stamp)
         return offer
 
-    def _action_score(self, game, player, option):
-        hints = self._act_hints
-        if hints[0] is not game.rules:  # each action's `hint act_NAME`, looked up once for these rules
-            self._act_hints = hints = (game.rules, {a.name: game.rules.hints.get(action_hint(a.name))
-                                                    for a in game.rules.actions})
-        hint = hints[1].get(option.action)
-        if hint is None:
-            return None
-        env = {"player": player}
-        if hint.var is not None:
-            env[hint.var] = option.argument
-        return hint.value(game, env)
+    def _hints(self, rules) -> dict:
+        """{action name: its `hint act_NAME`, or None}, looked up once for these rules."""
+        known = self._act_hints
+        if known[0] is not rules:
+            self._act_hints = known = (rules, {a.name: rules.hints.get(action_hint(a.name)) for a in rules.actions})
+        return known[1]
 
     def _cost(self, game, option: ActionChoice) -> int:
+        """What taking an action on a thing costs: its `value` if it has one, else a quarter of its worth."""
         thing = option.argument
         if thing is None:
             return 0
-        return next((v for k, v in thing.f.items() if k == "value" and isinstance(v, int)), game.worth(thing) // 4)
+        value = thing.f.get("value")
+        return value if isinstance(value, int) else game.worth(thing) // 4
 
     def _owned(self, game, player, kinds):
         return [t for t in game.things if t.kind in kinds and t.f.get("owner") is player]
@@ -196,10 +201,7 @@ class HeuristicAgent(Agent):
         spare = player.f["cash"] - 2 * self.reserve(game)
         if spare <= 0:
             return None
-        for thing in self._missing_members(game, player, kinds):
-            owner = thing.f.get("owner")
-            if owner is None or owner.out:
-                continue
+        for thing, owner in self._sellers(game, player, kinds):
             price = game.worth(thing) * 2
             if price > spare:
                 continue
@@ -208,23 +210,27 @@ class HeuristicAgent(Agent):
                 return offer
         return None
 
-    def _missing_members(self, game, player, kinds) -> list:
-        """The one member the player lacks of each tradable group of two or more he nearly owns, in
-        group order. It depends only on who owns what, so it is found again only when an `owner`
-        changed (the engine counts every change of a field) and otherwise kept: asked at the end
-        of every turn, it is mostly the same."""
-        key = (player, game.versions.get("owner", 0))  # a player is of one game (and no cycle through it)
-        known, things = self._missing
+    def _sellers(self, game, player, kinds) -> list:
+        """(member, owner) for the one member the player lacks of each tradable group of two or
+        more he nearly owns, in group order, where a player still in owns it. It depends only on
+        who owns what and who is in, so it is found again only when an `owner` changed or a
+        player left (the engine counts both) and otherwise kept: asked at the end of every turn,
+        it is mostly the same."""
+        versions = game.versions
+        key = (player, versions.get("owner", 0), versions.get(OUT, 0))  # a player is of one game
+        known, sellers = self._missing
         if known != key:
-            things = []
+            sellers = []
             for members in game.members.values():
                 if len(members) < 2 or members[0].kind not in kinds:
                     continue
                 thing = _only_missing(members, player)
                 if thing is not None:
-                    things.append(thing)
-            self._missing = (key, things)
-        return things
+                    owner = thing.f.get("owner")
+                    if owner is not None and not owner.out:
+                        sellers.append((thing, owner))
+            self._missing = (key, sellers)
+        return sellers
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.worth(t) for t in offer.gives) + offer.cash

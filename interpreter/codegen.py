@@ -103,6 +103,7 @@ class ExpressionCodegen:
         exec(compile(code, f"<{self.program.path}:{node.span.line}>", "exec"), namespace)
         function = namespace[name]
         function.reads = reads
+        function.locals = frozenset(used)  # the rule's names it reads: one that reads no `p` is the same for every `p`
         return function
 
     def defined(self, define):

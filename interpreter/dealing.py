@@ -201,7 +201,9 @@ class Dealing:
         The stable part of an action's condition is re-evaluated only when something it
         reads has changed since it was last evaluated for this player (the codegen lists
         what each condition reads; the engine counts changes); otherwise the previous
-        answer stands. The volatile part (cash...) is tested every time."""
+        answer stands. The volatile part (cash...) is tested every time: once for all the
+        things offered when it does not read the action's argument (`player.position !=
+        School`), else for each."""
         options = []
         only = self.window_only
         cache = self.action_cache if self.cache_actions else None
@@ -236,7 +238,7 @@ class Dealing:
             volatile = action.volatile
             if volatile is None:
                 options.extend(found)
-            elif action.var is None:  # one option, no argument
+            elif action.var is None or action.var not in volatile.locals:  # the same for every option
                 if volatile(self, {"player": player}):
                     options.extend(found)
             else:
