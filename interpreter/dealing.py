@@ -44,15 +44,6 @@ class TradeOffer:
     cash: int
 
 
-@attrs.define
-class CachedOptions:
-    """An action's legal options for one player, and the sum of the change counters of what
-    its stable condition reads when they were found (see `Dealing.legal_actions`)."""
-
-    key: int
-    options: list
-
-
 class AgentError(Exception):
     """An agent answered a decision with something the rules do not allow."""
 
@@ -226,11 +217,11 @@ class Dealing:
                 reads = action.sorted_reads
                 key = sum(map(versions, reads, _ZEROS)) if reads else 0
                 cached = cache.get((action.name, seat))
-                if cached is not None and cached.key == key:
-                    found = cached.options
+                if cached is not None and cached[0] == key:
+                    found = cached[1]
                 else:
                     found = self._legal(action, player)
-                    cache[(action.name, seat)] = CachedOptions(key, found)
+                    cache[(action.name, seat)] = (key, found)
             else:
                 found = self._legal(action, player)
             if not found:
@@ -275,15 +266,33 @@ class Dealing:
             return []
         options = []
         env = {"player": player}
-        candidates = self.kind_things.get(action.kind, ())
-        if action.prefilter is not None:
-            field = action.prefilter
-            candidates = [t for t in candidates if t.f[field] is player]
+        field = action.prefilter
+        if field is None:
+            candidates = self.kind_things.get(action.kind, ())
+        elif self.cache_actions:
+            candidates = self._held_by(action.kind, field).get(player, ())
+        else:
+            candidates = [t for t in self.kind_things.get(action.kind, ()) if t.f[field] is player]
         for thing in candidates:
             env[action.var] = thing
             if action.when is None or action.when(self, env):
                 options.append(ActionChoice(action.name, thing))
         return options
+
+    def _held_by(self, kind: str, field: str) -> dict:
+        """The things of a kind by the value of a field that names a player (`owner`): each player's
+        things, in their order. Shared by every player and every action filtered by that field, and
+        found again only when the field changed (on any thing): ownership changes far less often
+        than the other things a condition reads."""
+        version = self.versions.get(field, 0)
+        known = self.action_cache.get((kind, field))  # beside the actions' entries (name, seat)
+        if known is not None and known[0] == version:
+            return known[1]
+        held: dict = {}
+        for thing in self.kind_things.get(kind, ()):
+            held.setdefault(thing.f[field], []).append(thing)
+        self.action_cache[(kind, field)] = (version, held)
+        return held
 
     def _in_time(self, action) -> bool:
         """`own turn before/in/after PHASE`: where the current turn is against that phase."""
@@ -375,38 +384,36 @@ class Dealing:
             self.pay(-offer.cash, offer.partner, offer.proposer, where)
 
     def window(self, player: Player, raising: int | None = None, where: RuleRef = NO_RULE, only=None) -> None:
-        outer, self.window_only = self.window_only, only  # a debt inside it opens an ordinary window
-        try:
-            self._window(player, raising, where)
-        finally:
-            self.window_only = outer
-
-    def _window(self, player: Player, raising: int | None = None, where: RuleRef = NO_RULE) -> None:
         """Let a player act: legal actions and trade offers, until the agent passes.
 
         At the end of a turn every player whose agent `wants_window` gets one; a debtor
-        raising cash (`raising` = what he owes) gets one until the debt is covered."""
-        if self.emitting:  # `emit`, written out: one of the events made every turn
-            payload = (player.name,)
-            if self._record:
-                self.events.append(_new_tuple(Event, (self.state.turn, "window", where, payload)))
-            if self._observer is not None:
-                self._observer(self, "window", where, payload)
-        own_turn = player is self.state.players[self.state.current]
-        trade_where = self.rules.trade_where
-        for _ in range(MAX_WINDOW_ACTIONS):
-            if player.out or (raising is not None and player.f["cash"] >= raising):
-                return
-            options = self.legal_actions(player, own_turn, raising is not None)
-            choice = self.agent(player).act(self, player, options, raising)
-            if choice is None:
-                return
-            if isinstance(choice, TradeOffer):
-                self.trade(choice, trade_where)
-            elif choice in options:
-                self.perform(player, choice)
-            else:
-                raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
+        raising cash (`raising` = what he owes) gets one until the debt is covered. With
+        `only`, just those actions."""
+        outer, self.window_only = self.window_only, only  # a debt inside it opens an ordinary window
+        try:
+            if self.emitting:  # `emit`, written out: one of the events made every turn
+                payload = (player.name,)
+                if self._record:
+                    self.events.append(_new_tuple(Event, (self.state.turn, "window", where, payload)))
+                if self._observer is not None:
+                    self._observer(self, "window", where, payload)
+            own_turn = player is self.state.players[self.state.current]
+            agent = self.agent(player)
+            for _ in range(MAX_WINDOW_ACTIONS):
+                if player.out or (raising is not None and player.f["cash"] >= raising):
+                    return
+                options = self.legal_actions(player, own_turn, raising is not None)
+                choice = agent.act(self, player, options, raising)
+                if choice is None:
+                    return
+                if isinstance(choice, TradeOffer):
+                    self.trade(choice, self.rules.trade_where)
+                elif choice in options:
+                    self.perform(player, choice)
+                else:
+                    raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
+        finally:
+            self.window_only = outer
 
     def open_window(self, player: Player, where: RuleRef, only=None) -> None:
         """`window for P [only A, B]`: an action window in the middle of the turn, if P's agent wants
