@@ -12,12 +12,13 @@ agent returns one of them:
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import NamedTuple
 
-from rulesc.dsl.builtins import HINT_RESERVE, action_hint, decision_hint
+from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
-from .codegen import OUT
+from .codegen import OUT, UNTRACKED
 from .dealing import ActionChoice, AgentError, TradeOffer
 
 
@@ -87,7 +88,9 @@ class HeuristicAgent(Agent):
         self.seat = seat
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
-        self._missing = (None, None)  # (key, sellers): see `_sellers`
+        self._missing = (None, None)  # (key, [(member, owner)]): see `_sellers` ...
+        self._priced = None  # ... and (worth key, lowest price, [(member, owner, price)])
+        self._worth_known = (None, None)  # (rules, what the `worth` hint reads)
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
 
     def reserve(self, game) -> int:
@@ -124,16 +127,23 @@ class HeuristicAgent(Agent):
         hints = self._hints(game.rules)
         best, best_score, plain = None, 0, []
         env = {"player": player}  # one for all options: a hint reads only its own names from it
+        action = score = hint = var = None
         for option in options:
-            hint = hints.get(option.action)
-            if hint is not None:
-                if hint.var is not None:
-                    env[hint.var] = option.argument
-                score = hint.value(game, env)
-            if hint is None or score is None:  # no opinion
+            if option.action != action:  # the options of one action come together
+                action = option.action
+                hint = hints.get(action)
+                if hint is not None:
+                    score, var = hint.value, hint.var
+            if hint is None:
                 plain.append(option)
-            elif score > best_score:
-                best, best_score = option, score
+                continue
+            if var is not None:
+                env[var] = option.argument
+            value = score(game, env)
+            if value is None:  # no opinion
+                plain.append(option)
+            elif value > best_score:
+                best, best_score = option, value
         if best is not None:
             return best
         if raising is not None:
@@ -194,15 +204,17 @@ class HeuristicAgent(Agent):
         return None
 
     def _buy_to_complete(self, game, player):
-        """Offer to buy the one missing member of a group the player nearly owns."""
+        """Offer to buy the one missing member of a group the player nearly owns, at twice its worth."""
         kinds = game.rules.trade_kinds
         if not kinds or not game.rules.trade_cash:
             return None
         spare = player.f["cash"] - 2 * self.reserve(game)
         if spare <= 0:
             return None
-        for thing, owner in self._sellers(game, player, kinds):
-            price = game.worth(thing) * 2
+        cheapest, sellers = self._sellers(game, player, kinds)
+        if cheapest is None or cheapest > spare:  # the common case: nothing he could pay for
+            return None
+        for thing, owner, price in sellers:
             if price > spare:
                 continue
             offer = TradeOffer(player, owner, (), (thing,), price)
@@ -210,16 +222,15 @@ class HeuristicAgent(Agent):
                 return offer
         return None
 
-    def _sellers(self, game, player, kinds) -> list:
-        """(member, owner) for the one member the player lacks of each tradable group of two or
-        more he nearly owns, in group order, where a player still in owns it. It depends only on
-        who owns what and who is in, so it is found again only when an `owner` changed or a
-        player left (the engine counts both) and otherwise kept: asked at the end of every turn,
-        it is mostly the same."""
+    def _sellers(self, game, player, kinds) -> tuple:
+        """(the lowest price, [(member, owner, price)]) for the one member the player lacks of each
+        tradable group of two or more he nearly owns, in group order, where a player still in owns
+        it. Asked at the end of every turn, it is mostly the same: the members are found again only
+        when an `owner` changed or a player left, and their prices when what `worth` reads changed
+        (the engine counts all three; a worth that reads uncounted state is priced every time)."""
         versions = game.versions
         key = (player, versions.get("owner", 0), versions.get(OUT, 0))  # a player is of one game
-        known, sellers = self._missing
-        if known != key:
+        if self._missing[0] != key:
             sellers = []
             for members in game.members.values():
                 if len(members) < 2 or members[0].kind not in kinds:
@@ -230,7 +241,23 @@ class HeuristicAgent(Agent):
                     if owner is not None and not owner.out:
                         sellers.append((thing, owner))
             self._missing = (key, sellers)
-        return sellers
+            self._priced = None
+        reads = self._worth_reads(game.rules)
+        worth_key = sum(map(versions.get, reads, _ZEROS)) if reads is not None else None
+        priced = self._priced
+        if priced is None or worth_key is None or priced[0] != worth_key:
+            offers = [(thing, owner, game.worth(thing) * 2) for thing, owner in self._missing[1]]
+            priced = self._priced = (worth_key, min((o[2] for o in offers), default=None), offers)
+        return priced[1], priced[2]
+
+    def _worth_reads(self, rules):
+        """What the `worth` hint reads (nothing without one), or None if it reads uncounted state."""
+        known = self._worth_known
+        if known[0] is not rules:
+            hint = rules.hints.get(HINT_WORTH)
+            reads = tuple(sorted(hint.value.reads)) if hint is not None else ()
+            self._worth_known = known = (rules, None if UNTRACKED in reads else reads)
+        return known[1]
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.worth(t) for t in offer.gives) + offer.cash
@@ -266,6 +293,9 @@ def _only_missing(members, player):
                 return None
             missing = member
     return missing
+
+
+_ZEROS = itertools.repeat(0)
 
 
 class ScriptedAct(NamedTuple):

@@ -186,6 +186,8 @@ class Dealing:
             self.depth -= 1
             bidder.bidding = 0
 
+    _plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once
+
     def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
         """Every legal (action, argument) for the player now.
 
@@ -200,36 +202,35 @@ class Dealing:
         cache = self.action_cache if self.cache_actions else None
         versions = self.versions.get
         seat = player.seat
-        for action in self.rules.actions:
-            if action.timing == "own turn" and not own_turn:
+        plan = self._plan
+        if plan is None:
+            plan = self._plan = _action_plan(self.rules.actions)
+        for action, name, own_turn_only, timed, reads, volatile, per_option in plan:
+            if own_turn_only and not own_turn:
                 continue
-            if action.limit is not None and self._times_taken(action, player) >= action.limit:
+            if timed and not self._allowed_now(action, player):
                 continue
-            if action.relation is not None and not self._in_time(action):
-                continue
-            if only is not None and action.name not in only:
+            if only is not None and name not in only:
                 continue
             if action.amount is not None:  # what it offers depends on amounts computed now: never cached
                 options.extend(self._legal_amounts(action, player))
                 continue
             if cache is not None:
                 # Counters only grow, so their sum changes exactly when one of them does.
-                reads = action.sorted_reads
                 key = sum(map(versions, reads, _ZEROS)) if reads else 0
-                cached = cache.get((action.name, seat))
+                cached = cache.get((name, seat))
                 if cached is not None and cached[0] == key:
                     found = cached[1]
                 else:
                     found = self._legal(action, player)
-                    cache[(action.name, seat)] = (key, found)
+                    cache[(name, seat)] = (key, found)
             else:
                 found = self._legal(action, player)
             if not found:
                 continue
-            volatile = action.volatile
             if volatile is None:
                 options.extend(found)
-            elif action.var is None or action.var not in volatile.locals:  # the same for every option
+            elif not per_option:  # one test for all the options
                 if volatile(self, {"player": player}):
                     options.extend(found)
             else:
@@ -240,6 +241,12 @@ class Dealing:
                     if volatile(self, env):
                         options.append(choice)
         return options
+
+    def _allowed_now(self, action, player: Player) -> bool:
+        """An action's `once per turn` (or visit) not used up, and its `own turn before/in/after PHASE` now."""
+        if action.limit is not None and self._times_taken(action, player) >= action.limit:
+            return False
+        return action.relation is None or self._in_time(action)
 
     def _legal_amounts(self, action, player: Player) -> list:
         """Every amount from the lowest to the highest in steps, for which the action's `when` holds."""
@@ -424,6 +431,15 @@ class Dealing:
                 self.window(player, where=where, only=only)
             finally:
                 self.depth -= 1
+
+
+def _action_plan(actions) -> list:
+    """Per action, what `legal_actions` asks of it, worked out once: (action, name, own turn only,
+    limited in number or time, what its stable condition reads, its volatile condition, whether
+    that reads the action's argument and so is tested for each option)."""
+    return [(a, a.name, a.timing == "own turn", a.limit is not None or a.relation is not None, a.sorted_reads,
+             a.volatile, a.volatile is not None and a.var is not None and a.var in a.volatile.locals)
+            for a in actions]
 
 
 _ZEROS = itertools.repeat(0)
