@@ -118,16 +118,26 @@ class HeuristicAgent(Agent):
         if prefer is None or prefer.var is None:
             return options[0]
         var, score = prefer.var, prefer.value
-        return max(options, key=lambda option: score(game, {var: option, "player": player}))
+        if var == "player":  # the parameter hides the chooser
+            return max(options, key=lambda option: score(game, {"player": option}))
+        env = {"player": player}
+        best, best_score = None, _NO_SCORE
+        for option in options:  # as `max` picks: the first of the highest
+            env[var] = option
+            value = score(game, env)
+            if best_score is _NO_SCORE or value > best_score:
+                best, best_score = option, value
+        return best
 
     def act(self, game, player, options, raising):
         """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
         it; the first of equals); then, raising cash, sell; else buy what is affordable above
         the reserve."""
-        hints = self._hints(game.rules)
         best, best_score, plain = None, 0, []
-        env = {"player": player}  # one for all options: a hint reads only its own names from it
-        action = score = hint = var = None
+        if options:
+            hints = self._hints(game.rules)
+            env = {"player": player}  # one for all options: a hint reads only its own names from it
+            action = score = hint = var = None
         for option in options:
             if option.action != action:  # the options of one action come together
                 action = option.action
@@ -137,9 +147,13 @@ class HeuristicAgent(Agent):
             if hint is None:
                 plain.append(option)
                 continue
-            if var is not None:
+            if var is None:
+                value = score(game, env)
+            elif var != "player":
                 env[var] = option.argument
-            value = score(game, env)
+                value = score(game, env)
+            else:  # the parameter hides the player
+                value = score(game, {"player": option.argument})
             if value is None:  # no opinion
                 plain.append(option)
             elif value > best_score:
@@ -296,6 +310,7 @@ def _only_missing(members, player):
 
 
 _ZEROS = itertools.repeat(0)
+_NO_SCORE = object()  # no option scored yet
 
 
 class ScriptedAct(NamedTuple):

@@ -280,10 +280,13 @@ class Dealing:
             candidates = self._held_by(action.kind, field).get(player, ())
         else:
             candidates = [t for t in self.kind_things.get(action.kind, ()) if t.f[field] is player]
+        name, var, when = action.name, action.var, action.when
+        if when is None:
+            return [_new_tuple(ActionChoice, (name, thing)) for thing in candidates]
         for thing in candidates:
-            env[action.var] = thing
-            if action.when is None or action.when(self, env):
-                options.append(ActionChoice(action.name, thing))
+            env[var] = thing
+            if when(self, env):
+                options.append(_new_tuple(ActionChoice, (name, thing)))  # a named tuple, made as `tuple` makes one
         return options
 
     def _held_by(self, kind: str, field: str) -> dict:
