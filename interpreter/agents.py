@@ -88,7 +88,7 @@ class HeuristicAgent(Agent):
         self.seat = seat
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
-        self._missing = (None, None)  # (key, [(member, owner)]): see `_sellers` ...
+        self._missing = (None, 0, 0, [])  # (player, owner and leaver counts, [(member, owner)]): see `_sellers` ...
         self._priced = None  # ... and (worth key, lowest price, [(member, owner, price)])
         self._worth_known = (None, None)  # (rules, what the `worth` hint reads)
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
@@ -243,8 +243,9 @@ class HeuristicAgent(Agent):
         when an `owner` changed or a player left, and their prices when what `worth` reads changed
         (the engine counts all three; a worth that reads uncounted state is priced every time)."""
         versions = game.versions
-        key = (player, versions.get("owner", 0), versions.get(OUT, 0))  # a player is of one game
-        if self._missing[0] != key:
+        owners, leavers = versions.get("owner", 0), versions.get(OUT, 0)
+        known = self._missing
+        if known[0] is not player or known[1] != owners or known[2] != leavers:  # a player is of one game
             sellers = []
             for members in game.members.values():
                 if len(members) < 2 or members[0].kind not in kinds:
@@ -254,20 +255,20 @@ class HeuristicAgent(Agent):
                     owner = thing.f.get("owner")
                     if owner is not None and not owner.out:
                         sellers.append((thing, owner))
-            self._missing = (key, sellers)
+            known = self._missing = (player, owners, leavers, sellers)
             self._priced = None
         reads = self._worth_reads(game.rules)
         worth_key = sum(map(versions.get, reads, _ZEROS)) if reads is not None else None
         priced = self._priced
         if priced is None or worth_key is None or priced[0] != worth_key:
-            offers = [(thing, owner, game.worth(thing) * 2) for thing, owner in self._missing[1]]
-            priced = self._priced = (worth_key, min((o[2] for o in offers), default=None), offers)
+            offers = [(thing, owner, game.worth(thing) * 2) for thing, owner in known[3]]
+            priced = self._priced = (worth_key, min([o[2] for o in offers]) if offers else None, offers)
         return priced[1], priced[2]
 
     def _worth_reads(self, rules):
         """What the `worth` hint reads (nothing without one), or None if it reads uncounted state."""
         known = self._worth_known
-        if known[0] is not rules:
+        if known[0] is not rules:  # looked up once for these rules
             hint = rules.hints.get(HINT_WORTH)
             reads = tuple(sorted(hint.value.reads)) if hint is not None else ()
             self._worth_known = known = (rules, None if UNTRACKED in reads else reads)
