@@ -104,7 +104,31 @@ class ExpressionCodegen:
         function = namespace[name]
         function.reads = reads
         function.locals = frozenset(used)  # the rule's names it reads: one that reads no `p` is the same for every `p`
+        function.layers = lambda: self.layers(function, node, local)
         return function
+
+    def layers(self, function, node, local: frozenset):
+        """`A and B and …` as two compiled functions, (first conjuncts, the rest), or None: split
+        before the longest first part that leaves the rest reading something it does not. Whoever
+        keeps the first part's answers (the legal actions) need test only the rest again when only
+        that changed: `p.owner == player and all(q in p.group: q.owner == player) and p.level <
+        3` is not asked again who owns what when a level is raised. Both parts keep the whole's
+        position, so a failure in either is reported as it would have been. Made when first asked."""
+        if not hasattr(function, "split"):
+            function.split = None
+            if not (isinstance(node, ast.BoolOp) and node.op == "and"):
+                return None
+            reads = []
+            for operand in node.operands:  # what each conjunct reads (its source, thrown away)
+                self.reads = set()
+                self.source(operand, local, {}, {}, set())
+                reads.append(frozenset(self.reads))
+            for k in range(len(reads) - 1, 0, -1):
+                if frozenset().union(*reads[k:]) - frozenset().union(*reads[:k]):
+                    function.split = tuple(self.function(ast.BoolOp(op="and", operands=part, span=node.span), local)
+                                           for part in (node.operands[:k], node.operands[k:]))
+                    break
+        return function.split
 
     def defined(self, define):
         """The compiled function of a `define`, made once; it reads its parameters from `e`."""

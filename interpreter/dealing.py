@@ -195,8 +195,8 @@ class Dealing:
         reads has changed since it was last evaluated for this player (the codegen lists
         what each condition reads; the engine counts changes); otherwise the previous
         answer stands. The volatile part (cash...) is tested every time: once for all the
-        things offered when it does not read the action's argument (`player.position !=
-        School`), else for each."""
+        things offered when it does not read the action's argument (`player.owing > $0`),
+        else for each."""
         options = []
         only = self.window_only
         cache = self.action_cache if self.cache_actions else None
@@ -205,7 +205,7 @@ class Dealing:
         plan = self._plan
         if plan is None:
             plan = self._plan = _action_plan(self.rules.actions)
-        for action, name, own_turn_only, timed, reads, volatile, per_option in plan:
+        for action, name, own_turn_only, timed, reads, volatile, per_option, layers in plan:
             if own_turn_only and not own_turn:
                 continue
             if timed and not self._allowed_now(action, player):
@@ -221,9 +221,12 @@ class Dealing:
                 cached = cache.get((name, seat))
                 if cached is not None and cached[0] == key:
                     found = cached[1]
-                else:
+                elif layers is None:
                     found = self._legal(action, player)
                     cache[(name, seat)] = (key, found)
+                else:
+                    found, passed = self._legal_in_layers(action, player, layers, cached)
+                    cache[(name, seat)] = (key, found, passed)
             else:
                 found = self._legal(action, player)
             if not found:
@@ -273,13 +276,7 @@ class Dealing:
             return []
         options = []
         env = {"player": player}
-        field = action.prefilter
-        if field is None:
-            candidates = self.kind_things.get(action.kind, ())
-        elif self.cache_actions:
-            candidates = self._held_by(action.kind, field).get(player, ())
-        else:
-            candidates = [t for t in self.kind_things.get(action.kind, ()) if t.f[field] is player]
+        candidates = self._candidates(action, player)
         name, var, when = action.name, action.var, action.when
         if when is None:
             return [_new_tuple(ActionChoice, (name, thing)) for thing in candidates]
@@ -288,6 +285,44 @@ class Dealing:
             if when(self, env):
                 options.append(_new_tuple(ActionChoice, (name, thing)))  # a named tuple, made as `tuple` makes one
         return options
+
+    def _legal_in_layers(self, action, player: Player, layers: tuple, cached) -> tuple:
+        """`_legal` for a stable condition in two layers (see `ExpressionCodegen.layers`): the options
+        that pass the first are kept, with the counters of what it reads (and of the field that picks
+        the candidates); while those stand, only the rest is tested again, over them. Each thing is
+        tested as the whole condition would test it, in the same order."""
+        first, rest, first_reads = layers
+        key = sum(map(self.versions.get, first_reads, _ZEROS))
+        env = {"player": player}
+        var = action.var
+        found = []
+        if cached is not None and len(cached) == 3 and cached[2][0] == key:
+            passed = cached[2][1]
+            for choice in passed:
+                env[var] = choice.argument
+                if rest(self, env):
+                    found.append(choice)
+            return found, (key, passed)
+        passed = []
+        name = action.name
+        for thing in self._candidates(action, player):
+            env[var] = thing
+            if first(self, env):
+                choice = _new_tuple(ActionChoice, (name, thing))
+                passed.append(choice)
+                if rest(self, env):
+                    found.append(choice)
+        return found, (key, passed)
+
+    def _candidates(self, action, player: Player):
+        """The things an action on a kind may be taken on, before its condition: those whose field the
+        condition first compares with the player (`p.owner == player`) holds him, else all."""
+        field = action.prefilter
+        if field is None:
+            return self.kind_things.get(action.kind, ())
+        if self.cache_actions:
+            return self._held_by(action.kind, field).get(player, ())
+        return [t for t in self.kind_things.get(action.kind, ()) if t.f[field] is player]
 
     def _held_by(self, kind: str, field: str) -> dict:
         """The things of a kind by the value of a field that names a player (`owner`): each player's
@@ -439,10 +474,25 @@ class Dealing:
 def _action_plan(actions) -> list:
     """Per action, what `legal_actions` asks of it, worked out once: (action, name, own turn only,
     limited in number or time, what its stable condition reads, its volatile condition, whether
-    that reads the action's argument and so is tested for each option)."""
+    that reads the action's argument and so is tested for each option, its stable condition's
+    layers or None)."""
     return [(a, a.name, a.timing == "own turn", a.limit is not None or a.relation is not None, a.sorted_reads,
-             a.volatile, a.volatile is not None and a.var is not None and a.var in a.volatile.locals)
+             a.volatile, a.volatile is not None and a.var is not None and a.var in a.volatile.locals, _layers(a))
             for a in actions]
+
+
+def _layers(action) -> tuple | None:
+    """(first part, rest, what the first part and the choice of candidates read) of an action's
+    stable condition split in two (see `ExpressionCodegen.layers`), or None: no split, or nothing
+    to gain (no argument, or amounts, which are never kept)."""
+    if action.var is None or action.amount is not None or action.when is None:
+        return None
+    split = action.when.layers()
+    if split is None:
+        return None
+    first, rest = split
+    reads = first.reads | {action.prefilter} if action.prefilter is not None else first.reads
+    return first, rest, tuple(sorted(reads))
 
 
 _ZEROS = itertools.repeat(0)
