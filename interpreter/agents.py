@@ -88,9 +88,8 @@ class HeuristicAgent(Agent):
         self.seat = seat
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
-        self._missing = (None, 0, 0, [])  # (player, owner and leaver counts, [(member, owner)]): see `_sellers` ...
-        self._priced = None  # ... and (worth key, lowest price, [(member, owner, price)])
-        self._worth_known = (None, None)  # (rules, what the `worth` hint reads)
+        self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
+        self._seller_reads_known = (None, None)  # (rules, what the sellers depend on)
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
 
     def reserve(self, game) -> int:
@@ -239,13 +238,13 @@ class HeuristicAgent(Agent):
     def _sellers(self, game, player, kinds) -> tuple:
         """(the lowest price, [(member, owner, price)]) for the one member the player lacks of each
         tradable group of two or more he nearly owns, in group order, where a player still in owns
-        it. Asked at the end of every turn, it is mostly the same: the members are found again only
-        when an `owner` changed or a player left, and their prices when what `worth` reads changed
-        (the engine counts all three; a worth that reads uncounted state is priced every time)."""
-        versions = game.versions
-        owners, leavers = versions.get("owner", 0), versions.get(OUT, 0)
-        known = self._missing
-        if known[0] is not player or known[1] != owners or known[2] != leavers:  # a player is of one game
+        it. Asked at the end of every turn, it is mostly the same: it is found again only when an
+        `owner` changed, a player left or what `worth` reads changed (the engine counts all three;
+        a worth that reads uncounted state is priced every time)."""
+        reads, priced_every_time = self._seller_reads(game.rules)
+        key = sum(map(game.versions.get, reads, _ZEROS))  # counters only grow: the sum changes when one does
+        known = self._sellers_known
+        if known[0] is not player or known[1] != key:  # a player is of one game
             sellers = []
             for members in game.members.values():
                 if len(members) < 2 or members[0].kind not in kinds:
@@ -254,24 +253,22 @@ class HeuristicAgent(Agent):
                 if thing is not None:
                     owner = thing.f.get("owner")
                     if owner is not None and not owner.out:
-                        sellers.append((thing, owner))
-            known = self._missing = (player, owners, leavers, sellers)
-            self._priced = None
-        reads = self._worth_reads(game.rules)
-        worth_key = sum(map(versions.get, reads, _ZEROS)) if reads is not None else None
-        priced = self._priced
-        if priced is None or worth_key is None or priced[0] != worth_key:
-            offers = [(thing, owner, game.worth(thing) * 2) for thing, owner in known[3]]
-            priced = self._priced = (worth_key, min([o[2] for o in offers]) if offers else None, offers)
-        return priced[1], priced[2]
+                        sellers.append((thing, owner, game.worth(thing) * 2))
+            known = self._sellers_known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
+        elif priced_every_time:
+            sellers = [(thing, owner, game.worth(thing) * 2) for thing, owner, _ in known[3]]
+            known = self._sellers_known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
+        return known[2], known[3]
 
-    def _worth_reads(self, rules):
-        """What the `worth` hint reads (nothing without one), or None if it reads uncounted state."""
-        known = self._worth_known
-        if known[0] is not rules:  # looked up once for these rules
+    def _seller_reads(self, rules) -> tuple:
+        """(what the sellers depend on: `owner`, who is out and what the `worth` hint reads, whether
+        the hint reads uncounted state too), found once for these rules."""
+        known = self._seller_reads_known
+        if known[0] is not rules:
             hint = rules.hints.get(HINT_WORTH)
-            reads = tuple(sorted(hint.value.reads)) if hint is not None else ()
-            self._worth_known = known = (rules, None if UNTRACKED in reads else reads)
+            worth = hint.value.reads if hint is not None else frozenset()
+            reads = tuple(sorted({"owner", OUT} | (worth - {UNTRACKED})))
+            self._seller_reads_known = known = (rules, (reads, UNTRACKED in worth))
         return known[1]
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
