@@ -89,7 +89,7 @@ class HeuristicAgent(Agent):
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
         self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
-        self._seller_reads_known = (None, None)  # (rules, what the sellers depend on)
+        self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
 
     def reserve(self, game) -> int:
@@ -167,7 +167,8 @@ class HeuristicAgent(Agent):
             if affordable:
                 return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
                                                       -(o.argument.index or 0) if o.argument is not None else 0))
-        return self._offer(game, self._buy_to_complete(game, player))
+        offer = self._buy_to_complete(game, player)
+        return self._offer(game, offer) if offer is not None else None
 
     def _offer(self, game, offer):
         """The trade to offer, or None where it would be the very offer this agent made last and
@@ -241,7 +242,8 @@ class HeuristicAgent(Agent):
         it. Asked at the end of every turn, it is mostly the same: it is found again only when an
         `owner` changed, a player left or what `worth` reads changed (the engine counts all three;
         a worth that reads uncounted state is priced every time)."""
-        reads, priced_every_time = self._seller_reads(game.rules)
+        reads, priced_every_time = self._seller_reads[1] if self._seller_reads[0] is game.rules \
+            else self._find_seller_reads(game.rules)
         key = sum(map(game.versions.get, reads, _ZEROS))  # counters only grow: the sum changes when one does
         known = self._sellers_known
         if known[0] is not player or known[1] != key:  # a player is of one game
@@ -260,16 +262,13 @@ class HeuristicAgent(Agent):
             known = self._sellers_known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
         return known[2], known[3]
 
-    def _seller_reads(self, rules) -> tuple:
+    def _find_seller_reads(self, rules) -> tuple:
         """(what the sellers depend on: `owner`, who is out and what the `worth` hint reads, whether
         the hint reads uncounted state too), found once for these rules."""
-        known = self._seller_reads_known
-        if known[0] is not rules:
-            hint = rules.hints.get(HINT_WORTH)
-            worth = hint.value.reads if hint is not None else frozenset()
-            reads = tuple(sorted({"owner", OUT} | (worth - {UNTRACKED})))
-            self._seller_reads_known = known = (rules, (reads, UNTRACKED in worth))
-        return known[1]
+        hint = rules.hints.get(HINT_WORTH)
+        worth = hint.value.reads if hint is not None else frozenset()
+        self._seller_reads = (rules, (tuple(sorted({"owner", OUT} | (worth - {UNTRACKED}))), UNTRACKED in worth))
+        return self._seller_reads[1]
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.worth(t) for t in offer.gives) + offer.cash
