@@ -104,30 +104,13 @@ class ExpressionCodegen:
         function = namespace[name]
         function.reads = reads
         function.locals = frozenset(used)  # the rule's names it reads: one that reads no `p` is the same for every `p`
-        function.layers = lambda: self.layers(function, node, local)
+        function.conjuncts = lambda: self.conjuncts(function, node, local)
         return function
 
-    def layers(self, function, node, local: frozenset):
-        """`A and B and …` as two compiled functions, (first conjuncts, the rest), or None: split
-        before the longest first part that leaves the rest reading something it does not. Whoever
-        keeps the first part's answers (the legal actions) need test only the rest again when only
-        that changed: `p.owner == player and all(q in p.group: q.owner == player) and p.level <
-        3` is not asked again who owns what when a level is raised. Both parts keep the whole's
-        position, so a failure in either is reported as it would have been. Made when first asked."""
+    def conjuncts(self, function, node, local: frozenset) -> "Conjuncts":
+        """`function`'s condition by its conjuncts (see `Conjuncts`), made when first asked."""
         if not hasattr(function, "split"):
-            function.split = None
-            if not (isinstance(node, ast.BoolOp) and node.op == "and"):
-                return None
-            reads = []
-            for operand in node.operands:  # what each conjunct reads (its source, thrown away)
-                self.reads = set()
-                self.source(operand, local, {}, {}, set())
-                reads.append(frozenset(self.reads))
-            for k in range(len(reads) - 1, 0, -1):
-                if frozenset().union(*reads[k:]) - frozenset().union(*reads[:k]):
-                    function.split = tuple(self.function(ast.BoolOp(op="and", operands=part, span=node.span), local)
-                                           for part in (node.operands[:k], node.operands[k:]))
-                    break
+            function.split = Conjuncts(self, node, local)
         return function.split
 
     def defined(self, define):
@@ -360,6 +343,36 @@ class ExpressionCodegen:
         if not hasattr(self, "marks"):
             self.marks = move_marks(self.program)
         return self.marks
+
+
+class Conjuncts:
+    """A condition `A and B and …` (or one that is not an `and`: one conjunct) taken apart, for
+    whoever keeps its answers in layers (the legal actions): what each conjunct reads, whether the
+    first is `X.F == player` (`holder`: (X, F), else None), and runs of conjuncts compiled on their
+    own. A run keeps the whole's position, so a failure in it is reported as the whole's would be."""
+
+    def __init__(self, codegen: ExpressionCodegen, node, local: frozenset):
+        self._codegen, self._node, self._local = codegen, node, local
+        self.operands = node.operands if isinstance(node, ast.BoolOp) and node.op == "and" else (node,)
+        self.reads = []
+        for operand in self.operands:  # what each reads: its source, made and thrown away
+            codegen.reads = set()
+            codegen.source(operand, local, {}, {}, set())
+            self.reads.append(frozenset(codegen.reads))
+        first = self.operands[0]
+        self.holder = None
+        if (isinstance(first, ast.Compare) and first.op == "==" and isinstance(first.left, ast.Attr)
+                and isinstance(first.left.obj, ast.Name) and first.left.obj.id in local
+                and isinstance(first.right, ast.Name) and first.right.id == "player"):
+            self.holder = (first.left.obj.id, first.left.name)
+        self._parts: dict = {}
+
+    def part(self, start: int, stop: int):
+        """The conjuncts from `start` to `stop` (not included) as one compiled function."""
+        if (start, stop) not in self._parts:
+            node = ast.BoolOp(op="and", operands=tuple(self.operands[start:stop]), span=self._node.span)
+            self._parts[(start, stop)] = self._codegen.function(node, self._local)
+        return self._parts[(start, stop)]
 
 
 def source_text(program, node) -> str:

@@ -287,32 +287,44 @@ class Dealing:
         return options
 
     def _legal_in_layers(self, action, player: Player, layers: tuple, cached) -> tuple:
-        """`_legal` for a stable condition in two layers (see `ExpressionCodegen.layers`): the options
-        that pass the first are kept, with the counters of what it reads (and of the field that picks
-        the candidates); while those stand, only the rest is tested again, over them. Each thing is
-        tested as the whole condition would test it, in the same order."""
-        first, rest, first_reads = layers
-        key = sum(map(self.versions.get, first_reads, _ZEROS))
+        """`_legal` for a stable condition kept in layers (see `_layers`): the candidates, the options
+        that pass the first part of the condition and those that pass the rest, each kept while what
+        it depends on stands, so that only what changed is tested again. Each thing is tested as the
+        whole condition would test it, in the same order."""
+        first, first_reads, rest, rest_reads = layers
+        versions = self.versions.get
+        field = action.prefilter
+        if field is None:
+            candidates = self.kind_things.get(action.kind, ())
+        else:  # `_held_by`, its usual answer written out
+            known = self.action_cache.get((action.kind, field))
+            held = known[1] if known is not None and known[0] == versions(field, 0) else self._held_by(action.kind, field)
+            candidates = held.get(player, ())
+        first_key = sum(map(versions, first_reads, _ZEROS))
+        rest_key = sum(map(versions, rest_reads, _ZEROS))
         env = {"player": player}
         var = action.var
-        found = []
-        if cached is not None and len(cached) == 3 and cached[2][0] == key:
-            passed = cached[2][1]
-            for choice in passed:
-                env[var] = choice.argument
-                if rest(self, env):
-                    found.append(choice)
-            return found, (key, passed)
-        passed = []
+        if cached is not None and len(cached) == 3:
+            was_candidates, was_first, passed, was_rest = cached[2]
+            if was_candidates is candidates and was_first == first_key:  # the same options pass the first part
+                if was_rest == rest_key:  # ... and the rest: what changed is read by neither
+                    return cached[1], cached[2]
+                found = []
+                for choice in passed:
+                    env[var] = choice.argument
+                    if rest(self, env):
+                        found.append(choice)
+                return found, (candidates, first_key, passed, rest_key)
+        passed, found = [], []
         name = action.name
-        for thing in self._candidates(action, player):
+        for thing in candidates:
             env[var] = thing
-            if first(self, env):
+            if first is None or first(self, env):
                 choice = _new_tuple(ActionChoice, (name, thing))
                 passed.append(choice)
-                if rest(self, env):
+                if rest is None or rest(self, env):
                     found.append(choice)
-        return found, (key, passed)
+        return found, (candidates, first_key, passed, rest_key)
 
     def _candidates(self, action, player: Player):
         """The things an action on a kind may be taken on, before its condition: those whose field the
@@ -336,6 +348,11 @@ class Dealing:
         held: dict = {}
         for thing in self.kind_things.get(kind, ()):
             held.setdefault(thing.f[field], []).append(thing)
+        if known is not None:  # a player whose things are the same keeps the same list (see `_legal_in_layers`)
+            before = known[1]
+            for holder, things in held.items():
+                if before.get(holder) == things:
+                    held[holder] = before[holder]
         self.action_cache[(kind, field)] = (version, held)
         return held
 
@@ -482,17 +499,30 @@ def _action_plan(actions) -> list:
 
 
 def _layers(action) -> tuple | None:
-    """(first part, rest, what the first part and the choice of candidates read) of an action's
-    stable condition split in two (see `ExpressionCodegen.layers`), or None: no split, or nothing
-    to gain (no argument, or amounts, which are never kept)."""
+    """How to keep an action's stable condition in layers (see `Dealing._legal_in_layers`), or None.
+
+    The candidates come first: for `p.owner == player and …` (the action's prefilter), the things
+    the player holds, a list kept while they are the same. Then the condition `A and B and …` is
+    split before the longest rest that reads something the first part does not, so a change only
+    the rest reads re-tests only the rest (`… and all(q in p.group: q.owner == player) and p.level
+    < 3` is not asked again who owns what when a level is raised). Returns (first part, what it
+    reads, rest, what it reads); a part may be None (nothing to test: its options all pass). None
+    when there is nothing to gain: no argument, amounts (never kept), or no such split."""
     if action.var is None or action.amount is not None or action.when is None:
         return None
-    split = action.when.layers()
+    conjuncts = action.when.conjuncts()
+    count = len(conjuncts.operands)
+    held = action.prefilter is not None and conjuncts.holder == (action.var, action.prefilter)
+    start = 1 if held else 0  # the holder's test is passed by every candidate
+    split = next((k for k in range(count - 1, start, -1)
+                  if frozenset().union(*conjuncts.reads[k:]) - frozenset().union(*conjuncts.reads[start:k])),
+                 start if held else None)
     if split is None:
         return None
-    first, rest = split
-    reads = first.reads | {action.prefilter} if action.prefilter is not None else first.reads
-    return first, rest, tuple(sorted(reads))
+    first = conjuncts.part(start, split) if split > start else None
+    rest = conjuncts.part(split, count) if count > split else None
+    return (first, tuple(sorted(first.reads)) if first is not None else (),
+            rest, tuple(sorted(rest.reads)) if rest is not None else ())
 
 
 _ZEROS = itertools.repeat(0)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
-from rulesc.interpreter.rules import compile_rules
+from rulesc.interpreter.errors import RuleRuntimeError
+from rulesc.interpreter.events import events_to_jsonl
+from rulesc.interpreter.rules import compile_rules, load_rules
 
 BIDDING = """\
 game "Tiny":
@@ -58,3 +64,64 @@ def test_an_action_that_reads_the_bid_a_player_must_make_is_tested_again_when_it
     assert [choice.action for choice in game.legal_actions(player, False)] == ["ask"]
     player.bidding = 0
     assert game.legal_actions(player, True) == []
+
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+
+def _events(rules, seed: int, players: int, cache: bool) -> str:
+    game = Game(rules, players, seed=seed, agents=make_agents("heuristic", seed, players))
+    game.cache_actions = cache
+    game.play()
+    return events_to_jsonl(game.events)
+
+
+@pytest.mark.parametrize("name", ["wheeler", "wallstreet"])
+def test_legal_actions_kept_in_layers_change_no_game(name):
+    """Wheeler Dealer's loans and Wall Street's buildings are kept in layers (the things each player
+    holds, then the rest of the condition): with nothing kept, the games are the very same."""
+    rules = load_rules(str(GAMES / f"{name}.rules"))
+    for seed in range(3):
+        assert _events(rules, seed, 3 + seed % 2, True) == _events(rules, seed, 3 + seed % 2, False)
+
+
+LAYERED = BIDDING.replace("    price: money\n", "    price: money\n    zero: count\n    state level: count = 0\n") \
+    .replace("name   price\n    Alpha  $60", "name   price  zero\n    Alpha  $60    0") \
+    .replace("action ask any time when player.bidding > $0:",
+             "action fix(l: Lot) any time when l.owner == player and l.level >= 0 and 10 / l.zero > 1:")
+
+
+def test_a_failure_in_a_kept_layer_is_reported_as_the_whole_condition_would_be():
+    rules = compile_rules(check_program(parse_text(LAYERED, "tiny.rules")))
+    messages = []
+    for cache in (True, False):
+        game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
+        game.cache_actions = cache
+        game.setup()
+        player = game.state.players[0]
+        game.by_name["Alpha"].f["owner"] = player
+        with pytest.raises(RuleRuntimeError) as caught:
+            game.legal_actions(player, True)
+        messages.append(str(caught.value))
+    assert "division by zero" in messages[0]
+    assert messages[0] == messages[1]
+
+
+def test_a_holder_keeps_his_list_of_things_while_they_are_the_same():
+    rules = load_rules(str(GAMES / "wheeler.rules"))
+    game = Game(rules, 3, seed=0, agents=make_agents("heuristic", 0, 3))
+    game.setup()
+    ann = game.state.players[game.state.current]  # in his turn: he may borrow on what he owns
+    bob = game.state.players[(game.state.current + 1) % 3]
+    first, second = [t for t in game.things if t.kind == "Property"][:2]
+    game.set_field(first, "owner", ann, "test")
+    assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [first]
+    kept = game._held_by("Property", "owner")[ann]
+    game.set_field(second, "owner", bob, "test")  # another's purchase: Ann's list stands ...
+    assert game._held_by("Property", "owner")[ann] is kept
+    assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [first]
+    game.set_field(first, "debt_ridden", True, "test")  # ... and what only the rest reads is tested again
+    assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == []
+    game.set_field(second, "owner", ann, "test")
+    assert game._held_by("Property", "owner")[ann] == [first, second]
+    assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [second]
