@@ -59,3 +59,36 @@ def test_a_partner_who_might_say_yes_later_is_asked_again():
 
 class _Undecided(Agent):
     """Says no (the base agent), but is not the heuristic agent: it might say yes another time."""
+
+
+def _buy_to_complete_afresh(self, game, player):
+    """The heuristic agent's offer to complete a group, found from scratch every time."""
+    kinds = game.rules.trade_kinds
+    if not kinds or not game.rules.trade_cash:
+        return None
+    spare = player.f["cash"] - 2 * self.reserve(game)
+    if spare <= 0:
+        return None
+    for members in game.members.values():
+        missing = [m for m in members if m.f.get("owner") is not player]
+        if len(members) < 2 or members[0].kind not in kinds or len(missing) != 1:
+            continue
+        thing, owner = missing[0], missing[0].f.get("owner")
+        price = game.worth(thing) * 2
+        if owner is None or owner.out or price > spare:
+            continue
+        offer = dealing.TradeOffer(player, owner, (), (thing,), price)
+        if game.trade_is_legal(offer):
+            return offer
+    return None
+
+
+@pytest.mark.parametrize("name", ["finance", "wheeler"])
+def test_the_sellers_the_agent_keeps_between_windows_change_no_game(name, monkeypatch):
+    """The members a player lacks, their owners and prices are kept until an owner, a player or a
+    worth changes: the games are those of an agent that finds them afresh every time."""
+    rules = load_rules(str(GAMES / f"{name}.rules"))
+    seeds = range(10)
+    kept = [play(rules, 2 + seed % 3, seed) for seed in seeds]
+    monkeypatch.setattr(HeuristicAgent, "_buy_to_complete", _buy_to_complete_afresh)
+    assert kept == [play(rules, 2 + seed % 3, seed) for seed in seeds]
