@@ -38,6 +38,11 @@ class Agent:
     def act(self, game, player, options: list, raising: int | None):
         return None
 
+    def wanted_actions(self, game, player, raising: int | None) -> frozenset | None:
+        """The actions whose options `act` may answer with or weigh now (None: all). The engine may
+        leave the others out of `options`, where testing their conditions cannot fail."""
+        return None
+
     def accept(self, game, player, offer: TradeOffer) -> bool:
         return False
 
@@ -91,6 +96,7 @@ class HeuristicAgent(Agent):
         self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
         self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
+        self._relevance = (None, ())  # (rules, what `wanted_actions` works from: see `_relevance`)
 
     def reserve(self, game) -> int:
         """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
@@ -169,6 +175,30 @@ class HeuristicAgent(Agent):
                                                       -(o.argument.index or 0) if o.argument is not None else 0))
         offer = self._buy_to_complete(game, player)
         return self._offer(game, offer) if offer is not None else None
+
+    def wanted_actions(self, game, player, raising):
+        """The actions `act` may take or weigh now: those with no hint (only when not raising cash:
+        then it sells), and those whose hint may score an option above 0. A hint `if C then A else B`
+        whose C and chosen branch read no option and cannot fail is worked out once: `if player.owing
+        > $0 then p.loan else $0` scores every loan 0 when nothing is owed, and then no loan is wanted."""
+        known = self._relevance
+        if known[0] is not game.rules:
+            self._relevance = known = (game.rules, _relevance(game.rules))
+        wanted = []
+        env = {"player": player}
+        for name, hinted, condition, then, orelse in known[1]:
+            if not hinted:
+                if raising is None:
+                    wanted.append(name)
+                continue
+            if condition is None:
+                wanted.append(name)
+                continue
+            branch = then if condition(game, env) else orelse
+            score = branch(game, env) if callable(branch) else branch
+            if branch is None or not isinstance(score, (int, float)) or score > 0:
+                wanted.append(name)
+        return frozenset(wanted)
 
     def _offer(self, game, offer):
         """The trade to offer, or None where it would be the very offer this agent made last and
@@ -285,6 +315,31 @@ class HeuristicAgent(Agent):
                 if thing in members and all(t.f.get("owner") is player for t in members):
                     return True
         return False
+
+
+def _relevance(rules) -> list:
+    """Per action, what `HeuristicAgent.wanted_actions` works from: (name, whether it has a hint,
+    and for a hint `if C then A else B` whose C reads no option and cannot fail, C and each branch:
+    its value if it is a constant, the branch if it reads no option and cannot fail, else None;
+    without such a hint, None three times: the action is always wanted)."""
+    found = []
+    for action in rules.actions:
+        hint = rules.hints.get(action_hint(action.name))
+        parts = hint.value.branches() if hint is not None and hint.var != "player" else None
+        condition = parts[0] if parts is not None else None
+        if condition is None or hint.var in condition.locals or not condition.cannot_fail():
+            found.append((action.name, hint is not None, None, None, None))
+            continue
+        branches = []
+        for branch in parts[1:]:
+            if hint.var in branch.locals or not branch.cannot_fail():
+                branches.append(None)
+            elif not branch.reads and not branch.locals:  # a constant (literals and parameters)
+                branches.append(branch(None, {}))
+            else:
+                branches.append(branch)
+        found.append((action.name, True, condition, *branches))
+    return found
 
 
 def _stamp(game) -> tuple:

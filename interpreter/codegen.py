@@ -105,7 +105,24 @@ class ExpressionCodegen:
         function.reads = reads
         function.locals = frozenset(used)  # the rule's names it reads: one that reads no `p` is the same for every `p`
         function.conjuncts = lambda: self.conjuncts(function, node, local)
+        function.cannot_fail = lambda: self.cannot_fail(function, node, local)
+        function.branches = lambda: self.branches(function, node, local)
         return function
+
+    def cannot_fail(self, function, node, local: frozenset) -> bool:
+        """Whether `function` surely returns rather than fails, wherever it is evaluated as its rule
+        evaluates it (see `Safety`): then not evaluating it hides no failure. Found when first asked."""
+        if not hasattr(function, "safe"):
+            function.safe = Safety(self).safe(node, frozenset(local))
+        return function.safe
+
+    def branches(self, function, node, local: frozenset):
+        """For `if C then A else B`: (C, A, B) compiled on their own, or None for any other expression.
+        Made when first asked."""
+        if not hasattr(function, "parts"):
+            function.parts = tuple(self.function(n, local) for n in (node.condition, node.then, node.orelse)) \
+                if isinstance(node, ast.Conditional) else None
+        return function.parts
 
     def conjuncts(self, function, node, local: frozenset) -> "Conjuncts":
         """`function`'s condition by its conjuncts (see `Conjuncts`), made when first asked."""
@@ -343,6 +360,78 @@ class ExpressionCodegen:
         if not hasattr(self, "marks"):
             self.marks = move_marks(self.program)
         return self.marks
+
+
+class Safety:
+    """A conservative proof that an expression cannot fail: it reads only declared fields of names it
+    is given (the rule's own, or an aggregate's over the things of a kind), orders and adds only what
+    cannot be `none` by declaration (not by the checker's narrowing, which a split condition may not
+    keep), and uses nothing that fails on some values (an index, a division, `min`/`max`, a call).
+    Whatever it cannot prove is taken to fail."""
+
+    SAFE_AGGREGATES = frozenset({"all", "any", "count", "sum"})
+
+    def __init__(self, codegen: ExpressionCodegen):
+        self.codegen, self.program = codegen, codegen.program
+
+    def safe(self, node, names: frozenset) -> bool:
+        if isinstance(node, ast.Literal):
+            return True
+        if isinstance(node, ast.Name):  # the rule's own, a parameter, a square or thing by name, the current player
+            return node.id in names or node.id in self.codegen.params or node.id in self.program.squares \
+                or node.id in self.codegen.thing_index or node.id == "current"
+        if isinstance(node, ast.Attr):
+            return self._field(node, names) is not None
+        if isinstance(node, ast.Compare):
+            if not (self.safe(node.left, names) and self.safe(node.right, names)):
+                return False
+            return node.op in ("==", "!=") or (self.never_none(node.left, names) and self.never_none(node.right, names))
+        if isinstance(node, ast.BinOp):
+            return node.op in ("+", "-", "*") and all(self.safe(n, names) and self.never_none(n, names)
+                                                      for n in (node.left, node.right))
+        if isinstance(node, ast.BoolOp):
+            return all(self.safe(n, names) for n in node.operands)
+        if isinstance(node, ast.Not):
+            return self.safe(node.operand, names)
+        if isinstance(node, ast.Conditional):
+            return all(self.safe(n, names) for n in (node.condition, node.then, node.orelse))
+        if isinstance(node, ast.Aggregate):
+            collection = node.collection
+            if node.func not in self.SAFE_AGGREGATES or not isinstance(collection, ast.Name) \
+                    or not any(t.kind == collection.id for t in self.program.things.values()):
+                return False  # over the things of a kind (one at least: a kind without any is not listed)
+            inner = names | {node.var}
+            return (node.where is None or self.safe(node.where, inner)) and (node.body is None or (
+                self.safe(node.body, inner) and (node.func != "sum" or self.never_none(node.body, inner))))
+        return False
+
+    def never_none(self, node, names: frozenset) -> bool:
+        """Whether a safe expression's value cannot be `none`, by declaration."""
+        if isinstance(node, ast.Literal):
+            return node.value is not None
+        if isinstance(node, ast.Name):
+            return node.id in names or node.id not in self.codegen.params or self.codegen.params[node.id] is not None
+        if isinstance(node, ast.Attr):
+            declared = self._field(node, names)
+            return declared is not None and not declared
+        return isinstance(node, (ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Aggregate))
+
+    def _field(self, node: ast.Attr, names: frozenset):
+        """For `X.F` with X one of `names`: whether F is declared optional (True/False); None if it is
+        not such a read (or not a declared field of X's type)."""
+        if not (isinstance(node.obj, ast.Name) and node.obj.id in names):
+            return None
+        base = self.codegen.type_of(node.obj)
+        if base.optional or base.is_list:
+            return None
+        if base.name == "player":
+            if node.name in PLAYER_FIELDS:
+                return PLAYER_FIELDS[node.name].optional
+            declared = self.program.player_fields.get(node.name)
+            return declared.type.optional if declared is not None else None
+        kind = self.program.kinds.get(base.name)
+        declared = next((f for f in kind.fields if f.name == node.name), None) if kind is not None else None
+        return declared.type.optional if declared is not None else None
 
 
 class Conjuncts:

@@ -186,10 +186,13 @@ class Dealing:
             self.depth -= 1
             bidder.bidding = 0
 
-    _plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once
+    _plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
+    _some_safe = False  # ... and whether testing any of them cannot fail (then it may be left out)
 
-    def legal_actions(self, player: Player, own_turn: bool, raising: bool = False) -> list:
-        """Every legal (action, argument) for the player now.
+    def legal_actions(self, player: Player, own_turn: bool, raising: bool = False, wanted=None) -> list:
+        """Every legal (action, argument) for the player now; with `wanted` (names), the actions not
+        wanted are left out where testing their conditions cannot fail (so leaving them out hides no
+        failure: see `Agent.wanted_actions`).
 
         The stable part of an action's condition is re-evaluated only when something it
         reads has changed since it was last evaluated for this player (the codegen lists
@@ -202,10 +205,10 @@ class Dealing:
         cache = self.action_cache if self.cache_actions else None
         versions = self.versions.get
         seat = player.seat
-        plan = self._plan
-        if plan is None:
-            plan = self._plan = _action_plan(self.rules.actions)
-        for action, name, own_turn_only, timed, reads, volatile, per_option, layers in plan:
+        plan = self._plan if self._plan is not None else self._make_plan()
+        for action, name, own_turn_only, timed, reads, volatile, per_option, layers, safe in plan:
+            if wanted is not None and safe and name not in wanted:
+                continue
             if own_turn_only and not own_turn:
                 continue
             if timed and not self._allowed_now(action, player):
@@ -244,6 +247,11 @@ class Dealing:
                     if volatile(self, env):
                         options.append(choice)
         return options
+
+    def _make_plan(self) -> list:
+        self._plan = _action_plan(self.rules.actions)
+        self._some_safe = any(entry[-1] for entry in self._plan)
+        return self._plan
 
     def _allowed_now(self, action, player: Player) -> bool:
         """An action's `once per turn` (or visit) not used up, and its `own turn before/in/after PHASE` now."""
@@ -461,10 +469,16 @@ class Dealing:
                     self._observer(self, "window", where, payload)
             own_turn = player is self.state.players[self.state.current]
             agent = self.agent(player)
+            # Only an agent of its own asks for fewer actions (a blindfolded one is asked for all), and
+            # only where some action may be left out.
+            if self._plan is None:
+                self._make_plan()
+            wanted = getattr(type(agent), "wanted_actions", None) if self._some_safe else None
             for _ in range(MAX_WINDOW_ACTIONS):
                 if player.out or (raising is not None and player.f["cash"] >= raising):
                     return
-                options = self.legal_actions(player, own_turn, raising is not None)
+                options = self.legal_actions(player, own_turn, raising is not None,
+                                             wanted(agent, self, player, raising) if wanted is not None else None)
                 choice = agent.act(self, player, options, raising)
                 if choice is None:
                     return
@@ -492,9 +506,10 @@ def _action_plan(actions) -> list:
     """Per action, what `legal_actions` asks of it, worked out once: (action, name, own turn only,
     limited in number or time, what its stable condition reads, its volatile condition, whether
     that reads the action's argument and so is tested for each option, its stable condition's
-    layers or None)."""
+    layers or None, whether testing it cannot fail)."""
     return [(a, a.name, a.timing == "own turn", a.limit is not None or a.relation is not None, a.sorted_reads,
-             a.volatile, a.volatile is not None and a.var is not None and a.var in a.volatile.locals, _layers(a))
+             a.volatile, a.volatile is not None and a.var is not None and a.var in a.volatile.locals, _layers(a),
+             a.amount is None and all(part is None or part.cannot_fail() for part in (a.when, a.volatile)))
             for a in actions]
 
 

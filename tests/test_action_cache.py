@@ -125,3 +125,40 @@ def test_a_holder_keeps_his_list_of_things_while_they_are_the_same():
     game.set_field(second, "owner", ann, "test")
     assert game._held_by("Property", "owner")[ann] == [first, second]
     assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [second]
+
+
+UNWANTED = LAYERED.replace("l.owner == player and l.level >= 0 and 10 / l.zero > 1:",
+                           "l.owner == player and 10 / l.zero > 1:") \
+    + "\nhint act_fix(l: Lot) = if player.owing > $0 then $1 else $0\n"
+
+
+def test_an_action_whose_condition_may_fail_is_tested_even_when_the_agent_does_not_want_it():
+    rules = compile_rules(check_program(parse_text(UNWANTED, "tiny.rules")))
+    game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
+    game.setup()
+    player = game.state.players[game.state.current]
+    game.by_name["Alpha"].f["owner"] = player
+    assert "fix" not in game.agents[player.seat].wanted_actions(game, player, None)
+    with pytest.raises(RuleRuntimeError, match="division by zero"):
+        game.window(player)
+
+
+SAFETY = {
+    "player.owing > $0 and player.position != Go": True,
+    "all(q in Lot: q.owner == player) and count(q in Lot where q.level > 0) >= 1": True,
+    "l.level * 2 + 1 > l.zero": True,
+    "10 / l.zero > 1": False,  # a division
+    "l.owner != none and l.owner.cash > $0": False,  # a field of what may be none
+    "min(q in Lot: q.level) > 0": False,  # of what may be empty
+    "l.bonus != none and l.bonus > 0": False,  # an optional field ordered: safe only where it is narrowed
+}
+
+
+@pytest.mark.parametrize("condition", SAFETY)
+def test_what_cannot_fail_is_told_apart(condition):
+    text = LAYERED.replace("    state level: count = 0\n", "    state level: count = 0\n    state bonus: count? = none\n") \
+        .replace("l.owner == player and l.level >= 0 and 10 / l.zero > 1:", condition + ":")
+    rules = compile_rules(check_program(parse_text(text, "tiny.rules")))
+    action = next(a for a in rules.actions if a.name == "fix")
+    parts = [part for part in (action.when, action.volatile) if part is not None]
+    assert all(part.cannot_fail() for part in parts) is SAFETY[condition]

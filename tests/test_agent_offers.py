@@ -92,3 +92,26 @@ def test_the_sellers_the_agent_keeps_between_windows_change_no_game(name, monkey
     kept = [play(rules, 2 + seed % 3, seed) for seed in seeds]
     monkeypatch.setattr(HeuristicAgent, "_buy_to_complete", _buy_to_complete_afresh)
     assert kept == [play(rules, 2 + seed % 3, seed) for seed in seeds]
+
+
+@pytest.mark.parametrize("name", ["wheeler", "wallstreet"])
+def test_the_actions_the_agent_does_not_want_change_no_game(name, monkeypatch):
+    """Actions whose hint scores nothing above 0 now (a loan when nothing is owed) are left out of the
+    window's options: the games are those of an agent shown every action."""
+    rules = load_rules(str(GAMES / f"{name}.rules"))
+    seeds = range(6)
+    fewer = [play(rules, 2 + seed % 3, seed) for seed in seeds]
+    monkeypatch.setattr(HeuristicAgent, "wanted_actions", lambda self, game, player, raising: None)
+    assert fewer == [play(rules, 2 + seed % 3, seed) for seed in seeds]
+
+
+def test_a_loan_is_not_wanted_while_nothing_is_owed():
+    rules = load_rules(str(GAMES / "wheeler.rules"))
+    game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
+    game.setup()
+    player = game.state.players[game.state.current]
+    agent = game.agents[player.seat]
+    assert "borrow" not in agent.wanted_actions(game, player, None)
+    assert "repay" in agent.wanted_actions(game, player, None)  # its hint's condition reads the loan
+    player.owing = 50_000
+    assert "borrow" in agent.wanted_actions(game, player, 50_000)
