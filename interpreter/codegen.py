@@ -80,8 +80,9 @@ class ExpressionCodegen:
         self.supplies: dict = {}  # name -> state.Supply, filled before the rules are compiled
 
     # ---- entry point --------------------------------------------------------------------
-    def function(self, node, local: frozenset):
-        """A Python function `f(g, e)` computing `node` with `local` names read from `e`."""
+    def function(self, node, local: frozenset, failure=None):
+        """A Python function `f(g, e)` computing `node` with `local` names read from `e`; a failure
+        inside is reported by `failure` (default: as at `node`)."""
         constants: dict = {}
         used: set = set()
         self.reads = set()
@@ -99,7 +100,7 @@ class ExpressionCodegen:
                 f"        _fail(exc)\n")
         namespace = dict(HELPERS)
         namespace.update(constants)
-        namespace["_fail"] = self._failure(node)
+        namespace["_fail"] = failure if failure is not None else self._failure(node)
         exec(compile(code, f"<{self.program.path}:{node.span.line}>", "exec"), namespace)
         function = namespace[name]
         function.reads = reads
@@ -117,10 +118,12 @@ class ExpressionCodegen:
         return function.safe
 
     def branches(self, function, node, local: frozenset):
-        """For `if C then A else B`: (C, A, B) compiled on their own, or None for any other expression.
-        Made when first asked."""
+        """For `if C then A else B`: (C, A, B) compiled on their own, each reporting a failure as the
+        whole would (so `A if C else B` run as three calls is the whole, failures included), or None
+        for any other expression. Made when first asked."""
         if not hasattr(function, "parts"):
-            function.parts = tuple(self.function(n, local) for n in (node.condition, node.then, node.orelse)) \
+            function.parts = tuple(self.function(n, local, self._failure(node))
+                                   for n in (node.condition, node.then, node.orelse)) \
                 if isinstance(node, ast.Conditional) else None
         return function.parts
 
@@ -223,7 +226,8 @@ class ExpressionCodegen:
             args = [sub(a) for a in node.args]
             if node.func == "count":
                 return f"len({self._iterable(node.args[0], args[0])})"
-            if node.func == "ahead":
+            if node.func == "ahead":  # the squares ahead of where the player is
+                self.reads.add(POSITION)
                 return f"g.ahead({args[0]})"
             if node.func == "holds":
                 self.reads.add(UNTRACKED)

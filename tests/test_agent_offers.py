@@ -115,3 +115,64 @@ def test_a_loan_is_not_wanted_while_nothing_is_owed():
     assert "repay" in agent.wanted_actions(game, player, None)  # its hint's condition reads the loan
     player.owing = 50_000
     assert "borrow" in agent.wanted_actions(game, player, 50_000)
+
+
+def test_the_hint_scores_the_agent_keeps_change_no_game(monkeypatch):
+    """A decision's hint `if C then A else B` keeps A and B per option while what they read stands (a
+    commodity's odds): the games are those of an agent that computes every score."""
+    rules = load_rules(str(GAMES / "wheeler.rules"))
+    seeds = range(6)
+    kept = [play(rules, 2 + seed % 3, seed) for seed in seeds]
+    monkeypatch.setattr(HeuristicAgent, "_kept_scores", lambda self, game, hint: None)
+    assert kept == [play(rules, 2 + seed % 3, seed) for seed in seeds]
+
+
+CHOOSING = """\
+game "Tiny":
+    players: 2 to 2
+    start: Go
+
+player:
+    cash: money = $500
+
+kind Lot:
+    price: count
+    state level: count = 0
+
+table Lot:
+    name   price
+    Alpha  6
+    Beta   8
+
+square Go "Go"
+
+board:
+    Go, Alpha, Beta
+
+turn:
+    phase move:
+        roll 2 dice as d
+        move player by d.total
+
+end when count(players) == 1 winner players[0] as "last player standing"
+
+hint lot(l: Lot) = if player.cash > $0 then l.level else 0 - l.price
+"""
+
+
+def test_a_kept_hint_score_is_computed_again_when_what_it_reads_changes():
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.parser import parse_text
+    from rulesc.interpreter.rules import compile_rules
+    rules = compile_rules(check_program(parse_text(CHOOSING, "tiny.rules")))
+    game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
+    game.setup()
+    player = game.state.players[0]
+    alpha, beta = game.by_name["Alpha"], game.by_name["Beta"]
+    agent = game.agents[0]
+    game.set_field(alpha, "level", 1, "test")
+    assert agent.choose(game, player, "lot", [alpha, beta]) is alpha
+    game.set_field(beta, "level", 2, "test")
+    assert agent.choose(game, player, "lot", [alpha, beta]) is beta
+    player.f["cash"] = 0  # the other branch: the cheaper lot
+    assert agent.choose(game, player, "lot", [alpha, beta]) is alpha
