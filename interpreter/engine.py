@@ -124,9 +124,10 @@ class Game(Cards, Dealing):
             state.discards[name] = []
         self.cards = {name: {c.name: c for c in deck.cards} for name, deck in rules.decks.items()}
         self.active = list(state.players)
-        self.land_handlers = [self._handlers_for(rules.land, o) for o in self.board]
-        self.pass_handlers = [self._handlers_for(rules.passing, o) for o in self.board]
-        self.passed_squares = [i for i in range(self.ring) if self.pass_handlers[i]]  # the ones a move must stop to tell
+        written = rules.written
+        self.land_fire = written.land  # board index -> the arrival's handlers, written out (turngen.py)
+        self.pass_fire = written.passing
+        self.pass_ahead = written.pass_ahead
         # The `worth` hint's values, kept per thing until something the hint reads changes (the
         # change counters, as for actions); a hint that reads uncounted state is computed every time.
         worth = rules.hints.get(HINT_WORTH)
@@ -139,12 +140,6 @@ class Game(Cards, Dealing):
         self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
         self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
-
-    def _handlers_for(self, table: dict, occupant) -> list:
-        handlers = list(table.get(occupant.name, []))
-        if isinstance(occupant, Thing):
-            handlers = table.get(occupant.kind, []) + handlers
-        return handlers
 
     # ---- events and budget -------------------------------------------------------------------
     # An event is made only when something takes it: the log (`record`) or an `observer` (the
@@ -311,6 +306,24 @@ class Game(Cards, Dealing):
             if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
                 steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n
+        self._arrive(player, how, start, dest, steps, where)
+
+    def move_by(self, player: Player, steps, where: RuleRef) -> None:
+        """`move P by N`, the most frequent move: N from 1 to less than a round, from a square of the
+        ring, on a board with no `stop` square, goes straight to `_arrive`; any other goes through `move`."""
+        start = player.at
+        n = self.ring
+        if start >= n or not 0 < steps < n or self.stops:
+            self.move(player, "by", steps, where)
+            return
+        dest = start + steps
+        self._arrive(player, "by", start, dest - n if dest >= n else dest, steps, where)
+
+    def _arrive(self, player: Player, how: str, start: int, dest: int, steps: int, where: RuleRef) -> None:
+        """The token goes from `start` to `dest`, `steps` squares on: the squares with `on pass`
+        handlers on the way are told in moving order (not by a `send` or a `place`), then `dest`'s
+        `on land` handlers run (not on a `place`)."""
+        n = self.ring
         if self.emitting:  # `emit`, written out: one of the events made every turn
             payload = (player.name, self.board[start].name, self.board[dest].name, steps)
             if self._record:
@@ -329,16 +342,15 @@ class Game(Cards, Dealing):
             self.depth -= 1
             return
         try:
-            if steps > 0 and how != "send" and self.passed_squares:
+            if steps > 0 and how != "send" and self.pass_ahead[start]:
                 if steps < n:  # the squares with `on pass` handlers on the way, in moving order
-                    passed = sorted(k for k in ((i - start) % n for i in self.passed_squares) if 0 < k <= steps)
-                else:
-                    passed = [k for k in range(1, steps + 1) if self.pass_handlers[(start + k) % n]]
-                for k in passed:
-                    idx = (start + k) % n
+                    passed = [i for k, i in self.pass_ahead[start] if k <= steps]
+                else:  # round the board more than once: a square may be passed twice
+                    passed = [(start + k) % n for k in range(1, steps + 1) if self.pass_fire[(start + k) % n]]
+                for idx in passed:
                     if self.emitting:
                         self.emit("pass", where, player.name, self.board[idx].name)
-                    self._fire(self.pass_handlers[idx], player, self.board[idx], where)
+                    self.pass_fire[idx](self, player, self.board[idx])
             player.at = dest
             player.visits += 1
             versions[POSITION] = versions.get(POSITION, 0) + 1
@@ -349,7 +361,9 @@ class Game(Cards, Dealing):
                     self.events.append(_new_tuple(Event, (self.state.turn, "land", where, payload)))
                 if self._observer is not None:
                     self._observer(self, "land", where, payload)
-            self._fire(self.land_handlers[dest], player, occupant, where)
+            fire = self.land_fire[dest]
+            if fire is not None:
+                fire(self, player, occupant)
         finally:
             self.depth -= 1
 
@@ -361,25 +375,6 @@ class Game(Cards, Dealing):
             self.move(player, how, amount, where)
         finally:
             self.moving_roll, self.move_marks = saved
-
-    def _fire(self, handlers, player: Player, occupant, where: RuleRef) -> None:
-        """Run the handlers whose conditions hold on arrival: all are tested before any runs,
-        so one handler's effect (an auction selling the square) cannot trigger the next."""
-        if len(handlers) == 1:  # the common case: nothing to test before running
-            h = handlers[0]
-            env = {"player": player} if h.var is None else {"player": player, h.var: occupant}
-            if h.when is None or h.when(self, env):
-                h.body(self, env)
-            return
-        matched = []
-        for h in handlers:
-            env = {"player": player}
-            if h.var is not None:
-                env[h.var] = occupant
-            if h.when is None or h.when(self, env):
-                matched.append((h, env))
-        for h, env in matched:
-            h.body(self, env)
 
     # ---- money ------------------------------------------------------------------------------------
     def pay(self, amount: int, source, target, where: RuleRef) -> None:
@@ -607,74 +602,8 @@ class Game(Cards, Dealing):
                 pass
 
     def play_turn(self) -> None:
-        state = self.state
-        player = state.players[state.current]
-        state.turn += 1
-        self.steps = 0
-        if self.emitting:  # `emit`, written out: one of the events made every turn
-            payload = (player.name,)
-            if self._record:
-                self.events.append(_new_tuple(Event, (self.state.turn, "turn", NO_RULE, payload)))
-            if self._observer is not None:
-                self._observer(self, "turn", NO_RULE, payload)
-        env = {"player": player}
-        rules = self.rules
-        try:
-            for h in rules.hooks["before"]:
-                if h.when is None or h.when(self, env):
-                    h.body(self, env)
-            for index, phase in enumerate(rules.phases if player.status is None or self.status_turn(player, env)
-                                          else ()):
-                self.phase_at = index
-                if phase.when is not None and not phase.when(self, env):
-                    continue
-                if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
-                    continue
-                if self.emitting:  # `emit`, written out: one of the events made every turn
-                    payload = (phase.name,)
-                    if self._record:
-                        self.events.append(_new_tuple(Event, (self.state.turn, "phase", phase.where, payload)))
-                    if self._observer is not None:
-                        self._observer(self, "phase", phase.where, payload)
-                phase.body(self, env)
-        except TurnEnded:
-            pass
-        self.phase_at = len(rules.phases)
-        if not player.out:
-            try:
-                for h in rules.hooks["after"]:
-                    if h.when is None or h.when(self, env):
-                        h.body(self, env)
-            except TurnEnded:
-                pass
-        if rules.actions or rules.trade_kinds or rules.trade_cards:
-            active = self.active
-            seat = active.index(player) if player in active else 0
-            for p in (active[seat:] + active[:seat] if seat else active):
-                if not self.agent(p).wants_window(self, p, p is player):
-                    continue
-                try:
-                    self.window(p)
-                except TurnEnded:
-                    pass
-        self.check_end()
-        if self.turn_limit is not None and state.turn >= self.turn_limit:
-            self.end_game("turn limit", None, NO_RULE)
-        self._advance()
-
-    def _advance(self) -> None:
-        state = self.state
-        player = state.players[state.current]
-        self.phase_at = -1  # the next turn has not reached its first phase
-        if player.extra_turns and not player.out:
-            player.extra_turns -= 1
-            return
-        n = len(state.players)
-        for k in range(1, n + 1):
-            p = state.players[(state.current + k) % n]
-            if not p.out:
-                state.current = p.seat
-                return
+        """One turn: the rules' turn, written out for them (turngen.py)."""
+        self.rules.written.play_turn(self)
 
     def play(self) -> GameState:
         """Play from the start to the end of the game.

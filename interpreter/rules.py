@@ -24,6 +24,7 @@ from .codegen import POSITION, UNTRACKED
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
 from .state import Account, Square, Supply
+from .turngen import write_turn
 
 
 def settling(body):
@@ -41,6 +42,7 @@ def settling(body):
             g.rules_running -= 1
         if not g.rules_running:
             g.on_settled()
+    run.body = body  # what generated code calls directly when no one watches (turngen.py)
     return run
 
 
@@ -191,6 +193,7 @@ class Rules:
     trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
     statuses: dict = attrs.Factory(dict)  # name -> StatusDef
     supplies: dict = attrs.Factory(dict)  # name -> Supply
+    written: object = None  # the turn and the arrivals written out as Python (turngen.WrittenTurn)
 
     @property
     def program(self):
@@ -398,7 +401,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
             raise RulesError([Diagnostic("error", "R0504", problem, players.span.file or p.path, players.span,
                                          help="e.g. `players: 2 to 6`")])
     limit = settings.get("turn limit")
-    return Rules(
+    rules = Rules(
         checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,
         board=[n.id for n in p.board.squares], off_board=[n for n, d in p.squares.items() if d.off_board],
         thing_names=thing_names,
@@ -420,6 +423,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
     )
+    rules.written = write_turn(rules)
+    return rules
 
 
 def _new_account(field: str):

@@ -180,7 +180,10 @@ class StatementCodegen:
         self._tick(fn, node, indent)
         who = self._needed(fn, node.who, local, indent, "moved")
         amount = self._expr(fn, node.amount, local, indent)
-        fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {fn.name('_w', where)})")
+        if node.how == "by":
+            fn.add(indent, f"g.move_by({who}, {amount}, {fn.name('_w', where)})")
+        else:
+            fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {fn.name('_w', where)})")
         return local
 
     def _w_Pay(self, fn, node, local, indent, where):
