@@ -24,26 +24,11 @@ from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, Event, RuleRef
 from .rules import Rules
-from .state import Account, Bank, GameState, Player, Thing, name_of, state_to_json
+from .state import Account, Bank, GameState, Player, Roll, Thing, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 _new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
 _ZEROS = itertools.repeat(0)
-
-
-class Roll:
-    """A roll of the dice (`roll 2 dice as d`: `d.faces`, `d.total`, `d.doubles`); a plain slotted
-    class, since one is made every turn."""
-
-    __slots__ = ("faces", "total", "doubles")
-
-    def __init__(self, faces: tuple, total: int, doubles: bool):
-        self.faces = faces
-        self.total = total
-        self.doubles = doubles
-
-    def __repr__(self) -> str:
-        return f"Roll(faces={self.faces!r}, total={self.total!r}, doubles={self.doubles!r})"
 
 
 class Game(Cards, Dealing):

@@ -23,6 +23,8 @@ from rulesc.dsl import ast
 
 from .codegen import HELPERS
 from .errors import STEP_BUDGET
+from .events import Event
+from .state import Roll
 
 MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
 MAX_LOOPS = 8
@@ -171,7 +173,29 @@ class StatementCodegen:
     def _w_Roll(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
         count = self._expr(fn, node.count, local, indent)
-        fn.add(indent, f"e[{node.var!r}] = g.roll(e.get('player'), {count}, {fn.name('_w', where)})")
+        w = fn.name("_w", where)
+        call = f"e[{node.var!r}] = g.roll(e.get('player'), {count}, {w})"
+        if count != "2":
+            fn.add(indent, call)
+            return local | {node.var}
+        # Two dice, the common roll: `Game.roll` written out (the same draws, the same event), unless a
+        # scenario forces the dice.
+        first, second, rnd, who = fn.temp(), fn.temp(), fn.temp(), fn.temp()
+        fn.namespace.update(_Roll=Roll, _Event=Event, _new_tuple=tuple.__new__)
+        fn.add(indent, "if g.forced_dice:")
+        fn.add(indent + 1, call)
+        fn.add(indent, "else:")
+        fn.add(indent + 1, f"{rnd} = g.state.rng.random")
+        fn.add(indent + 1, f"{first} = int({rnd}() * 6) + 1")
+        fn.add(indent + 1, f"{second} = int({rnd}() * 6) + 1")
+        fn.add(indent + 1, f"e[{node.var!r}] = _Roll(({first}, {second}), {first} + {second}, {first} == {second})")
+        fn.add(indent + 1, "if g.emitting:")
+        fn.add(indent + 2, f"{who} = e.get('player')")
+        fn.add(indent + 2, f"payload = ({who}.name if {who} is not None else None, [{first}, {second}])")
+        fn.add(indent + 2, "if g._record:")
+        fn.add(indent + 3, f"g.events.append(_new_tuple(_Event, (g.state.turn, 'roll', {w}, payload)))")
+        fn.add(indent + 2, "if g._observer is not None:")
+        fn.add(indent + 3, f"g._observer(g, 'roll', {w}, payload)")
         return local | {node.var}
 
     def _w_Move(self, fn, node, local, indent, where):
