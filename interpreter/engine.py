@@ -1,7 +1,7 @@
 """The running game: state, dice, movement, money, decisions, auctions, trades, debt, turns.
 
 `Game` is what compiled rules act on. Every change goes through one of its methods,
-which applies the change and appends an `Event` carrying the rule (its `RuleRef`: file and
+which applies the change and appends an event carrying the rule (its `RuleRef`: file and
 line) that asked for it. Randomness comes from one seeded generator per game; decisions are
 put to agents with only legal options, so the same file, seed and agents always give
 the same event log. A step budget per turn stops rules that loop.
@@ -13,8 +13,6 @@ import gc
 import itertools
 import random
 
-import attrs
-
 from rulesc.dsl.builtins import HINT_WORTH
 
 from .blindfold import consulted
@@ -22,12 +20,11 @@ from .cards import Cards
 from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
-from .events import NO_RULE, Event, RuleRef
+from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
 from .state import Account, Bank, GameState, Player, Roll, Thing, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
-_new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
 _ZEROS = itertools.repeat(0)
 
 
@@ -47,7 +44,7 @@ class Game(Cards, Dealing):
         self._observer = None
         self.emitting = record  # True when an event would be recorded or observed: see `emit`
         self.turn_limit = turn_limit or rules.turn_limit or DEFAULT_TURN_LIMIT
-        self.events: list = []
+        self.events = EventLog()
         self.steps = 0
         self.depth = 0
         self.forced_dice: list = []
@@ -151,7 +148,7 @@ class Game(Cards, Dealing):
 
     def emit(self, kind: str, where: RuleRef, *payload) -> None:
         if self._record:
-            self.events.append(_new_tuple(Event, (self.state.turn, kind, where, payload)))
+            self.events.append((self.state.turn, kind, where, payload))
         if self._observer is not None:
             self._observer(self, kind, where, payload)
 
@@ -248,7 +245,7 @@ class Game(Cards, Dealing):
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 payload = (player.name if player is not None else None, [first, second])
                 if self._record:
-                    self.events.append(_new_tuple(Event, (self.state.turn, "roll", where, payload)))
+                    self.events.append((self.state.turn, "roll", where, payload))
                 if self._observer is not None:
                     self._observer(self, "roll", where, payload)
             return result
@@ -312,7 +309,7 @@ class Game(Cards, Dealing):
         if self.emitting:  # `emit`, written out: one of the events made every turn
             payload = (player.name, self.board[start].name, self.board[dest].name, steps)
             if self._record:
-                self.events.append(_new_tuple(Event, (self.state.turn, "move", where, payload)))
+                self.events.append((self.state.turn, "move", where, payload))
             if self._observer is not None:
                 self._observer(self, "move", where, payload)
         self.depth += 1  # `descend`, written out: a move is the most frequent
@@ -343,7 +340,7 @@ class Game(Cards, Dealing):
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 payload = (player.name, occupant.name)
                 if self._record:
-                    self.events.append(_new_tuple(Event, (self.state.turn, "land", where, payload)))
+                    self.events.append((self.state.turn, "land", where, payload))
                 if self._observer is not None:
                     self._observer(self, "land", where, payload)
             fire = self.land_fire[dest]
@@ -388,7 +385,7 @@ class Game(Cards, Dealing):
         if self.emitting:  # `emit`, written out: one of the events made every turn
             payload = (amount, source.name, target.name)
             if self._record:
-                self.events.append(_new_tuple(Event, (self.state.turn, "pay", where, payload)))
+                self.events.append((self.state.turn, "pay", where, payload))
             if self._observer is not None:
                 self._observer(self, "pay", where, payload)
 

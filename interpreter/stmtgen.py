@@ -23,7 +23,6 @@ from rulesc.dsl import ast
 
 from .codegen import HELPERS
 from .errors import STEP_BUDGET
-from .events import Event
 from .state import Roll
 
 MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
@@ -181,7 +180,7 @@ class StatementCodegen:
         # Two dice, the common roll: `Game.roll` written out (the same draws, the same event), unless a
         # scenario forces the dice.
         first, second, rnd, who = fn.temp(), fn.temp(), fn.temp(), fn.temp()
-        fn.namespace.update(_Roll=Roll, _Event=Event, _new_tuple=tuple.__new__)
+        fn.namespace["_Roll"] = Roll
         fn.add(indent, "if g.forced_dice:")
         fn.add(indent + 1, call)
         fn.add(indent, "else:")
@@ -193,7 +192,7 @@ class StatementCodegen:
         fn.add(indent + 2, f"{who} = e.get('player')")
         fn.add(indent + 2, f"payload = ({who}.name if {who} is not None else None, [{first}, {second}])")
         fn.add(indent + 2, "if g._record:")
-        fn.add(indent + 3, f"g.events.append(_new_tuple(_Event, (g.state.turn, 'roll', {w}, payload)))")
+        fn.add(indent + 3, f"g.events.append((g.state.turn, 'roll', {w}, payload))")
         fn.add(indent + 2, "if g._observer is not None:")
         fn.add(indent + 3, f"g._observer(g, 'roll', {w}, payload)")
         return local | {node.var}

@@ -24,9 +24,8 @@ import attrs
 
 from .agents import Agent
 from .errors import GameEnded, TurnEnded
-from .events import NO_RULE, Event
+from .events import NO_RULE
 
-_new_tuple = tuple.__new__
 
 
 @attrs.define
@@ -89,7 +88,7 @@ def _emit(indent: str, kind: str, where: str, payload: str) -> list:
     return [f"{indent}if g.emitting:",
             f"{indent}    payload = {payload}",
             f"{indent}    if g._record:",
-            f"{indent}        g.events.append(_new_tuple(Event, (state.turn, {kind!r}, {where}, payload)))",
+            f"{indent}        g.events.append((state.turn, {kind!r}, {where}, payload))",
             f"{indent}    if g._observer is not None:",
             f"{indent}        g._observer(g, {kind!r}, {where}, payload)"]
 
@@ -98,8 +97,7 @@ def turn_function(rules):
     """play_turn(g): one turn of `rules`: the hooks before, the phases (a player in a status plays
     its phases first, `Game.status_turn`), the hooks after, each player's end-of-turn window, the
     end conditions and the turn limit, then on to the next player."""
-    ns: dict = {"TurnEnded": TurnEnded, "GameEnded": GameEnded, "NO_RULE": NO_RULE, "Event": Event,
-                "_new_tuple": _new_tuple}
+    ns: dict = {"TurnEnded": TurnEnded, "GameEnded": GameEnded, "NO_RULE": NO_RULE}
     lines = ["def play_turn(g):",
              "    state = g.state",
              "    player = state.players[state.current]",

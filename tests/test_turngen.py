@@ -97,3 +97,19 @@ def test_an_agent_that_speaks_only_in_its_own_turn_gets_windows_only_then(tmp_pa
         game.play_turn()
     assert quiet.windows == 3  # its own three turns
     assert eager.windows == 6  # every turn
+
+
+def test_the_log_keeps_plain_tuples_and_hands_out_events(tmp_path):
+    """EventLog: what the engine appends (a plain tuple) is read back as an Event, however it is read."""
+    from rulesc.interpreter.events import Event
+
+    game = game_of(tmp_path, "")
+    game.play_turn()
+    log = game.events
+    assert all(type(item) is tuple for item in list.__iter__(log))
+    assert all(isinstance(e, Event) for e in log)
+    assert log[0].kind == "setup" and log[-1].kind == list(log)[-1].kind
+    assert [e.kind for e in log[1:3]] == [e.kind for e in list(log)[1:3]]
+    assert next(reversed(log)).turn == log[-1].turn
+    last = log[-1]
+    assert log.pop() == last and isinstance(last, Event) and len(log) == len(list(log))
