@@ -52,6 +52,8 @@ class Handler:
     when: object
     body: object
     where: RuleRef
+    node: object = None  # the declaration, and the names its body may read (`local`): for turngen.py
+    local: frozenset = frozenset()
 
 
 @attrs.define
@@ -93,6 +95,7 @@ class PhaseDef:
     optional: bool  # the player may skip it
     body: object
     where: RuleRef
+    node: object = None  # the declaration: for turngen.py
 
 
 @attrs.define
@@ -312,7 +315,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
                           | (set(DEBT_NAMES) if getattr(h, "event", "") == "debt" else set()))
         when = compiler.expr(h.when, local) if h.when is not None else None
-        return Handler(getattr(h, "var", None), when, settling(compiler.block(h.body, local)), compiler.where(h))
+        return Handler(getattr(h, "var", None), when, settling(compiler.block(h.body, local)), compiler.where(h),
+                       h, local)
 
     land: dict = {}
     passing: dict = {}
@@ -335,7 +339,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         for phase in declared:
             when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
             phases.append(PhaseDef(phase.name, when, phase.optional,
-                                   settling(compiler.block(phase.body, frozenset({"player"}))), compiler.where(phase)))
+                                   settling(compiler.block(phase.body, frozenset({"player"}))), compiler.where(phase),
+                                   phase))
         return phases
 
     phases = phase_defs(p.turn.phases)

@@ -90,12 +90,29 @@ class StatementCodegen:
         fn = _Function()
         self._statements(fn, block.statements, local, 1)
         self.count += 1
-        name = f"_block{self.count}"
-        body = fn.lines or ["    pass"]
-        code = f"def {name}(g, e):\n" + "\n".join(body) + "\n"
-        path = self.compiler.program.path
         line = block.statements[0].span.line if block.statements else 0
-        exec(compile(code, f"<{path}:{line} block>", "exec"), fn.namespace)
+        return self.define(fn, f"_block{self.count}", "g, e", f"{self.compiler.program.path}:{line} block")
+
+    # ---- for other generated code (turngen.py): statements and conditions written into its functions
+    @staticmethod
+    def function() -> _Function:
+        """A new function to write lines into (`define` makes it)."""
+        return _Function()
+
+    def write(self, fn: _Function, block: ast.Block, local: frozenset, indent: int) -> None:
+        """The statements of `block` written into `fn` at `indent`, reading and binding names in `e`."""
+        self._statements(fn, block.statements, local, indent)
+
+    def value(self, fn: _Function, node, local: frozenset, indent: int) -> str:
+        """Expression `node` computed into `fn` at `indent` (reading names in `e`): its Python name or literal."""
+        return self._expr(fn, node, local, indent)
+
+    @staticmethod
+    def define(fn: _Function, name: str, parameters: str, label: str):
+        """The function `name(parameters)` of `fn`'s lines, compiled; `label` names it in tracebacks."""
+        body = fn.lines or ["    pass"]
+        code = f"def {name}({parameters}):\n" + "\n".join(body) + "\n"
+        exec(compile(code, f"<{label}>", "exec"), fn.namespace)
         function = fn.namespace[name]
         function.source = code  # for reading and debugging
         return function

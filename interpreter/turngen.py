@@ -1,19 +1,21 @@
 """The turn and the arrivals on each square, written out as Python once per rules file.
 
-`Game.play_turn` and `Game.move` are general: a loop over the hooks, over the phases (each
-tested for a condition, an option, a status), the end-of-turn windows; on each arrival, a look
-at which handlers a square has and a generic dispatch to them. What they do for one file is
-known when it is compiled, so this module writes it out once per `Rules`, as the statements'
-code is (stmtgen.py):
+A turn in general is a loop over the hooks, over the phases (each tested for a condition, an
+option, a status), then the end-of-turn windows; an arrival, a look at which handlers a square
+has and a dispatch to them. What they do for one file is known when it is compiled, so this
+module writes it out once per `Rules`, with the statements' own code (stmtgen.py) inside:
 
 - `play_turn(g)`: that file's turn, with only the parts it has (no hook loop in a file with no
-  hooks, no status test in one with no statuses, each phase written out in order);
+  hooks, no status test in one with no statuses), each phase's statements written in place;
 - `land[i]` / `passing[i]`: for each board square, a function that runs the handlers of an arrival
-  there (or None where there are none), their conditions all tested before any runs, as
-  `Game.fire` does;
+  there (None where there are none), every condition tested before any body runs, each body with
+  its own environment, the bodies' statements written in place;
 - `pass_ahead[i]`: for each square a token can leave, the squares with `on pass` handlers ahead of
   it within one round, as (distance, square) in moving order, so a move asks only about those.
 
+Each function is written twice: as above, and "watched", calling each rule's compiled body
+through its `settling` wrapper (rules.py), which tells the property checker when the game is
+settled. The first hands over to the second whenever someone watches (`g.on_settled`).
 They are the only implementation: `Game.play_turn` runs `play_turn`, and every move fires `land`
 and `passing`.
 """
@@ -43,135 +45,175 @@ def _handlers_at(table: dict, name: str, kind: str | None) -> list:
     return (list(table.get(kind, [])) if kind is not None else []) + list(table.get(name, []))
 
 
-def _body_call(handler, index: int, namespace: dict) -> str:
-    """The call of a handler's body: the body itself while no property checker watches for settled
-    states (`rules.settling` wraps it for that), the wrapper otherwise."""
-    namespace[f"B{index}"] = handler.body
-    namespace[f"R{index}"] = getattr(handler.body, "body", handler.body)
-    return f"(R{index} if g.on_settled is None else B{index})(g, e{index})"
+class _Writer:
+    """Writes rules' bodies and conditions into a generated function: in place (`inline`), or as
+    calls of their compiled, `settling`-wrapped functions (watched)."""
+
+    def __init__(self, statements, inline: bool):
+        self.statements = statements
+        self.inline = inline
+
+    def condition(self, fn, indent: int, compiled, node, local: frozenset, env: str) -> str:
+        """The Python of a rule's condition, tested with `env` as its names."""
+        if self.inline:
+            fn.add(indent, f"e = {env}")
+            return self.statements.value(fn, node, local, indent)
+        return f"{fn.name('_when', compiled)}(g, {env})"
+
+    def body(self, fn, indent: int, compiled, block, local: frozenset, env: str) -> None:
+        """A rule's body run with `env` as its names."""
+        if self.inline:
+            fn.add(indent, f"e = {env}")
+            self.statements.write(fn, block, local, indent)
+        else:
+            fn.add(indent, f"{fn.name('_body', compiled)}(g, {env})")
 
 
-def arrival_function(handlers: list, label: str):
+def arrival_function(handlers: list, label: str, statements):
     """fire(g, player, occupant): run `handlers` for an arrival, each with its own environment, all
     conditions tested before any body runs (one handler's effect cannot trigger the next)."""
     if not handlers:
         return None
-    namespace: dict = {}
-    lines = ["def fire(g, player, occupant):"]
+    watched = _arrival(handlers, label, _Writer(statements, inline=False), None)
+    if any(h.node is None for h in handlers):
+        return watched
+    return _arrival(handlers, label, _Writer(statements, inline=True), watched)
+
+
+def _arrival(handlers: list, label: str, writer: _Writer, watched):
+    fn = writer.statements.function()
+    if watched is not None:
+        fn.add(1, "if g.on_settled is not None:")
+        fn.add(2, f"return {fn.name('_watched', watched)}(g, player, occupant)")
+    tests = []
     for i, h in enumerate(handlers):
-        env = "{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}"
-        lines.append(f"    e{i} = {env}")
-        if h.when is not None and len(handlers) > 1:
-            namespace[f"W{i}"] = h.when
-            lines.append(f"    t{i} = W{i}(g, e{i})")
+        fn.add(1, f"e{i} = " + ("{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}"))
     for i, h in enumerate(handlers):
-        call = _body_call(h, i, namespace)
         if h.when is None:
-            lines.append(f"    {call}")
-        else:
-            namespace[f"W{i}"] = h.when
-            lines.append(f"    if {f't{i}' if len(handlers) > 1 else f'W{i}(g, e{i})'}:")
-            lines.append(f"        {call}")
-    return _define("fire", lines, namespace, label)
-
-
-def _define(name: str, lines: list, namespace: dict, label: str):
-    code = "\n".join(lines) + "\n"
-    exec(compile(code, f"<{label}>", "exec"), namespace)
-    function = namespace[name]
-    function.source = code  # for reading and debugging
-    return function
-
-
-def _emit(indent: str, kind: str, where: str, payload: str) -> list:
-    """`Game.emit`, written out: the event made only when something takes it."""
-    return [f"{indent}if g.emitting:",
-            f"{indent}    payload = {payload}",
-            f"{indent}    if g._record:",
-            f"{indent}        g.events.append((state.turn, {kind!r}, {where}, payload))",
-            f"{indent}    if g._observer is not None:",
-            f"{indent}        g._observer(g, {kind!r}, {where}, payload)"]
+            tests.append(None)
+            continue
+        # Every test is made before any body runs: a call's result is kept (inline, each value is a
+        # new local of its own or a constant already).
+        test = writer.condition(fn, 1, h.when, getattr(h.node, "when", None), h.local, f"e{i}")
+        if not writer.inline and len(handlers) > 1:
+            kept = fn.temp()
+            fn.add(1, f"{kept} = {test}")
+            test = kept
+        tests.append(test)
+    for i, h in enumerate(handlers):
+        indent = 1
+        if tests[i] is not None:
+            fn.add(1, f"if {tests[i]}:")
+            indent = 2
+        writer.body(fn, indent, h.body, getattr(h.node, "body", None), h.local, f"e{i}")
+    return writer.statements.define(fn, "fire", "g, player, occupant", label)
 
 
 def turn_function(rules):
     """play_turn(g): one turn of `rules`: the hooks before, the phases (a player in a status plays
     its phases first, `Game.status_turn`), the hooks after, each player's end-of-turn window, the
     end conditions and the turn limit, then on to the next player."""
-    ns: dict = {"TurnEnded": TurnEnded, "GameEnded": GameEnded, "NO_RULE": NO_RULE}
-    lines = ["def play_turn(g):",
-             "    state = g.state",
-             "    player = state.players[state.current]",
-             "    state.turn += 1",
-             "    g.steps = 0"]
-    lines += _emit("    ", "turn", "NO_RULE", "(player.name,)")
-    lines += ["    env = {'player': player}", "    try:"]
-    body = "        "
-    for i, h in enumerate(rules.hooks["before"]):
-        lines += _hook(body, f"HB{i}", h, ns)
+    statements = rules.compiler.statements
+    watched = _turn(rules, _Writer(statements, inline=False), None)
+    if any(h.node is None for h in rules.hooks["before"] + rules.hooks["after"]) \
+            or any(phase.node is None for phase in rules.phases):
+        return watched
+    return _turn(rules, _Writer(statements, inline=True), watched)
+
+
+def _turn(rules, writer: _Writer, watched):
+    fn = writer.statements.function()
+    fn.namespace.update(TurnEnded=TurnEnded, GameEnded=GameEnded, NO_RULE=NO_RULE)
+    add = fn.add
+    if watched is not None:
+        add(1, "if g.on_settled is not None:")
+        add(2, f"return {fn.name('_watched', watched)}(g)")
+    add(1, "state = g.state")
+    add(1, "player = state.players[state.current]")
+    add(1, "state.turn += 1")
+    add(1, "g.steps = 0")
+    _emit(fn, 1, "turn", "NO_RULE", "(player.name,)")
+    add(1, "env = {'player': player}")
+    add(1, "try:")
+    indent = 2
+    turn_names = frozenset({"player"})
+    for h in rules.hooks["before"]:
+        _hook(fn, indent, h, writer)
     if rules.statuses:
-        lines.append(f"{body}if player.status is None or g.status_turn(player, env):")
-        body += "    "
+        add(indent, "if player.status is None or g.status_turn(player, env):")
+        indent += 1
     for index, phase in enumerate(rules.phases):
-        inner = body
-        lines.append(f"{inner}g.phase_at = {index}")
-        ns[f"P{index}"] = phase
+        inner = indent
+        add(inner, f"g.phase_at = {index}")
+        p = fn.name("_phase", phase)
         if phase.when is not None:
-            lines.append(f"{inner}if P{index}.when(g, env):")
-            inner += "    "
+            add(inner, f"if {writer.condition(fn, inner, phase.when, phase.node and phase.node.when, turn_names, 'env')}:")
+            inner += 1
         if phase.optional:
-            lines.append(f"{inner}if g.choose(player, P{index}.name, ['play', 'skip'], P{index}.where) != 'skip':")
-            inner += "    "
-        lines += _emit(inner, "phase", f"P{index}.where", f"(P{index}.name,)")
-        ns[f"PB{index}"] = getattr(phase.body, "body", phase.body)
-        lines.append(f"{inner}(PB{index} if g.on_settled is None else P{index}.body)(g, env)")
-    if lines[-1] == "    try:":
-        lines.append(f"{body}pass")
-    lines += ["    except TurnEnded:", "        pass",
-              f"    g.phase_at = {len(rules.phases)}"]
+            add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
+            inner += 1
+        _emit(fn, inner, "phase", f"{p}.where", f"({p}.name,)")
+        writer.body(fn, inner, phase.body, phase.node and phase.node.body, turn_names, "env")
+    add(indent, "pass")
+    add(1, "except TurnEnded:")
+    add(2, "pass")
+    add(1, f"g.phase_at = {len(rules.phases)}")
     if rules.hooks["after"]:
-        lines += ["    if not player.out:", "        try:"]
-        for i, h in enumerate(rules.hooks["after"]):
-            lines += _hook("            ", f"HA{i}", h, ns)
-        lines += ["        except TurnEnded:", "            pass"]
+        add(1, "if not player.out:")
+        add(2, "try:")
+        for h in rules.hooks["after"]:
+            _hook(fn, 3, h, writer)
+        add(3, "pass")
+        add(2, "except TurnEnded:")
+        add(3, "pass")
     if rules.actions or rules.trade_kinds or rules.trade_cards:
-        ns["QUIET"] = Agent.wants_window  # an agent that keeps it speaks only in its own turn: not asked
-        lines += ["    active = g.active",
-                  "    seat = active.index(player) if player in active else 0",
-                  "    agents = g.agents",
-                  "    for p in (active[seat:] + active[:seat] if seat else active):",
-                  "        if p is not player and type(agents[p.seat]).wants_window is QUIET:",
-                  "            continue",
-                  "        if not g.agent(p).wants_window(g, p, p is player):",
-                  "            continue",
-                  "        try:",
-                  "            g.window(p)",
-                  "        except TurnEnded:",
-                  "            pass"]
-    lines += ["    g.check_end()",
-              "    if g.turn_limit is not None and state.turn >= g.turn_limit:",
-              "        g.end_game('turn limit', None, NO_RULE)",
-              "    g.phase_at = -1",  # the next turn has not reached its first phase
-              "    players = state.players",
-              "    player = players[state.current]",
-              "    if player.extra_turns and not player.out:",
-              "        player.extra_turns -= 1",
-              "        return",
-              "    n = len(players)",
-              "    for k in range(1, n + 1):",
-              "        p = players[(state.current + k) % n]",
-              "        if not p.out:",
-              "            state.current = p.seat",
-              "            return"]
-    return _define("play_turn", lines, ns, f"{rules.path} turn")
+        quiet = fn.name("_quiet", Agent.wants_window)  # an agent that keeps it speaks only in its own turn
+        add(1, "active = g.active")
+        add(1, "seat = active.index(player) if player in active else 0")
+        add(1, "agents = g.agents")
+        add(1, "for p in (active[seat:] + active[:seat] if seat else active):")
+        add(2, f"if p is not player and type(agents[p.seat]).wants_window is {quiet}:")
+        add(3, "continue")
+        add(2, "if not g.agent(p).wants_window(g, p, p is player):")
+        add(3, "continue")
+        add(2, "try:")
+        add(3, "g.window(p)")
+        add(2, "except TurnEnded:")
+        add(3, "pass")
+    add(1, "g.check_end()")
+    add(1, "if g.turn_limit is not None and state.turn >= g.turn_limit:")
+    add(2, "g.end_game('turn limit', None, NO_RULE)")
+    add(1, "g.phase_at = -1")  # the next turn has not reached its first phase
+    add(1, "players = state.players")
+    add(1, "player = players[state.current]")
+    add(1, "if player.extra_turns and not player.out:")
+    add(2, "player.extra_turns -= 1")
+    add(2, "return")
+    add(1, "n = len(players)")
+    add(1, "for k in range(1, n + 1):")
+    add(2, "p = players[(state.current + k) % n]")
+    add(2, "if not p.out:")
+    add(3, "state.current = p.seat")
+    add(3, "return")
+    return writer.statements.define(fn, "play_turn", "g", f"{rules.path} turn")
 
 
-def _hook(indent: str, name: str, h, ns: dict) -> list:
-    ns[name] = h
-    ns[name + "R"] = getattr(h.body, "body", h.body)
-    call = f"({name}R if g.on_settled is None else {name}.body)(g, env)"
-    if h.when is None:
-        return [f"{indent}{call}"]
-    return [f"{indent}if {name}.when(g, env):", f"{indent}    {call}"]
+def _hook(fn, indent: int, h, writer: _Writer) -> None:
+    """A `before turn` or `after turn` hook, run with the turn's names (`env`)."""
+    if h.when is not None:
+        fn.add(indent, f"if {writer.condition(fn, indent, h.when, getattr(h.node, 'when', None), h.local, 'env')}:")
+        indent += 1
+    writer.body(fn, indent, h.body, getattr(h.node, "body", None), h.local, "env")
+
+
+def _emit(fn, indent: int, kind: str, where: str, payload: str) -> None:
+    """`Game.emit`, written out: the event made only when something takes it."""
+    fn.add(indent, "if g.emitting:")
+    fn.add(indent + 1, f"payload = {payload}")
+    fn.add(indent + 1, "if g._record:")
+    fn.add(indent + 2, f"g.events.append((state.turn, {kind!r}, {where}, payload))")
+    fn.add(indent + 1, "if g._observer is not None:")
+    fn.add(indent + 2, f"g._observer(g, {kind!r}, {where}, payload)")
 
 
 def write_turn(rules) -> WrittenTurn:
@@ -185,7 +227,7 @@ def write_turn(rules) -> WrittenTurn:
             handlers = _handlers_at(table, name, kinds.get(name))
             key = (id(table), tuple(map(id, handlers)))
             if key not in made:  # squares with the same handlers share one function
-                made[key] = arrival_function(handlers, f"{rules.path} arrival at {name}")
+                made[key] = arrival_function(handlers, f"{rules.path} arrival at {name}", rules.compiler.statements)
             out.append(made[key])
     with_pass = [i for i in range(ring) if passing[i] is not None]
     pass_ahead = [tuple(sorted(((i - start) % ring or ring, i) for i in with_pass)) if start < ring else ()

@@ -113,3 +113,23 @@ def test_the_log_keeps_plain_tuples_and_hands_out_events(tmp_path):
     assert next(reversed(log)).turn == log[-1].turn
     last = log[-1]
     assert log.pop() == last and isinstance(last, Event) and len(log) == len(list(log))
+
+
+def test_the_watched_turn_plays_the_games_the_written_turn_plays():
+    """With `on_settled` set (the property checker watching), the turn and the arrivals call each rule
+    through its wrapper instead of running its statements in place: the same game, event for event."""
+    from rulesc.interpreter.events import events_to_jsonl
+
+    root = Path(__file__).resolve().parent.parent
+    for name in ("games/finance.rules", "games/wheeler.rules", "examples/finance-doubles-jail.rules"):
+        rules = load_rules(str(root / name))
+        for seed in range(3):
+            logs, settled = [], []
+            for watched in (False, True):
+                game = Game(rules, 3, seed=seed, agents=make_agents("heuristic", seed, 3))
+                if watched:
+                    game.on_settled = lambda: settled.append(1)
+                game.play()
+                logs.append(events_to_jsonl(game.events))
+            assert logs[0] == logs[1], name
+            assert settled  # the watched path was taken
