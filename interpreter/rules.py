@@ -52,8 +52,8 @@ class Handler:
     when: object
     body: object
     where: RuleRef
-    node: object = None  # the declaration, and the names its body may read (`local`): for turngen.py
-    local: frozenset = frozenset()
+    node: object  # the declaration, and the names its body may read (`local`): for turngen.py
+    local: frozenset
 
 
 @attrs.define
@@ -95,7 +95,7 @@ class PhaseDef:
     optional: bool  # the player may skip it
     body: object
     where: RuleRef
-    node: object = None  # the declaration: for turngen.py
+    node: object  # the declaration: for turngen.py
 
 
 @attrs.define

@@ -29,7 +29,6 @@ from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
 
 
-
 @attrs.define
 class WrittenTurn:
     """What this module writes for one rules file (see the module's docstring)."""
@@ -75,8 +74,6 @@ def arrival_function(handlers: list, label: str, statements):
     if not handlers:
         return None
     watched = _arrival(handlers, label, _Writer(statements, inline=False), None)
-    if any(h.node is None for h in handlers):
-        return watched
     return _arrival(handlers, label, _Writer(statements, inline=True), watched)
 
 
@@ -94,7 +91,7 @@ def _arrival(handlers: list, label: str, writer: _Writer, watched):
             continue
         # Every test is made before any body runs: a call's result is kept (inline, each value is a
         # new local of its own or a constant already).
-        test = writer.condition(fn, 1, h.when, getattr(h.node, "when", None), h.local, f"e{i}")
+        test = writer.condition(fn, 1, h.when, h.node.when, h.local, f"e{i}")
         if not writer.inline and len(handlers) > 1:
             kept = fn.temp()
             fn.add(1, f"{kept} = {test}")
@@ -105,7 +102,7 @@ def _arrival(handlers: list, label: str, writer: _Writer, watched):
         if tests[i] is not None:
             fn.add(1, f"if {tests[i]}:")
             indent = 2
-        writer.body(fn, indent, h.body, getattr(h.node, "body", None), h.local, f"e{i}")
+        writer.body(fn, indent, h.body, h.node.body, h.local, f"e{i}")
     return writer.statements.define(fn, "fire", "g, player, occupant", label)
 
 
@@ -115,9 +112,6 @@ def turn_function(rules):
     end conditions and the turn limit, then on to the next player."""
     statements = rules.compiler.statements
     watched = _turn(rules, _Writer(statements, inline=False), None)
-    if any(h.node is None for h in rules.hooks["before"] + rules.hooks["after"]) \
-            or any(phase.node is None for phase in rules.phases):
-        return watched
     return _turn(rules, _Writer(statements, inline=True), watched)
 
 
@@ -147,13 +141,13 @@ def _turn(rules, writer: _Writer, watched):
         add(inner, f"g.phase_at = {index}")
         p = fn.name("_phase", phase)
         if phase.when is not None:
-            add(inner, f"if {writer.condition(fn, inner, phase.when, phase.node and phase.node.when, turn_names, 'env')}:")
+            add(inner, f"if {writer.condition(fn, inner, phase.when, phase.node.when, turn_names, 'env')}:")
             inner += 1
         if phase.optional:
             add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
             inner += 1
         _emit(fn, inner, "phase", f"{p}.where", f"({p}.name,)")
-        writer.body(fn, inner, phase.body, phase.node and phase.node.body, turn_names, "env")
+        writer.body(fn, inner, phase.body, phase.node.body, turn_names, "env")
     add(indent, "pass")
     add(1, "except TurnEnded:")
     add(2, "pass")
@@ -201,9 +195,9 @@ def _turn(rules, writer: _Writer, watched):
 def _hook(fn, indent: int, h, writer: _Writer) -> None:
     """A `before turn` or `after turn` hook, run with the turn's names (`env`)."""
     if h.when is not None:
-        fn.add(indent, f"if {writer.condition(fn, indent, h.when, getattr(h.node, 'when', None), h.local, 'env')}:")
+        fn.add(indent, f"if {writer.condition(fn, indent, h.when, h.node.when, h.local, 'env')}:")
         indent += 1
-    writer.body(fn, indent, h.body, getattr(h.node, "body", None), h.local, "env")
+    writer.body(fn, indent, h.body, h.node.body, h.local, "env")
 
 
 def _emit(fn, indent: int, kind: str, where: str, payload: str) -> None:
