@@ -324,15 +324,17 @@ class Game(Cards, Dealing):
             self.depth -= 1
             return
         try:
-            if steps > 0 and how != "send" and self.pass_ahead[start]:
+            ahead = self.pass_ahead[start]
+            if ahead and steps > 0 and how != "send":
                 if steps < n:  # the squares with `on pass` handlers on the way, in moving order
-                    passed = [i for k, i in self.pass_ahead[start] if k <= steps]
+                    for k, idx in ahead:
+                        if k > steps:
+                            break
+                        self._pass(player, idx, where)
                 else:  # round the board more than once: a square may be passed twice
-                    passed = [(start + k) % n for k in range(1, steps + 1) if self.pass_fire[(start + k) % n]]
-                for idx in passed:
-                    if self.emitting:
-                        self.emit("pass", where, player.name, self.board[idx].name)
-                    self.pass_fire[idx](self, player, self.board[idx])
+                    for k in range(1, steps + 1):
+                        if self.pass_fire[(start + k) % n] is not None:
+                            self._pass(player, (start + k) % n, where)
             player.at = dest
             player.visits += 1
             versions[POSITION] = versions.get(POSITION, 0) + 1
@@ -348,6 +350,11 @@ class Game(Cards, Dealing):
                 fire(self, player, occupant)
         finally:
             self.depth -= 1
+
+    def _pass(self, player: Player, index: int, where: RuleRef) -> None:
+        if self.emitting:
+            self.emit("pass", where, player.name, self.board[index].name)
+        self.pass_fire[index](self, player, self.board[index])
 
     def move_marked(self, player: Player, how: str, amount, where: RuleRef, roll, marks: frozenset) -> None:
         """`move`, its handlers seeing `roll` as `moved_by` and `marks` as true; a move they make sees its own."""
