@@ -14,7 +14,7 @@ from typing import NamedTuple
 import attrs
 
 from .errors import STEP_BUDGET
-from .events import NO_RULE, Event, RuleRef
+from .events import NO_RULE, RuleRef
 from .state import Held, Player, Thing, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
@@ -464,7 +464,7 @@ class Dealing:
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 payload = (player.name,)
                 if self._record:
-                    self.events.append(_new_tuple(Event, (self.state.turn, "window", where, payload)))
+                    self.events.append((self.state.turn, "window", where, payload))
                 if self._observer is not None:
                     self._observer(self, "window", where, payload)
             own_turn = player is self.state.players[self.state.current]
@@ -541,4 +541,4 @@ def _layers(action) -> tuple | None:
 
 
 _ZEROS = itertools.repeat(0)
-_new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
+_new_tuple = tuple.__new__  # makes an ActionChoice without the named tuple's slower constructor

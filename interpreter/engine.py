@@ -1,7 +1,7 @@
 """The running game: state, dice, movement, money, decisions, auctions, trades, debt, turns.
 
 `Game` is what compiled rules act on. Every change goes through one of its methods,
-which applies the change and appends an `Event` carrying the rule (its `RuleRef`: file and
+which applies the change and appends an event carrying the rule (its `RuleRef`: file and
 line) that asked for it. Randomness comes from one seeded generator per game; decisions are
 put to agents with only legal options, so the same file, seed and agents always give
 the same event log. A step budget per turn stops rules that loop.
@@ -13,8 +13,6 @@ import gc
 import itertools
 import random
 
-import attrs
-
 from rulesc.dsl.builtins import HINT_WORTH
 
 from .blindfold import consulted
@@ -22,28 +20,12 @@ from .cards import Cards
 from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
-from .events import NO_RULE, Event, RuleRef
+from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
-from .state import Account, Bank, GameState, Player, Thing, name_of, state_to_json
+from .state import Account, Bank, GameState, Player, Roll, Thing, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
-_new_tuple = tuple.__new__  # makes an Event without the named tuple's slower constructor
 _ZEROS = itertools.repeat(0)
-
-
-class Roll:
-    """A roll of the dice (`roll 2 dice as d`: `d.faces`, `d.total`, `d.doubles`); a plain slotted
-    class, since one is made every turn."""
-
-    __slots__ = ("faces", "total", "doubles")
-
-    def __init__(self, faces: tuple, total: int, doubles: bool):
-        self.faces = faces
-        self.total = total
-        self.doubles = doubles
-
-    def __repr__(self) -> str:
-        return f"Roll(faces={self.faces!r}, total={self.total!r}, doubles={self.doubles!r})"
 
 
 class Game(Cards, Dealing):
@@ -62,7 +44,7 @@ class Game(Cards, Dealing):
         self._observer = None
         self.emitting = record  # True when an event would be recorded or observed: see `emit`
         self.turn_limit = turn_limit or rules.turn_limit or DEFAULT_TURN_LIMIT
-        self.events: list = []
+        self.events = EventLog()
         self.steps = 0
         self.depth = 0
         self.forced_dice: list = []
@@ -124,9 +106,10 @@ class Game(Cards, Dealing):
             state.discards[name] = []
         self.cards = {name: {c.name: c for c in deck.cards} for name, deck in rules.decks.items()}
         self.active = list(state.players)
-        self.land_handlers = [self._handlers_for(rules.land, o) for o in self.board]
-        self.pass_handlers = [self._handlers_for(rules.passing, o) for o in self.board]
-        self.passed_squares = [i for i in range(self.ring) if self.pass_handlers[i]]  # the ones a move must stop to tell
+        written = rules.written
+        self.land_fire = written.land  # board index -> the arrival's handlers, written out (turngen.py)
+        self.pass_fire = written.passing
+        self.pass_ahead = written.pass_ahead
         # The `worth` hint's values, kept per thing until something the hint reads changes (the
         # change counters, as for actions); a hint that reads uncounted state is computed every time.
         worth = rules.hints.get(HINT_WORTH)
@@ -139,12 +122,6 @@ class Game(Cards, Dealing):
         self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
         self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
-
-    def _handlers_for(self, table: dict, occupant) -> list:
-        handlers = list(table.get(occupant.name, []))
-        if isinstance(occupant, Thing):
-            handlers = table.get(occupant.kind, []) + handlers
-        return handlers
 
     # ---- events and budget -------------------------------------------------------------------
     # An event is made only when something takes it: the log (`record`) or an `observer` (the
@@ -171,7 +148,7 @@ class Game(Cards, Dealing):
 
     def emit(self, kind: str, where: RuleRef, *payload) -> None:
         if self._record:
-            self.events.append(_new_tuple(Event, (self.state.turn, kind, where, payload)))
+            self.events.append((self.state.turn, kind, where, payload))
         if self._observer is not None:
             self._observer(self, kind, where, payload)
 
@@ -268,7 +245,7 @@ class Game(Cards, Dealing):
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 payload = (player.name if player is not None else None, [first, second])
                 if self._record:
-                    self.events.append(_new_tuple(Event, (self.state.turn, "roll", where, payload)))
+                    self.events.append((self.state.turn, "roll", where, payload))
                 if self._observer is not None:
                     self._observer(self, "roll", where, payload)
             return result
@@ -311,10 +288,28 @@ class Game(Cards, Dealing):
             if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
                 steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n
+        self._arrive(player, how, start, dest, steps, where)
+
+    def move_by(self, player: Player, steps, where: RuleRef) -> None:
+        """`move P by N`, the most frequent move: N from 1 to less than a round, from a square of the
+        ring, on a board with no `stop` square, goes straight to `_arrive`; any other goes through `move`."""
+        start = player.at
+        n = self.ring
+        if start >= n or not 0 < steps < n or self.stops:
+            self.move(player, "by", steps, where)
+            return
+        dest = start + steps
+        self._arrive(player, "by", start, dest - n if dest >= n else dest, steps, where)
+
+    def _arrive(self, player: Player, how: str, start: int, dest: int, steps: int, where: RuleRef) -> None:
+        """The token goes from `start` to `dest`, `steps` squares on: the squares with `on pass`
+        handlers on the way are told in moving order (not by a `send` or a `place`), then `dest`'s
+        `on land` handlers run (not on a `place`)."""
+        n = self.ring
         if self.emitting:  # `emit`, written out: one of the events made every turn
             payload = (player.name, self.board[start].name, self.board[dest].name, steps)
             if self._record:
-                self.events.append(_new_tuple(Event, (self.state.turn, "move", where, payload)))
+                self.events.append((self.state.turn, "move", where, payload))
             if self._observer is not None:
                 self._observer(self, "move", where, payload)
         self.depth += 1  # `descend`, written out: a move is the most frequent
@@ -329,16 +324,17 @@ class Game(Cards, Dealing):
             self.depth -= 1
             return
         try:
-            if steps > 0 and how != "send" and self.passed_squares:
+            ahead = self.pass_ahead[start]
+            if ahead and steps > 0 and how != "send":
                 if steps < n:  # the squares with `on pass` handlers on the way, in moving order
-                    passed = sorted(k for k in ((i - start) % n for i in self.passed_squares) if 0 < k <= steps)
-                else:
-                    passed = [k for k in range(1, steps + 1) if self.pass_handlers[(start + k) % n]]
-                for k in passed:
-                    idx = (start + k) % n
-                    if self.emitting:
-                        self.emit("pass", where, player.name, self.board[idx].name)
-                    self._fire(self.pass_handlers[idx], player, self.board[idx], where)
+                    for k, idx in ahead:
+                        if k > steps:
+                            break
+                        self._pass(player, idx, where)
+                else:  # round the board more than once: a square may be passed twice
+                    for k in range(1, steps + 1):
+                        if self.pass_fire[(start + k) % n] is not None:
+                            self._pass(player, (start + k) % n, where)
             player.at = dest
             player.visits += 1
             versions[POSITION] = versions.get(POSITION, 0) + 1
@@ -346,12 +342,19 @@ class Game(Cards, Dealing):
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 payload = (player.name, occupant.name)
                 if self._record:
-                    self.events.append(_new_tuple(Event, (self.state.turn, "land", where, payload)))
+                    self.events.append((self.state.turn, "land", where, payload))
                 if self._observer is not None:
                     self._observer(self, "land", where, payload)
-            self._fire(self.land_handlers[dest], player, occupant, where)
+            fire = self.land_fire[dest]
+            if fire is not None:
+                fire(self, player, occupant)
         finally:
             self.depth -= 1
+
+    def _pass(self, player: Player, index: int, where: RuleRef) -> None:
+        if self.emitting:
+            self.emit("pass", where, player.name, self.board[index].name)
+        self.pass_fire[index](self, player, self.board[index])
 
     def move_marked(self, player: Player, how: str, amount, where: RuleRef, roll, marks: frozenset) -> None:
         """`move`, its handlers seeing `roll` as `moved_by` and `marks` as true; a move they make sees its own."""
@@ -361,25 +364,6 @@ class Game(Cards, Dealing):
             self.move(player, how, amount, where)
         finally:
             self.moving_roll, self.move_marks = saved
-
-    def _fire(self, handlers, player: Player, occupant, where: RuleRef) -> None:
-        """Run the handlers whose conditions hold on arrival: all are tested before any runs,
-        so one handler's effect (an auction selling the square) cannot trigger the next."""
-        if len(handlers) == 1:  # the common case: nothing to test before running
-            h = handlers[0]
-            env = {"player": player} if h.var is None else {"player": player, h.var: occupant}
-            if h.when is None or h.when(self, env):
-                h.body(self, env)
-            return
-        matched = []
-        for h in handlers:
-            env = {"player": player}
-            if h.var is not None:
-                env[h.var] = occupant
-            if h.when is None or h.when(self, env):
-                matched.append((h, env))
-        for h, env in matched:
-            h.body(self, env)
 
     # ---- money ------------------------------------------------------------------------------------
     def pay(self, amount: int, source, target, where: RuleRef) -> None:
@@ -408,7 +392,7 @@ class Game(Cards, Dealing):
         if self.emitting:  # `emit`, written out: one of the events made every turn
             payload = (amount, source.name, target.name)
             if self._record:
-                self.events.append(_new_tuple(Event, (self.state.turn, "pay", where, payload)))
+                self.events.append((self.state.turn, "pay", where, payload))
             if self._observer is not None:
                 self._observer(self, "pay", where, payload)
 
@@ -607,74 +591,8 @@ class Game(Cards, Dealing):
                 pass
 
     def play_turn(self) -> None:
-        state = self.state
-        player = state.players[state.current]
-        state.turn += 1
-        self.steps = 0
-        if self.emitting:  # `emit`, written out: one of the events made every turn
-            payload = (player.name,)
-            if self._record:
-                self.events.append(_new_tuple(Event, (self.state.turn, "turn", NO_RULE, payload)))
-            if self._observer is not None:
-                self._observer(self, "turn", NO_RULE, payload)
-        env = {"player": player}
-        rules = self.rules
-        try:
-            for h in rules.hooks["before"]:
-                if h.when is None or h.when(self, env):
-                    h.body(self, env)
-            for index, phase in enumerate(rules.phases if player.status is None or self.status_turn(player, env)
-                                          else ()):
-                self.phase_at = index
-                if phase.when is not None and not phase.when(self, env):
-                    continue
-                if phase.optional and self.choose(player, phase.name, ["play", "skip"], phase.where) == "skip":
-                    continue
-                if self.emitting:  # `emit`, written out: one of the events made every turn
-                    payload = (phase.name,)
-                    if self._record:
-                        self.events.append(_new_tuple(Event, (self.state.turn, "phase", phase.where, payload)))
-                    if self._observer is not None:
-                        self._observer(self, "phase", phase.where, payload)
-                phase.body(self, env)
-        except TurnEnded:
-            pass
-        self.phase_at = len(rules.phases)
-        if not player.out:
-            try:
-                for h in rules.hooks["after"]:
-                    if h.when is None or h.when(self, env):
-                        h.body(self, env)
-            except TurnEnded:
-                pass
-        if rules.actions or rules.trade_kinds or rules.trade_cards:
-            active = self.active
-            seat = active.index(player) if player in active else 0
-            for p in (active[seat:] + active[:seat] if seat else active):
-                if not self.agent(p).wants_window(self, p, p is player):
-                    continue
-                try:
-                    self.window(p)
-                except TurnEnded:
-                    pass
-        self.check_end()
-        if self.turn_limit is not None and state.turn >= self.turn_limit:
-            self.end_game("turn limit", None, NO_RULE)
-        self._advance()
-
-    def _advance(self) -> None:
-        state = self.state
-        player = state.players[state.current]
-        self.phase_at = -1  # the next turn has not reached its first phase
-        if player.extra_turns and not player.out:
-            player.extra_turns -= 1
-            return
-        n = len(state.players)
-        for k in range(1, n + 1):
-            p = state.players[(state.current + k) % n]
-            if not p.out:
-                state.current = p.seat
-                return
+        """One turn: the rules' turn, written out for them (turngen.py)."""
+        self.rules.written.play_turn(self)
 
     def play(self) -> GameState:
         """Play from the start to the end of the game.

@@ -1,7 +1,8 @@
 """Events: every change of a game's state, each carrying the rule that made it.
 
-While a game runs an event is an `Event` (a named tuple, cheap to make: events are made by
-the million) of the turn, its kind, the rule and a payload; the payload is a tuple whose
+While a game runs an event is an `Event` (a named tuple) of the turn, its kind, the rule and a
+payload; a game's log (`EventLog`) keeps each as the plain tuple of the four, the cheapest thing
+to make (a recorded game makes several every turn), and hands them out as `Event`s; the payload is a tuple whose
 field names are listed in FIELDS (`field_index` gives a field's position once, for tools).
 The rule is a `RuleRef`: the file (its path as loaded, so a variant's base is told apart
 from a file of the same name elsewhere) and the line. The compiler makes one `RuleRef` per
@@ -54,6 +55,32 @@ class Event(NamedTuple):
     kind: str
     rule: RuleRef
     payload: tuple
+
+
+
+_as_event = Event._make
+
+
+class EventLog(list):
+    """A game's events in order: appended as plain tuples `(turn, kind, rule, payload)` (one
+    allocation each, where an `Event` takes two), read as `Event`s — by index, slice, iteration,
+    reversed iteration and `pop`."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index):
+        item = list.__getitem__(self, index)
+        return list(map(_as_event, item)) if isinstance(index, slice) else _as_event(item)
+
+    def __iter__(self):
+        return map(_as_event, list.__iter__(self))
+
+    def __reversed__(self):
+        return map(_as_event, list.__reversed__(self))
+
+    def pop(self, index: int = -1) -> Event:
+        return _as_event(list.pop(self, index))
+
 
 FIELDS = {
     "setup": ("players", "seed"),

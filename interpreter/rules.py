@@ -24,6 +24,7 @@ from .codegen import POSITION, UNTRACKED
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
 from .state import Account, Square, Supply
+from .turngen import write_turn
 
 
 def settling(body):
@@ -41,6 +42,7 @@ def settling(body):
             g.rules_running -= 1
         if not g.rules_running:
             g.on_settled()
+    run.body = body  # what generated code calls directly when no one watches (turngen.py)
     return run
 
 
@@ -50,6 +52,8 @@ class Handler:
     when: object
     body: object
     where: RuleRef
+    node: object  # the declaration, and the names its body may read (`local`): for turngen.py
+    local: frozenset
 
 
 @attrs.define
@@ -91,6 +95,7 @@ class PhaseDef:
     optional: bool  # the player may skip it
     body: object
     where: RuleRef
+    node: object  # the declaration: for turngen.py
 
 
 @attrs.define
@@ -191,6 +196,7 @@ class Rules:
     trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
     statuses: dict = attrs.Factory(dict)  # name -> StatusDef
     supplies: dict = attrs.Factory(dict)  # name -> Supply
+    written: object = None  # the turn and the arrivals written out as Python (turngen.WrittenTurn)
 
     @property
     def program(self):
@@ -309,7 +315,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
                           | (set(DEBT_NAMES) if getattr(h, "event", "") == "debt" else set()))
         when = compiler.expr(h.when, local) if h.when is not None else None
-        return Handler(getattr(h, "var", None), when, settling(compiler.block(h.body, local)), compiler.where(h))
+        return Handler(getattr(h, "var", None), when, settling(compiler.block(h.body, local)), compiler.where(h),
+                       h, local)
 
     land: dict = {}
     passing: dict = {}
@@ -332,7 +339,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         for phase in declared:
             when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
             phases.append(PhaseDef(phase.name, when, phase.optional,
-                                   settling(compiler.block(phase.body, frozenset({"player"}))), compiler.where(phase)))
+                                   settling(compiler.block(phase.body, frozenset({"player"}))), compiler.where(phase),
+                                   phase))
         return phases
 
     phases = phase_defs(p.turn.phases)
@@ -398,7 +406,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
             raise RulesError([Diagnostic("error", "R0504", problem, players.span.file or p.path, players.span,
                                          help="e.g. `players: 2 to 6`")])
     limit = settings.get("turn limit")
-    return Rules(
+    rules = Rules(
         checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,
         board=[n.id for n in p.board.squares], off_board=[n for n, d in p.squares.items() if d.off_board],
         thing_names=thing_names,
@@ -420,6 +428,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
     )
+    rules.written = write_turn(rules)
+    return rules
 
 
 def _new_account(field: str):

@@ -225,3 +225,18 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
         winner=by_player[data["winner"]] if data["winner"] else None, end_reason=data["end_reason"],
         showing={k: Held(d, c) for k, (d, c) in data.get("showing", {}).items()},
     )
+
+
+class Roll:
+    """A roll of the dice (`roll 2 dice as d`: `d.faces`, `d.total`, `d.doubles`); a plain slotted
+    class, since one is made every turn."""
+
+    __slots__ = ("faces", "total", "doubles")
+
+    def __init__(self, faces: tuple, total: int, doubles: bool):
+        self.faces = faces
+        self.total = total
+        self.doubles = doubles
+
+    def __repr__(self) -> str:
+        return f"Roll(faces={self.faces!r}, total={self.total!r}, doubles={self.doubles!r})"

@@ -23,6 +23,7 @@ from rulesc.dsl import ast
 
 from .codegen import HELPERS
 from .errors import STEP_BUDGET
+from .state import Roll
 
 MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
 MAX_LOOPS = 8
@@ -89,12 +90,29 @@ class StatementCodegen:
         fn = _Function()
         self._statements(fn, block.statements, local, 1)
         self.count += 1
-        name = f"_block{self.count}"
-        body = fn.lines or ["    pass"]
-        code = f"def {name}(g, e):\n" + "\n".join(body) + "\n"
-        path = self.compiler.program.path
         line = block.statements[0].span.line if block.statements else 0
-        exec(compile(code, f"<{path}:{line} block>", "exec"), fn.namespace)
+        return self.define(fn, f"_block{self.count}", "g, e", f"{self.compiler.program.path}:{line} block")
+
+    # ---- for other generated code (turngen.py): statements and conditions written into its functions
+    @staticmethod
+    def function() -> _Function:
+        """A new function to write lines into (`define` makes it)."""
+        return _Function()
+
+    def write(self, fn: _Function, block: ast.Block, local: frozenset, indent: int) -> None:
+        """The statements of `block` written into `fn` at `indent`, reading and binding names in `e`."""
+        self._statements(fn, block.statements, local, indent)
+
+    def value(self, fn: _Function, node, local: frozenset, indent: int) -> str:
+        """Expression `node` computed into `fn` at `indent` (reading names in `e`): its Python name or literal."""
+        return self._expr(fn, node, local, indent)
+
+    @staticmethod
+    def define(fn: _Function, name: str, parameters: str, label: str):
+        """The function `name(parameters)` of `fn`'s lines, compiled; `label` names it in tracebacks."""
+        body = fn.lines or ["    pass"]
+        code = f"def {name}({parameters}):\n" + "\n".join(body) + "\n"
+        exec(compile(code, f"<{label}>", "exec"), fn.namespace)
         function = fn.namespace[name]
         function.source = code  # for reading and debugging
         return function
@@ -171,7 +189,29 @@ class StatementCodegen:
     def _w_Roll(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
         count = self._expr(fn, node.count, local, indent)
-        fn.add(indent, f"e[{node.var!r}] = g.roll(e.get('player'), {count}, {fn.name('_w', where)})")
+        w = fn.name("_w", where)
+        call = f"e[{node.var!r}] = g.roll(e.get('player'), {count}, {w})"
+        if count != "2":
+            fn.add(indent, call)
+            return local | {node.var}
+        # Two dice, the common roll: `Game.roll` written out (the same draws, the same event), unless a
+        # scenario forces the dice.
+        first, second, rnd, who = fn.temp(), fn.temp(), fn.temp(), fn.temp()
+        fn.namespace["_Roll"] = Roll
+        fn.add(indent, "if g.forced_dice:")
+        fn.add(indent + 1, call)
+        fn.add(indent, "else:")
+        fn.add(indent + 1, f"{rnd} = g.state.rng.random")
+        fn.add(indent + 1, f"{first} = int({rnd}() * 6) + 1")
+        fn.add(indent + 1, f"{second} = int({rnd}() * 6) + 1")
+        fn.add(indent + 1, f"e[{node.var!r}] = _Roll(({first}, {second}), {first} + {second}, {first} == {second})")
+        fn.add(indent + 1, "if g.emitting:")
+        fn.add(indent + 2, f"{who} = e.get('player')")
+        fn.add(indent + 2, f"payload = ({who}.name if {who} is not None else None, [{first}, {second}])")
+        fn.add(indent + 2, "if g._record:")
+        fn.add(indent + 3, f"g.events.append((g.state.turn, 'roll', {w}, payload))")
+        fn.add(indent + 2, "if g._observer is not None:")
+        fn.add(indent + 3, f"g._observer(g, 'roll', {w}, payload)")
         return local | {node.var}
 
     def _w_Move(self, fn, node, local, indent, where):
@@ -180,7 +220,10 @@ class StatementCodegen:
         self._tick(fn, node, indent)
         who = self._needed(fn, node.who, local, indent, "moved")
         amount = self._expr(fn, node.amount, local, indent)
-        fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {fn.name('_w', where)})")
+        if node.how == "by":
+            fn.add(indent, f"g.move_by({who}, {amount}, {fn.name('_w', where)})")
+        else:
+            fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {fn.name('_w', where)})")
         return local
 
     def _w_Pay(self, fn, node, local, indent, where):

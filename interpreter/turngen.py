@@ -1,0 +1,229 @@
+"""The turn and the arrivals on each square, written out as Python once per rules file.
+
+A turn in general is a loop over the hooks, over the phases (each tested for a condition, an
+option, a status), then the end-of-turn windows; an arrival, a look at which handlers a square
+has and a dispatch to them. What they do for one file is known when it is compiled, so this
+module writes it out once per `Rules`, with the statements' own code (stmtgen.py) inside:
+
+- `play_turn(g)`: that file's turn, with only the parts it has (no hook loop in a file with no
+  hooks, no status test in one with no statuses), each phase's statements written in place;
+- `land[i]` / `passing[i]`: for each board square, a function that runs the handlers of an arrival
+  there (None where there are none), every condition tested before any body runs, each body with
+  its own environment, the bodies' statements written in place;
+- `pass_ahead[i]`: for each square a token can leave, the squares with `on pass` handlers ahead of
+  it within one round, as (distance, square) in moving order, so a move asks only about those.
+
+Each function is written twice: as above, and "watched", calling each rule's compiled body
+through its `settling` wrapper (rules.py), which tells the property checker when the game is
+settled. The first hands over to the second whenever someone watches (`g.on_settled`).
+They are the only implementation: `Game.play_turn` runs `play_turn`, and every move fires `land`
+and `passing`.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .agents import Agent
+from .errors import GameEnded, TurnEnded
+from .events import NO_RULE
+
+
+@attrs.define
+class WrittenTurn:
+    """What this module writes for one rules file (see the module's docstring)."""
+
+    play_turn: object
+    land: list  # board index -> fire(g, player, occupant) or None
+    passing: list
+    pass_ahead: list  # board index -> ((distance, index), ...)
+
+
+def _handlers_at(table: dict, name: str, kind: str | None) -> list:
+    """The handlers of an arrival at a square: those for its kind, then those for it by name."""
+    return (list(table.get(kind, [])) if kind is not None else []) + list(table.get(name, []))
+
+
+class _Writer:
+    """Writes rules' bodies and conditions into a generated function: in place (`inline`), or as
+    calls of their compiled, `settling`-wrapped functions (watched)."""
+
+    def __init__(self, statements, inline: bool):
+        self.statements = statements
+        self.inline = inline
+
+    def condition(self, fn, indent: int, compiled, node, local: frozenset, env: str) -> str:
+        """The Python of a rule's condition, tested with `env` as its names."""
+        if self.inline:
+            fn.add(indent, f"e = {env}")
+            return self.statements.value(fn, node, local, indent)
+        return f"{fn.name('_when', compiled)}(g, {env})"
+
+    def body(self, fn, indent: int, compiled, block, local: frozenset, env: str) -> None:
+        """A rule's body run with `env` as its names."""
+        if self.inline:
+            fn.add(indent, f"e = {env}")
+            self.statements.write(fn, block, local, indent)
+        else:
+            fn.add(indent, f"{fn.name('_body', compiled)}(g, {env})")
+
+
+def arrival_function(handlers: list, label: str, statements):
+    """fire(g, player, occupant): run `handlers` for an arrival, each with its own environment, all
+    conditions tested before any body runs (one handler's effect cannot trigger the next)."""
+    if not handlers:
+        return None
+    watched = _arrival(handlers, label, _Writer(statements, inline=False), None)
+    return _arrival(handlers, label, _Writer(statements, inline=True), watched)
+
+
+def _arrival(handlers: list, label: str, writer: _Writer, watched):
+    fn = writer.statements.function()
+    if watched is not None:
+        fn.add(1, "if g.on_settled is not None:")
+        fn.add(2, f"return {fn.name('_watched', watched)}(g, player, occupant)")
+    tests = []
+    for i, h in enumerate(handlers):
+        fn.add(1, f"e{i} = " + ("{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}"))
+    for i, h in enumerate(handlers):
+        if h.when is None:
+            tests.append(None)
+            continue
+        # Every test is made before any body runs: a call's result is kept (inline, each value is a
+        # new local of its own or a constant already).
+        test = writer.condition(fn, 1, h.when, h.node.when, h.local, f"e{i}")
+        if not writer.inline and len(handlers) > 1:
+            kept = fn.temp()
+            fn.add(1, f"{kept} = {test}")
+            test = kept
+        tests.append(test)
+    for i, h in enumerate(handlers):
+        indent = 1
+        if tests[i] is not None:
+            fn.add(1, f"if {tests[i]}:")
+            indent = 2
+        writer.body(fn, indent, h.body, h.node.body, h.local, f"e{i}")
+    return writer.statements.define(fn, "fire", "g, player, occupant", label)
+
+
+def turn_function(rules):
+    """play_turn(g): one turn of `rules`: the hooks before, the phases (a player in a status plays
+    its phases first, `Game.status_turn`), the hooks after, each player's end-of-turn window, the
+    end conditions and the turn limit, then on to the next player."""
+    statements = rules.compiler.statements
+    watched = _turn(rules, _Writer(statements, inline=False), None)
+    return _turn(rules, _Writer(statements, inline=True), watched)
+
+
+def _turn(rules, writer: _Writer, watched):
+    fn = writer.statements.function()
+    fn.namespace.update(TurnEnded=TurnEnded, GameEnded=GameEnded, NO_RULE=NO_RULE)
+    add = fn.add
+    if watched is not None:
+        add(1, "if g.on_settled is not None:")
+        add(2, f"return {fn.name('_watched', watched)}(g)")
+    add(1, "state = g.state")
+    add(1, "player = state.players[state.current]")
+    add(1, "state.turn += 1")
+    add(1, "g.steps = 0")
+    _emit(fn, 1, "turn", "NO_RULE", "(player.name,)")
+    add(1, "env = {'player': player}")
+    add(1, "try:")
+    indent = 2
+    turn_names = frozenset({"player"})
+    for h in rules.hooks["before"]:
+        _hook(fn, indent, h, writer)
+    if rules.statuses:
+        add(indent, "if player.status is None or g.status_turn(player, env):")
+        indent += 1
+    for index, phase in enumerate(rules.phases):
+        inner = indent
+        add(inner, f"g.phase_at = {index}")
+        p = fn.name("_phase", phase)
+        if phase.when is not None:
+            add(inner, f"if {writer.condition(fn, inner, phase.when, phase.node.when, turn_names, 'env')}:")
+            inner += 1
+        if phase.optional:
+            add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
+            inner += 1
+        _emit(fn, inner, "phase", f"{p}.where", f"({p}.name,)")
+        writer.body(fn, inner, phase.body, phase.node.body, turn_names, "env")
+    add(indent, "pass")
+    add(1, "except TurnEnded:")
+    add(2, "pass")
+    add(1, f"g.phase_at = {len(rules.phases)}")
+    if rules.hooks["after"]:
+        add(1, "if not player.out:")
+        add(2, "try:")
+        for h in rules.hooks["after"]:
+            _hook(fn, 3, h, writer)
+        add(3, "pass")
+        add(2, "except TurnEnded:")
+        add(3, "pass")
+    if rules.actions or rules.trade_kinds or rules.trade_cards:
+        quiet = fn.name("_quiet", Agent.wants_window)  # an agent that keeps it speaks only in its own turn
+        add(1, "active = g.active")
+        add(1, "seat = active.index(player) if player in active else 0")
+        add(1, "agents = g.agents")
+        add(1, "for p in (active[seat:] + active[:seat] if seat else active):")
+        add(2, f"if p is not player and type(agents[p.seat]).wants_window is {quiet}:")
+        add(3, "continue")
+        add(2, "if not g.agent(p).wants_window(g, p, p is player):")
+        add(3, "continue")
+        add(2, "try:")
+        add(3, "g.window(p)")
+        add(2, "except TurnEnded:")
+        add(3, "pass")
+    add(1, "g.check_end()")
+    add(1, "if g.turn_limit is not None and state.turn >= g.turn_limit:")
+    add(2, "g.end_game('turn limit', None, NO_RULE)")
+    add(1, "g.phase_at = -1")  # the next turn has not reached its first phase
+    add(1, "players = state.players")
+    add(1, "player = players[state.current]")
+    add(1, "if player.extra_turns and not player.out:")
+    add(2, "player.extra_turns -= 1")
+    add(2, "return")
+    add(1, "n = len(players)")
+    add(1, "for k in range(1, n + 1):")
+    add(2, "p = players[(state.current + k) % n]")
+    add(2, "if not p.out:")
+    add(3, "state.current = p.seat")
+    add(3, "return")
+    return writer.statements.define(fn, "play_turn", "g", f"{rules.path} turn")
+
+
+def _hook(fn, indent: int, h, writer: _Writer) -> None:
+    """A `before turn` or `after turn` hook, run with the turn's names (`env`)."""
+    if h.when is not None:
+        fn.add(indent, f"if {writer.condition(fn, indent, h.when, h.node.when, h.local, 'env')}:")
+        indent += 1
+    writer.body(fn, indent, h.body, h.node.body, h.local, "env")
+
+
+def _emit(fn, indent: int, kind: str, where: str, payload: str) -> None:
+    """`Game.emit`, written out: the event made only when something takes it."""
+    fn.add(indent, "if g.emitting:")
+    fn.add(indent + 1, f"payload = {payload}")
+    fn.add(indent + 1, "if g._record:")
+    fn.add(indent + 2, f"g.events.append((state.turn, {kind!r}, {where}, payload))")
+    fn.add(indent + 1, "if g._observer is not None:")
+    fn.add(indent + 2, f"g._observer(g, {kind!r}, {where}, payload)")
+
+
+def write_turn(rules) -> WrittenTurn:
+    """The turn and the arrivals of `rules`, written out (see the module's docstring)."""
+    names = list(rules.board) + list(rules.off_board)
+    kinds = rules.thing_kinds
+    ring = len(rules.board)
+    land, passing, made = [], [], {}
+    for table, out in ((rules.land, land), (rules.passing, passing)):
+        for name in names:
+            handlers = _handlers_at(table, name, kinds.get(name))
+            key = (id(table), tuple(map(id, handlers)))
+            if key not in made:  # squares with the same handlers share one function
+                made[key] = arrival_function(handlers, f"{rules.path} arrival at {name}", rules.compiler.statements)
+            out.append(made[key])
+    with_pass = [i for i in range(ring) if passing[i] is not None]
+    pass_ahead = [tuple(sorted(((i - start) % ring or ring, i) for i in with_pass)) if start < ring else ()
+                  for start in range(len(names))]
+    return WrittenTurn(turn_function(rules), land, passing, pass_ahead)
