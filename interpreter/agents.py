@@ -138,9 +138,10 @@ class HeuristicAgent(Agent):
         return best
 
     def _kept_scores(self, game, hint):
-        """For a decision's hint `if C then A else B`: (C, A, B, which of A and B are kept), where a branch is
-        kept per option while what it reads stands (it reads only the option and counted state: a
-        commodity's odds, not the chooser's cash); None for any other hint, or if neither is kept."""
+        """For a decision's hint `if C then A else B`: (C, A, B, {branch: what it reads if it is kept, else
+        None}), a branch being kept per option while what it reads stands if it reads only the option
+        and counted state (a commodity's odds, not the chooser's cash); None for any other hint, or if
+        neither branch is kept."""
         if self._kept_for is None or self._kept_for() is not game:  # a new game: nothing is kept
             self._kept_for, self._kept = weakref.ref(game), {}
         known = self._kept.get(hint.value)
