@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import weakref
 from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
@@ -98,7 +97,6 @@ class HeuristicAgent(Agent):
         self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
         self._relevance = (None, ())  # (rules, what `wanted_actions` works from: see `_relevance`)
-        self._kept_for, self._kept = None, {}  # (the game, hint scores kept in it): see `_kept_scores`
 
     def reserve(self, game) -> int:
         """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
@@ -129,43 +127,12 @@ class HeuristicAgent(Agent):
             return max(options, key=lambda option: score(game, {"player": option}))
         env = {"player": player}
         best, best_score = None, _NO_SCORE
-        kept = self._kept_scores(game, prefer)
         for option in options:  # as `max` picks: the first of the highest
             env[var] = option
-            value = score(game, env) if kept is None else self._kept_score(game, env, option, kept)
+            value = score(game, env)
             if best_score is _NO_SCORE or value > best_score:
                 best, best_score = option, value
         return best
-
-    def _kept_scores(self, game, hint):
-        """For a decision's hint `if C then A else B`: (C, A, B, {branch: what it reads if it is kept, else
-        None}), a branch being kept per option while what it reads stands if it reads only the option
-        and counted state (a commodity's odds, not the chooser's cash); None for any other hint, or if
-        neither branch is kept."""
-        if self._kept_for is None or self._kept_for() is not game:  # a new game: nothing is kept
-            self._kept_for, self._kept = weakref.ref(game), {}
-        known = self._kept.get(hint.value)
-        if known is None:
-            parts = hint.value.branches()
-            keep = {branch: tuple(sorted(branch.reads))  # what it reads, or None: computed every time
-                    if UNTRACKED not in branch.reads and branch.locals <= {hint.var} else None
-                    for branch in (parts or ())[1:]}
-            known = self._kept[hint.value] = (*parts, keep) if any(r is not None for r in keep.values()) else False
-        return known or None
-
-    def _kept_score(self, game, env, option, kept):
-        """The hint's score of `option` (in `env`): its condition tested, and the branch it picks
-        computed, or taken as kept while its reads' counters stand."""
-        condition, then, orelse, keep = kept
-        branch = then if condition(game, env) else orelse
-        reads = keep[branch]
-        if reads is None:
-            return branch(game, env)
-        key = sum(map(game.versions.get, reads, _ZEROS))
-        known = self._kept.get((branch, option))
-        if known is None or known[0] != key:
-            known = self._kept[(branch, option)] = (key, branch(game, env))
-        return known[1]
 
     def act(self, game, player, options, raising):
         """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
