@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -164,6 +163,7 @@ def cmd_check(args) -> int:
 
         from .properties import WHOLE_GAMES, check_properties, format_report, report_json
         from .runner import RunError
+        import tempfile
         with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
             set_hypothesis_home_dir(scratch)  # Hypothesis's files, not a `.hypothesis/` in the user's folder
             try:
@@ -598,6 +598,7 @@ def cmd_check_sarif(args) -> int:
 
             from .properties import check_properties
             rules = compile_rules(checked, args.set)
+            import tempfile
             with tempfile.TemporaryDirectory(prefix="rulesc-") as scratch:
                 set_hypothesis_home_dir(scratch)
                 try:
@@ -683,6 +684,18 @@ def _version() -> str:
         return "(not installed)"
 
 
+class _VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up only when asked for (importlib.metadata costs
+    more start-up time than the rest of `rulesc check --static`'s own imports)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"rulesc {_version()}")  # on stdout, as argparse's own `version` action prints it
+        parser.exit()
+
+
 def _at_least(low: int):
     """An argparse type: a whole number no smaller than `low` (argparse then reports a bad one, exit 2)."""
     def parse(text: str) -> int:
@@ -716,7 +729,7 @@ EXAMPLES = {  # no game's name here: the CLI knows no game
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulesc", description="Check, diagram, run, simulate and test board-game rules.")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
-    parser.add_argument("--version", action="version", version=f"rulesc {_version()}")
+    parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_set(p):
