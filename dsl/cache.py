@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-import attrs
+from attr import _make as attrs_make  # attrs's class builder, whose code the cached trees depend on
 
 from . import ast
 
@@ -130,17 +130,19 @@ def _write(path: Path, write: Callable) -> bool:
 @functools.lru_cache(maxsize=1)
 def _code_digest() -> str:
     """What a parsed tree depends on besides the file: this package's source (the grammar, the
-    parser, the transformer, the AST classes; every file of it, to be safe) and the versions of
-    Lark, attrs and Python. Lark's version is read from its package's first file, as importing
-    Lark just to ask would cost what the cache saves."""
+    parser, the transformer, the AST classes; every file of it, to be safe), the versions of Lark
+    and Python, and attrs's code (how its classes pickle). They are read from the packages' files:
+    importing Lark, or asking the installed packages' metadata for a version, would cost what the
+    cache saves."""
     h = hashlib.sha256()
     folder = Path(__file__).resolve().parent
     for part in sorted([*folder.glob("*.py"), *folder.glob("*.lark")]):
         h.update(part.name.encode("utf-8") + b"\0" + part.read_bytes() + b"\0")
     spec = importlib.util.find_spec("lark")
     if spec is not None and spec.origin:
-        h.update(Path(spec.origin).read_bytes())
-    h.update(f"attrs {attrs.__version__}\npython {sys.version}".encode("utf-8"))
+        h.update(Path(spec.origin).read_bytes())  # lark/__init__.py, which states its __version__
+    h.update(Path(attrs_make.__file__).read_bytes())
+    h.update(f"python {sys.version}".encode("utf-8"))
     return h.hexdigest()
 
 
