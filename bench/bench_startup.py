@@ -61,6 +61,8 @@ import rulesc.dsl.ast
 mark("import the AST classes (rulesc.dsl.ast)")
 import rulesc.cli
 mark("import the rest of rulesc.cli")
+rulesc.cli.build_parser()
+mark("build the command line's parser")
 from rulesc.dsl import cache
 from rulesc.dsl.source import read_source
 text = read_source(sys.argv[1])
