@@ -403,7 +403,8 @@ class Checker(TypeChecker):
         """A status's own turn: its `at` square, its phases (checked as the turn's), and a way out:
         R0804 when no rule can ever `release` a player."""
         p = self.p
-        releases = any(isinstance(n, ast.Release) for n in walk.walk(rule_roots(p)))
+        # The rules are walked for a `release` only when there is a status to be released from.
+        releases = bool(p.statuses) and any(isinstance(n, ast.Release) for n in walk.walk(rule_roots(p)))
         for status in p.statuses.values():
             self.assume(f"status `{status.name}`", status.meta, status.span)
             if status.at is not None:

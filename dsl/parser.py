@@ -21,7 +21,7 @@ from lark.indenter import DedentError, Indenter
 from . import ast
 from .cache import cached_parser
 from .diagnostics import Diagnostic, RulesError, Span
-from .source import read_source
+from .parsed import parse_file  # noqa: F401 - a file's tree (cached); here beside `parse_text` for its users
 from .transform import ToAst
 from .walk import walk_depth
 
@@ -312,8 +312,3 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
         raise RulesError(diags)
     end = text.count("\n") + 1
     return ast.RulesFile(path=path, source=text, decls=tuple(decls), span=Span(1, 1, end, 1, path))
-
-
-def parse_file(path) -> ast.RulesFile:
-    text = read_source(path)
-    return parse_text(text, str(path))

@@ -19,7 +19,7 @@ import attrs
 
 from . import ast
 from .diagnostics import Diagnostic, Label, RulesError
-from .parser import parse_file
+from .parsed import parse_file
 
 MAX_CHAIN = 16
 

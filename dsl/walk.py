@@ -18,6 +18,7 @@ from .diagnostics import Span
 
 _NODES = frozenset(ast.NODE_CLASSES)
 _LEAVES = (str, int, float, bool, type(None), Span, ast.Meta)
+_LEAF_TYPES = frozenset(_LEAVES)  # the leaves themselves, found by a set lookup before isinstance
 
 
 class UnknownNode(TypeError):
@@ -34,23 +35,37 @@ def _check_leaf(value, parent) -> None:
                           f"(declare it with @node in dsl/ast.py)")
 
 
-def children(node) -> Iterator:
+# Each node class's fields that can hold nodes, in declaration order (RulesFile's `sources`, the
+# texts, and `overrides`, the overridden params, are data, not tree): looked up once per class.
+_TREE_FIELDS = {cls: tuple(f.name for f in cls.__attrs_attrs__ if f.name not in ("sources", "overrides"))
+                for cls in _NODES}
+
+
+def children(node) -> list:
     """The nodes directly inside `node`, in field (source) order."""
-    if type(node) not in _NODES:
+    names = _TREE_FIELDS.get(type(node))
+    if names is None:
         raise UnknownNode(f"{type(node).__name__} is not an AST node")
-    for field in node.__attrs_attrs__:
-        if field.name in ("sources", "overrides"):  # RulesFile's texts and overridden params: data, not tree
-            continue
-        yield from _nodes_in(getattr(node, field.name), node)
+    found: list = []
+    for name in names:
+        value = getattr(node, name)
+        kind = type(value)
+        if kind in _NODES:
+            found.append(value)
+        elif kind not in _LEAF_TYPES:  # a tuple, or something to refuse (most fields are one or the other)
+            _collect(value, node, found)
+    return found
 
 
-def _nodes_in(value, parent) -> Iterator:
-    if type(value) in _NODES:
-        yield value
-    elif isinstance(value, (tuple, list)) and not isinstance(value, str):
+def _collect(value, parent, found: list) -> None:
+    """Append the nodes in a field's value to `found` (a plain list: the walk's hot loop)."""
+    kind = type(value)
+    if kind in _NODES:
+        found.append(value)
+    elif kind is tuple or isinstance(value, (tuple, list)):
         for item in value:
-            yield from _nodes_in(item, parent)
-    else:
+            _collect(item, parent, found)
+    elif kind not in _LEAF_TYPES:
         _check_leaf(value, parent)
 
 
@@ -63,12 +78,14 @@ def walk(root, *, into=None) -> Iterator:
 
 def walk_depth(root, *, into=None) -> Iterator[tuple[object, int]]:
     """`walk`, with each node's depth (the root is at depth 1)."""
-    stack = [(n, 1) for n in reversed(list(_nodes_in(root, root)))]
+    roots: list = []
+    _collect(root, root, roots)
+    stack = [(n, 1) for n in reversed(roots)]
     while stack:
         node, depth = stack.pop()
         yield node, depth
         if into is None or into(node):
-            stack.extend((child, depth + 1) for child in reversed(list(children(node))))
+            stack.extend([(child, depth + 1) for child in reversed(children(node))])
 
 
 def statements(block, *, procedures: dict | None = None) -> Iterator:

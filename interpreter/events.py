@@ -81,6 +81,11 @@ class EventLog(list):
     def pop(self, index: int = -1) -> Event:
         return _as_event(list.pop(self, index))
 
+    def rows(self):
+        """The events as the plain tuples kept, `(turn, kind, rule, payload)`: for a reader that goes
+        through a whole log unpacking each (no `Event` made for it)."""
+        return list.__iter__(self)
+
 
 FIELDS = {
     "setup": ("players", "seed"),

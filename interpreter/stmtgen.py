@@ -277,6 +277,11 @@ class StatementCodegen:
     def _w_ExtraTurn(self, fn, node, local, indent, where):
         return self._for_player(fn, node, local, indent, where, "extra_turn", "the player")
 
+    def _w_Window(self, fn, node, local, indent, where):
+        if node.only:  # a window for named actions only: through its closure
+            return self._general(fn, node, local, indent)
+        return self._for_player(fn, node, local, indent, where, "open_window", "the player")
+
     def _w_UseCard(self, fn, node, local, indent, where):
         return self._for_player(fn, node, local, indent, where, "use_card", "the player")
 

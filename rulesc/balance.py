@@ -85,11 +85,11 @@ def record_game(rules: Rules, players: int, seed: int, agents: str = "heuristic"
     state = game.state
     money: collections.Counter = collections.Counter()
     first = 1
-    for event in game.events:
-        if event.kind == "pay":
-            money[event.rule] += event.payload[PAY_AMOUNT]
-        elif event.kind == "first":
-            first = next(p.seat + 1 for p in state.players if p.name == event.payload[FIRST_PLAYER])
+    for _, kind, rule, payload in game.events.rows():
+        if kind == "pay":
+            money[rule] += payload[PAY_AMOUNT]
+        elif kind == "first":
+            first = next(p.seat + 1 for p in state.players if p.name == payload[FIRST_PLAYER])
     cash = tuple(p.f.get("cash", 0) for p in state.players)
     reason = BROKEN if failure is not None else state.end_reason or BROKEN
     return GameRecord(seed, state.turn, reason, state.winner.seat + 1 if state.winner is not None else None, first,

@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -160,6 +159,8 @@ def cmd_check(args) -> int:
             sys.stdout.write(report.format_scenarios(scenarios))
         if scenarios["failed"]:
             worst = max(worst, 1)
+        import tempfile
+
         from hypothesis.configuration import set_hypothesis_home_dir
 
         from .properties import WHOLE_GAMES, check_properties, format_report, report_json
@@ -592,6 +593,8 @@ def cmd_check_sarif(args) -> int:
             worst = max(worst, 1)
             continue
         if not args.static:
+            import tempfile
+
             from hypothesis.configuration import set_hypothesis_home_dir
 
             from rulesc.interpreter.rules import compile_rules
@@ -683,6 +686,18 @@ def _version() -> str:
         return "(not installed)"
 
 
+class _VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up only when asked for (importlib.metadata
+    costs every other command about 15 ms of start-up)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"rulesc {_version()}")  # on stdout, as argparse's own `version` action prints it
+        parser.exit()
+
+
 def _at_least(low: int):
     """An argparse type: a whole number no smaller than `low` (argparse then reports a bad one, exit 2)."""
     def parse(text: str) -> int:
@@ -716,7 +731,7 @@ EXAMPLES = {  # no game's name here: the CLI knows no game
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulesc", description="Check, diagram, run, simulate and test board-game rules.")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
-    parser.add_argument("--version", action="version", version=f"rulesc {_version()}")
+    parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_set(p):

@@ -106,7 +106,7 @@ def test_the_log_keeps_plain_tuples_and_hands_out_events(tmp_path):
     game = game_of(tmp_path, "")
     game.play_turn()
     log = game.events
-    assert all(type(item) is tuple for item in list.__iter__(log))
+    assert all(type(item) is tuple for item in log.rows()) and list(log.rows()) == list(log)
     assert all(isinstance(e, Event) for e in log)
     assert log[0].kind == "setup" and log[-1].kind == list(log)[-1].kind
     assert [e.kind for e in log[1:3]] == [e.kind for e in list(log)[1:3]]
