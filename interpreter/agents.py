@@ -19,7 +19,7 @@ from typing import NamedTuple
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
 from .codegen import OUT, UNTRACKED
-from .dealing import ActionChoice, AgentError, TradeOffer
+from .dealing import ActionChoice, AgentError, TradeOffer, fixed_fields
 
 
 class Agent:
@@ -297,7 +297,9 @@ class HeuristicAgent(Agent):
         the hint reads uncounted state too), found once for these rules."""
         hint = rules.hints.get(HINT_WORTH)
         worth = hint.value.reads if hint is not None else frozenset()
-        self._seller_reads = (rules, (tuple(sorted({"owner", OUT} | (worth - {UNTRACKED}))), UNTRACKED in worth))
+        fixed = fixed_fields(rules.program)  # a worth of fixed data (a title's cost) is priced once
+        reads = tuple(sorted({"owner", OUT} | {r for r in worth if r != UNTRACKED and r not in fixed}))
+        self._seller_reads = (rules, (reads, UNTRACKED in worth))
         return self._seller_reads[1]
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:

@@ -249,7 +249,7 @@ class Dealing:
         return options
 
     def _make_plan(self) -> list:
-        self._plan = _action_plan(self.rules.actions)
+        self._plan = _action_plan(self.rules.actions, fixed_fields(self.rules.program))
         self._some_safe = any(entry[-1] for entry in self._plan)
         return self._plan
 
@@ -502,18 +502,34 @@ class Dealing:
                 self.depth -= 1
 
 
-def _action_plan(actions) -> list:
+def fixed_fields(program) -> frozenset:
+    """The names of fields no rule can change: things' fixed data (their tables' columns), never a
+    name that is also a state field, a player's field or a global. Their change counters stay 0, so a
+    key summing counters is the same without them, and cheaper."""
+    kinds = program.kinds.values()
+    fixed = {f.name for kind in kinds for f in kind.fields if not f.is_state}
+    return frozenset(fixed - {f.name for kind in kinds for f in kind.fields if f.is_state}
+                     - set(program.player_fields) - set(program.global_fields))
+
+
+def _counted(reads, fixed: frozenset) -> tuple:
+    """What an expression reads whose change counters may move (see `fixed_fields`), in a fixed order."""
+    return tuple(sorted(r for r in reads if r not in fixed))
+
+
+def _action_plan(actions, fixed: frozenset) -> list:
     """Per action, what `legal_actions` asks of it, worked out once: (action, name, own turn only,
-    limited in number or time, what its stable condition reads, its volatile condition, whether
-    that reads the action's argument and so is tested for each option, its stable condition's
-    layers or None, whether testing it cannot fail)."""
-    return [(a, a.name, a.timing == "own turn", a.limit is not None or a.relation is not None, a.sorted_reads,
-             a.volatile, a.volatile is not None and a.var is not None and a.var in a.volatile.locals, _layers(a),
+    limited in number or time, what its stable condition reads (fixed fields left out), its volatile
+    condition, whether that reads the action's argument and so is tested for each option, its
+    stable condition's layers or None, whether testing it cannot fail)."""
+    return [(a, a.name, a.timing == "own turn", a.limit is not None or a.relation is not None,
+             _counted(a.sorted_reads, fixed), a.volatile,
+             a.volatile is not None and a.var is not None and a.var in a.volatile.locals, _layers(a, fixed),
              a.amount is None and all(part is None or part.cannot_fail() for part in (a.when, a.volatile)))
             for a in actions]
 
 
-def _layers(action) -> tuple | None:
+def _layers(action, fixed: frozenset) -> tuple | None:
     """How to keep an action's stable condition in layers (see `Dealing._legal_in_layers`), or None.
 
     The candidates come first: for `p.owner == player and …` (the action's prefilter), the things
@@ -536,8 +552,8 @@ def _layers(action) -> tuple | None:
         return None
     first = conjuncts.part(start, split) if split > start else None
     rest = conjuncts.part(split, count) if count > split else None
-    return (first, tuple(sorted(first.reads)) if first is not None else (),
-            rest, tuple(sorted(rest.reads)) if rest is not None else ())
+    return (first, _counted(first.reads, fixed) if first is not None else (),
+            rest, _counted(rest.reads, fixed) if rest is not None else ())
 
 
 _ZEROS = itertools.repeat(0)

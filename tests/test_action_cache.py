@@ -162,3 +162,10 @@ def test_what_cannot_fail_is_told_apart(condition):
     action = next(a for a in rules.actions if a.name == "fix")
     parts = [part for part in (action.when, action.volatile) if part is not None]
     assert all(part.cannot_fail() for part in parts) is SAFETY[condition]
+
+
+def test_only_fields_no_rule_can_change_are_left_out_of_the_keys():
+    from rulesc.interpreter.dealing import fixed_fields
+    fixed = fixed_fields(load_rules(str(GAMES / "finance.rules")).program)
+    assert {"series", "value", "rents"} <= fixed  # a lease's table data
+    assert not fixed & {"owner", "houses", "withdrawn", "cash"}  # state, and a player's cash
