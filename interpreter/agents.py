@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
-from .codegen import OUT, UNTRACKED
-from .dealing import ActionChoice, AgentError, TradeOffer, fixed_fields
+from .codegen import OUT, UNTRACKED, fixed_fields
+from .dealing import ActionChoice, AgentError, TradeOffer
 
 
 class Agent:

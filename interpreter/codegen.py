@@ -17,6 +17,7 @@ from rulesc.dsl import ast
 from rulesc.dsl.builtins import MOVED_BY, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
 
 from rulesc.dsl.model import move_marks
+from rulesc.dsl.walk import walk
 
 from .errors import InternalError, RuleRuntimeError
 from .state import Held
@@ -110,6 +111,17 @@ class ExpressionCodegen:
         function.branches = lambda: self.branches(function, node, local)
         return function
 
+    def _answers_can_be_kept(self, define, function) -> bool:
+        """Whether a define's answer depends only on which things it is given: its parameters are all
+        things (of a kind, never `none`, never a list: a few of them), it reads only fixed data (which
+        no rule can change, R0309, and is the same in every game of these rules) and it aggregates
+        (the work worth keeping: plain arithmetic costs less than looking an answer up)."""
+        kinds = self.program.kinds
+        return bool(define.params) and all(t.name in kinds and not t.optional and not t.is_list
+                                           for _, t in define.params) \
+            and function.reads <= fixed_fields(self.program) \
+            and any(isinstance(n, ast.Aggregate) for n in walk(define.value))
+
     def cannot_fail(self, function, node, local: frozenset) -> bool:
         """Whether `function` surely returns rather than fails, wherever it is evaluated as its rule
         evaluates it (see `Safety`): then not evaluating it hides no failure. Found when first asked."""
@@ -134,11 +146,14 @@ class ExpressionCodegen:
         return function.split
 
     def defined(self, define):
-        """The compiled function of a `define`, made once; it reads its parameters from `e`."""
+        """The compiled function of a `define`, made once; it reads its parameters from `e`. One that
+        works over fixed data alone keeps its answers (`_kept_answers`)."""
         if define.name not in self.functions:
             outer_reads = self.reads
-            self.functions[define.name] = function = self.function(define.value,
-                                                                   frozenset(n for n, _ in define.params))
+            function = self.function(define.value, frozenset(n for n, _ in define.params))
+            if self._answers_can_be_kept(define, function):
+                function = _kept_answers(function)
+            self.functions[define.name] = function
             self.reads = outer_reads | function.reads
         else:
             self.reads |= self.functions[define.name].reads
@@ -366,6 +381,16 @@ class ExpressionCodegen:
         return self.marks
 
 
+def fixed_fields(program) -> frozenset:
+    """The names of fields no rule can change: things' fixed data (their tables' columns), never a
+    name that is also a state field, a player's field or a global. Their change counters stay 0, so a
+    key summing counters is the same without them, and cheaper."""
+    kinds = program.kinds.values()
+    fixed = {f.name for kind in kinds for f in kind.fields if not f.is_state}
+    return frozenset(fixed - {f.name for kind in kinds for f in kind.fields if f.is_state}
+                     - set(program.player_fields) - set(program.global_fields))
+
+
 class Safety:
     """A conservative proof that an expression cannot fail: it reads only declared fields of names it
     is given (the rule's own, or an aggregate's over the things of a kind), orders and adds only what
@@ -466,6 +491,21 @@ class Conjuncts:
             node = ast.BoolOp(op="and", operands=tuple(self.operands[start:stop]), span=self._node.span)
             self._parts[(start, stop)] = self._codegen.function(node, self._local)
         return self._parts[(start, stop)]
+
+
+def _kept_answers(function):
+    """`function` (a define's, see `ExpressionCodegen._answers_can_be_kept`) keeping its answer for each
+    combination of things by their names: the same in every game of these rules, and a bounded number."""
+    answers: dict = {}
+
+    def kept(g, e):
+        key = tuple(thing.name for thing in e.values())
+        answer = answers.get(key, answers)  # the dict itself: no answer yet (an answer may be None)
+        if answer is answers:
+            answer = answers[key] = function(g, e)
+        return answer
+    kept.reads, kept.locals = function.reads, function.locals
+    return kept
 
 
 def source_text(program, node) -> str:

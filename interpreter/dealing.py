@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import attrs
 
+from .codegen import fixed_fields
 from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
 from .state import Held, Player, Thing, name_of
@@ -500,16 +501,6 @@ class Dealing:
                 self.window(player, where=where, only=only)
             finally:
                 self.depth -= 1
-
-
-def fixed_fields(program) -> frozenset:
-    """The names of fields no rule can change: things' fixed data (their tables' columns), never a
-    name that is also a state field, a player's field or a global. Their change counters stay 0, so a
-    key summing counters is the same without them, and cheaper."""
-    kinds = program.kinds.values()
-    fixed = {f.name for kind in kinds for f in kind.fields if not f.is_state}
-    return frozenset(fixed - {f.name for kind in kinds for f in kind.fields if f.is_state}
-                     - set(program.player_fields) - set(program.global_fields))
 
 
 def _counted(reads, fixed: frozenset) -> tuple:

@@ -165,7 +165,25 @@ def test_what_cannot_fail_is_told_apart(condition):
 
 
 def test_only_fields_no_rule_can_change_are_left_out_of_the_keys():
-    from rulesc.interpreter.dealing import fixed_fields
+    from rulesc.interpreter.codegen import fixed_fields
     fixed = fixed_fields(load_rules(str(GAMES / "finance.rules")).program)
     assert {"series", "value", "rents"} <= fixed  # a lease's table data
     assert not fixed & {"owner", "houses", "withdrawn", "cash"}  # state, and a player's cash
+
+
+def test_a_define_over_fixed_data_keeps_its_answers_and_changes_no_game(monkeypatch):
+    """Wheeler's `winning_ways(c)` (a sum over a commodity's fixed winning totals) keeps its answer per
+    commodity; `whole(p)` reads owners (state) and `ways(t)` aggregates nothing: both compute every time.
+    Keeping answers plays the games that computing them does."""
+    from rulesc.interpreter.codegen import ExpressionCodegen
+
+    def kept(rules):
+        return {n for n, f in rules.compiler.codegen.functions.items() if f.__name__ == "kept"}
+
+    rules = load_rules(str(GAMES / "wheeler.rules"))
+    assert "winning_ways" in kept(rules) and not kept(rules) & {"whole", "ways", "net_worth", "market_value"}
+    with_kept = [_events(rules, seed, 2 + seed % 3, True) for seed in range(6)]
+    monkeypatch.setattr(ExpressionCodegen, "_answers_can_be_kept", lambda self, define, function: False)
+    plain = load_rules(str(GAMES / "wheeler.rules"))
+    assert not kept(plain)
+    assert with_kept == [_events(plain, seed, 2 + seed % 3, True) for seed in range(6)]
