@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from rulesc.dsl.checker import check_program
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.parsed import parse_file
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import load_rules

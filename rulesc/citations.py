@@ -22,7 +22,7 @@ from pathlib import Path
 import attrs
 
 from rulesc.dsl import ast, walk
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.parsed import parse_file
 
 BEGIN = "<!-- citations begin -->"
 END = "<!-- citations end -->"

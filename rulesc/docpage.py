@@ -28,7 +28,7 @@ import attrs
 
 from rulesc.dsl import ast
 from rulesc.dsl.checker import check_program
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.parsed import parse_file
 from rulesc.dsl.variants import load_file
 
 from . import citations

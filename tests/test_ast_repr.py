@@ -8,7 +8,7 @@ from pathlib import Path
 import attrs
 
 from rulesc.dsl import ast, walk
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.parsed import parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ import pytest
 
 from rulesc.dsl import ast, walk
 from rulesc.dsl.checker import check_program
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.parsed import parse_file
 from rulesc.dsl.builtins import AGGREGATES, FUNCTIONS
 from rulesc.dsl.variants import load_file
 from rulesc.interpreter import events

@@ -21,7 +21,7 @@ from rulesc.diagram import DiagramError, build_diagram, write_diagram
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError, render_text
 from rulesc.dsl.model import build_program
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.parsed import parse_file
 from rulesc.dsl.variants import load_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ import pytest
 
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import render_text
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.parsed import parse_file
 
 FINANCE = Path(__file__).resolve().parent.parent / "games" / "finance.rules"
 

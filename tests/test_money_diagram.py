@@ -17,7 +17,7 @@ import pytest
 from rulesc.deck_diagram import build_deck_diagram
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.model import build_program
-from rulesc.dsl.parser import parse_file
+from rulesc.dsl.parsed import parse_file
 from rulesc.dsl.variants import load_file
 from rulesc.money import build_money_diagram, payments
 
