@@ -607,8 +607,9 @@ class Game(Cards, Dealing):
         try:
             if not self.started:
                 self.setup()
-            while not self.state.over:
-                self.play_turn()
+            turn, state = self.rules.written.play_turn, self.state
+            while not state.over:
+                turn(self)
         except GameEnded:
             pass
         finally:

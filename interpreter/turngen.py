@@ -168,7 +168,8 @@ def _turn(rules, writer: _Writer, watched):
         add(1, "for p in (active[seat:] + active[:seat] if seat else active):")
         add(2, f"if p is not player and type(agents[p.seat]).wants_window is {quiet}:")
         add(3, "continue")
-        add(2, "if not g.agent(p).wants_window(g, p, p is player):")
+        asked = "g.agent(p)" if rules.hidden_fields else "agents[p.seat]"  # `Game.agent`: blindfolded only where fields are hidden
+        add(2, f"if not {asked}.wants_window(g, p, p is player):")
         add(3, "continue")
         add(2, "try:")
         add(3, "g.window(p)")
