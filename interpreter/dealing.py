@@ -463,11 +463,10 @@ class Dealing:
         outer, self.window_only = self.window_only, only  # a debt inside it opens an ordinary window
         try:
             if self.emitting:  # `emit`, written out: one of the events made every turn
-                payload = (player.name,)
                 if self._record:
-                    self.events.append((self.state.turn, "window", where, payload))
+                    self.events.append((self.state.turn, "window", where, player.name))
                 if self._observer is not None:
-                    self._observer(self, "window", where, payload)
+                    self._observer(self, "window", where, (player.name,))
             own_turn = player is self.state.players[self.state.current]
             agent = self.agent(player)
             # Only an agent of its own asks for fewer actions (a blindfolded one is asked for all), and

@@ -148,7 +148,7 @@ class Game(Cards, Dealing):
 
     def emit(self, kind: str, where: RuleRef, *payload) -> None:
         if self._record:
-            self.events.append((self.state.turn, kind, where, payload))
+            self.events.append((self.state.turn, kind, where, *payload))
         if self._observer is not None:
             self._observer(self, kind, where, payload)
 
@@ -243,11 +243,10 @@ class Game(Cards, Dealing):
             faces = (first, second)
             result = Roll(faces, first + second, first == second)
             if self.emitting:  # `emit`, written out: one of the events made every turn
-                payload = (player.name if player is not None else None, [first, second])
                 if self._record:
-                    self.events.append((self.state.turn, "roll", where, payload))
+                    self.events.append((self.state.turn, "roll", where, player.name if player is not None else None, [first, second]))
                 if self._observer is not None:
-                    self._observer(self, "roll", where, payload)
+                    self._observer(self, "roll", where, (player.name if player is not None else None, [first, second]))
             return result
         else:
             rnd = self.state.rng.random
@@ -307,11 +306,10 @@ class Game(Cards, Dealing):
         `on land` handlers run (not on a `place`)."""
         n = self.ring
         if self.emitting:  # `emit`, written out: one of the events made every turn
-            payload = (player.name, self.board[start].name, self.board[dest].name, steps)
             if self._record:
-                self.events.append((self.state.turn, "move", where, payload))
+                self.events.append((self.state.turn, "move", where, player.name, self.board[start].name, self.board[dest].name, steps))
             if self._observer is not None:
-                self._observer(self, "move", where, payload)
+                self._observer(self, "move", where, (player.name, self.board[start].name, self.board[dest].name, steps))
         self.depth += 1  # `descend`, written out: a move is the most frequent
         if self.depth > MAX_DEPTH:
             raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
@@ -340,11 +338,10 @@ class Game(Cards, Dealing):
             versions[POSITION] = versions.get(POSITION, 0) + 1
             occupant = self.board[dest]
             if self.emitting:  # `emit`, written out: one of the events made every turn
-                payload = (player.name, occupant.name)
                 if self._record:
-                    self.events.append((self.state.turn, "land", where, payload))
+                    self.events.append((self.state.turn, "land", where, player.name, occupant.name))
                 if self._observer is not None:
-                    self._observer(self, "land", where, payload)
+                    self._observer(self, "land", where, (player.name, occupant.name))
             fire = self.land_fire[dest]
             if fire is not None:
                 fire(self, player, occupant)
@@ -390,11 +387,10 @@ class Game(Cards, Dealing):
         versions = self.versions
         versions["cash"] = versions.get("cash", 0) + 1
         if self.emitting:  # `emit`, written out: one of the events made every turn
-            payload = (amount, source.name, target.name)
             if self._record:
-                self.events.append((self.state.turn, "pay", where, payload))
+                self.events.append((self.state.turn, "pay", where, amount, source.name, target.name))
             if self._observer is not None:
-                self._observer(self, "pay", where, payload)
+                self._observer(self, "pay", where, (amount, source.name, target.name))
 
     def _resolve_debt(self, debtor: Player, creditor, owed: int, where: RuleRef) -> bool:
         """Run `on debt`; True if the debtor can now pay, False if he left the game."""

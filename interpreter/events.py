@@ -1,9 +1,10 @@
 """Events: every change of a game's state, each carrying the rule that made it.
 
 While a game runs an event is an `Event` (a named tuple) of the turn, its kind, the rule and a
-payload; a game's log (`EventLog`) keeps each as the plain tuple of the four, the cheapest thing
-to make (a recorded game makes several every turn), and hands them out as `Event`s; the payload is a tuple whose
-field names are listed in FIELDS (`field_index` gives a field's position once, for tools).
+payload; a game's log (`EventLog`) keeps each as one flat plain tuple, the turn, kind and rule
+followed by the payload's fields (the cheapest thing to make: a recorded game makes several every
+turn), and hands them out as `Event`s; the payload is a tuple whose field names are listed in
+FIELDS (`field_index` gives a field's position once, for tools).
 The rule is a `RuleRef`: the file (its path as loaded, so a variant's base is told apart
 from a file of the same name elsewhere) and the line. The compiler makes one `RuleRef` per
 rule location, so an event only points at it. `event_to_json` gives the readable form that
@@ -58,13 +59,19 @@ class Event(NamedTuple):
 
 
 
-_as_event = Event._make
+PAYLOAD = 3  # where a row's payload begins (see `EventLog.rows`)
+_new_event = tuple.__new__
+
+
+def _as_event(row: tuple) -> Event:
+    """The `Event` of a row of the log, `(turn, kind, rule, *payload)`."""
+    return _new_event(Event, (row[0], row[1], row[2], row[3:]))
 
 
 class EventLog(list):
-    """A game's events in order: appended as plain tuples `(turn, kind, rule, payload)` (one
-    allocation each, where an `Event` takes two), read as `Event`s — by index, slice, iteration,
-    reversed iteration and `pop`."""
+    """A game's events in order: appended as flat plain tuples `(turn, kind, rule, *payload)` (one
+    allocation each, where an `Event` with its payload takes three), read as `Event`s — by index,
+    slice, iteration, reversed iteration and `pop`."""
 
     __slots__ = ()
 
@@ -82,8 +89,8 @@ class EventLog(list):
         return _as_event(list.pop(self, index))
 
     def rows(self):
-        """The events as the plain tuples kept, `(turn, kind, rule, payload)`: for a reader that goes
-        through a whole log unpacking each (no `Event` made for it)."""
+        """The events as the flat tuples kept, `(turn, kind, rule, *payload)` (a payload field is at
+        `PAYLOAD + field_index(…)`): for a reader that goes through a whole log (no `Event` made)."""
         return list.__iter__(self)
 
 

@@ -207,11 +207,11 @@ class StatementCodegen:
         fn.add(indent + 1, f"e[{node.var!r}] = _Roll(({first}, {second}), {first} + {second}, {first} == {second})")
         fn.add(indent + 1, "if g.emitting:")
         fn.add(indent + 2, f"{who} = e.get('player')")
-        fn.add(indent + 2, f"payload = ({who}.name if {who} is not None else None, [{first}, {second}])")
+        payload = f"{who}.name if {who} is not None else None, [{first}, {second}]"
         fn.add(indent + 2, "if g._record:")
-        fn.add(indent + 3, f"g.events.append((g.state.turn, 'roll', {w}, payload))")
+        fn.add(indent + 3, f"g.events.append((g.state.turn, 'roll', {w}, {payload}))")
         fn.add(indent + 2, "if g._observer is not None:")
-        fn.add(indent + 3, f"g._observer(g, 'roll', {w}, payload)")
+        fn.add(indent + 3, f"g._observer(g, 'roll', {w}, ({payload}))")
         return local | {node.var}
 
     def _w_Move(self, fn, node, local, indent, where):

@@ -126,7 +126,7 @@ def _turn(rules, writer: _Writer, watched):
     add(1, "player = state.players[state.current]")
     add(1, "state.turn += 1")
     add(1, "g.steps = 0")
-    _emit(fn, 1, "turn", "NO_RULE", "(player.name,)")
+    _emit(fn, 1, "turn", "NO_RULE", "player.name")
     add(1, "env = {'player': player}")
     add(1, "try:")
     indent = 2
@@ -146,7 +146,7 @@ def _turn(rules, writer: _Writer, watched):
         if phase.optional:
             add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
             inner += 1
-        _emit(fn, inner, "phase", f"{p}.where", f"({p}.name,)")
+        _emit(fn, inner, "phase", f"{p}.where", f"{p}.name")
         writer.body(fn, inner, phase.body, phase.node.body, turn_names, "env")
     add(indent, "pass")
     add(1, "except TurnEnded:")
@@ -202,13 +202,13 @@ def _hook(fn, indent: int, h, writer: _Writer) -> None:
 
 
 def _emit(fn, indent: int, kind: str, where: str, payload: str) -> None:
-    """`Game.emit`, written out: the event made only when something takes it."""
+    """`Game.emit`, written out: the event made only when something takes it; `payload` is the
+    Python of its fields, separated by commas."""
     fn.add(indent, "if g.emitting:")
-    fn.add(indent + 1, f"payload = {payload}")
     fn.add(indent + 1, "if g._record:")
-    fn.add(indent + 2, f"g.events.append((state.turn, {kind!r}, {where}, payload))")
+    fn.add(indent + 2, f"g.events.append((state.turn, {kind!r}, {where}, {payload}))")
     fn.add(indent + 1, "if g._observer is not None:")
-    fn.add(indent + 2, f"g._observer(g, {kind!r}, {where}, payload)")
+    fn.add(indent + 2, f"g._observer(g, {kind!r}, {where}, ({payload},))")
 
 
 def write_turn(rules) -> WrittenTurn:

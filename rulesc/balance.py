@@ -20,13 +20,13 @@ import attrs
 
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
-from rulesc.interpreter.events import field_index
+from rulesc.interpreter.events import PAYLOAD, field_index
 from rulesc.interpreter.rules import Rules
 
 from . import stats
 
-PAY_AMOUNT = field_index("pay", "amount")
-FIRST_PLAYER = field_index("first", "player")
+PAY_AMOUNT = PAYLOAD + field_index("pay", "amount")  # in a row of the log (`EventLog.rows`)
+FIRST_PLAYER = PAYLOAD + field_index("first", "player")
 TURN_LIMIT = "turn limit"  # the engine's end reason when a game reaches its turn cap: a timeout
 BROKEN = "broke an invariant"  # `simulate --check`: the game stopped where an invariant broke
 
@@ -85,11 +85,12 @@ def record_game(rules: Rules, players: int, seed: int, agents: str = "heuristic"
     state = game.state
     money: collections.Counter = collections.Counter()
     first = 1
-    for _, kind, rule, payload in game.events.rows():
+    for row in game.events.rows():
+        kind = row[1]
         if kind == "pay":
-            money[rule] += payload[PAY_AMOUNT]
+            money[row[2]] += row[PAY_AMOUNT]
         elif kind == "first":
-            first = next(p.seat + 1 for p in state.players if p.name == payload[FIRST_PLAYER])
+            first = next(p.seat + 1 for p in state.players if p.name == row[FIRST_PLAYER])
     cash = tuple(p.f.get("cash", 0) for p in state.players)
     reason = BROKEN if failure is not None else state.end_reason or BROKEN
     return GameRecord(seed, state.turn, reason, state.winner.seat + 1 if state.winner is not None else None, first,
