@@ -287,23 +287,14 @@ class Game(Cards, Dealing):
             if how == "by" and self.stops and steps > 1:  # a `stop` square on the way ends the move there
                 steps = next((k for k in range(1, steps) if (start + k) % n in self.stops), steps)
             dest = (start + steps) % n
-        self._arrive(player, how, start, dest, steps, where)
+        self.arrive(player, how, start, dest, steps, where)
 
-    def move_by(self, player: Player, steps, where: RuleRef) -> None:
-        """`move P by N`, the most frequent move: N from 1 to less than a round, from a square of the
-        ring, on a board with no `stop` square, goes straight to `_arrive`; any other goes through `move`."""
-        start = player.at
-        n = self.ring
-        if start >= n or not 0 < steps < n or self.stops:
-            self.move(player, "by", steps, where)
-            return
-        dest = start + steps
-        self._arrive(player, "by", start, dest - n if dest >= n else dest, steps, where)
-
-    def _arrive(self, player: Player, how: str, start: int, dest: int, steps: int, where: RuleRef) -> None:
+    def arrive(self, player: Player, how: str, start: int, dest: int, steps: int, where: RuleRef) -> None:
         """The token goes from `start` to `dest`, `steps` squares on: the squares with `on pass`
         handlers on the way are told in moving order (not by a `send` or a `place`), then `dest`'s
-        `on land` handlers run (not on a `place`)."""
+        `on land` handlers run (not on a `place`). `move` comes here; so does the most frequent move,
+        `move P by N` from the ring by less than a round on a board with no `stop` square, straight
+        from its written-out code (stmtgen.py)."""
         n = self.ring
         if self.emitting:  # `emit`, written out: one of the events made every turn
             if self._record:

@@ -103,9 +103,10 @@ class StatementCodegen:
         """The statements of `block` written into `fn` at `indent`, reading and binding names in `e`."""
         self._statements(fn, block.statements, local, indent)
 
-    def value(self, fn: _Function, node, local: frozenset, indent: int) -> str:
-        """Expression `node` computed into `fn` at `indent` (reading names in `e`): its Python name or literal."""
-        return self._expr(fn, node, local, indent)
+    def value(self, fn: _Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
+        """Expression `node` computed into `fn` at `indent` (reading names in `e`, or those in `bound`
+        from the Python locals it maps them to): its Python name or literal."""
+        return self._expr(fn, node, local, indent, bound)
 
     @staticmethod
     def define(fn: _Function, name: str, parameters: str, label: str):
@@ -220,10 +221,21 @@ class StatementCodegen:
         self._tick(fn, node, indent)
         who = self._needed(fn, node.who, local, indent, "moved")
         amount = self._expr(fn, node.amount, local, indent)
-        if node.how == "by":
-            fn.add(indent, f"g.move_by({who}, {amount}, {fn.name('_w', where)})")
-        else:
-            fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {fn.name('_w', where)})")
+        w = fn.name("_w", where)
+        program = self.compiler.program
+        if node.how != "by" or program.board is None or any(square.stop for square in program.squares.values()):
+            fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {w})")
+            return local
+        # The most frequent move, from a ring square by less than a round on a board without `stop`
+        # squares, goes straight to `Game.arrive`; any other through `Game.move`.
+        ring = len(program.board.squares)
+        start, dest = fn.temp(), fn.temp()
+        fn.add(indent, f"{start} = {who}.at")
+        fn.add(indent, f"if {start} < {ring} and 0 < {amount} < {ring}:")
+        fn.add(indent + 1, f"{dest} = {start} + {amount}")
+        fn.add(indent + 1, f"g.arrive({who}, 'by', {start}, {dest} - {ring} if {dest} >= {ring} else {dest}, {amount}, {w})")
+        fn.add(indent, "else:")
+        fn.add(indent + 1, f"g.move({who}, 'by', {amount}, {w})")
         return local
 
     def _w_Pay(self, fn, node, local, indent, where):

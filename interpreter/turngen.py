@@ -22,6 +22,8 @@ and `passing`.
 
 from __future__ import annotations
 
+import itertools
+
 import attrs
 
 from .agents import Agent
@@ -52,11 +54,13 @@ class _Writer:
         self.statements = statements
         self.inline = inline
 
-    def condition(self, fn, indent: int, compiled, node, local: frozenset, env: str) -> str:
-        """The Python of a rule's condition, tested with `env` as its names."""
+    def condition(self, fn, indent: int, compiled, node, local: frozenset, env: str, bound: dict | None = None) -> str:
+        """The Python of a rule's condition, tested with `env` as its names; inline, the names in
+        `bound` are read from the Python locals it maps them to (and `env` may not be made yet)."""
         if self.inline:
-            fn.add(indent, f"e = {env}")
-            return self.statements.value(fn, node, local, indent)
+            if bound is None or not local <= bound.keys():
+                fn.add(indent, f"e = {env}")
+            return self.statements.value(fn, node, local, indent, bound)
         return f"{fn.name('_when', compiled)}(g, {env})"
 
     def body(self, fn, indent: int, compiled, block, local: frozenset, env: str) -> None:
@@ -83,15 +87,19 @@ def _arrival(handlers: list, label: str, writer: _Writer, watched):
         fn.add(1, "if g.on_settled is not None:")
         fn.add(2, f"return {fn.name('_watched', watched)}(g, player, occupant)")
     tests = []
-    for i, h in enumerate(handlers):
-        fn.add(1, f"e{i} = " + ("{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}"))
+    envs = ["{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}" for h in handlers]
+    if not writer.inline:
+        for i, env in enumerate(envs):
+            fn.add(1, f"e{i} = {env}")
     for i, h in enumerate(handlers):
         if h.when is None:
             tests.append(None)
             continue
         # Every test is made before any body runs: a call's result is kept (inline, each value is a
-        # new local of its own or a constant already).
-        test = writer.condition(fn, 1, h.when, h.node.when, h.local, f"e{i}")
+        # new local of its own or a constant already, and the condition reads the arrival's names
+        # from the parameters: a body's environment is made only when it runs).
+        bound = {"player": "player"} if h.var is None else {"player": "player", h.var: "occupant"}
+        test = writer.condition(fn, 1, h.when, h.node.when, h.local, envs[i] if writer.inline else f"e{i}", bound)
         if not writer.inline and len(handlers) > 1:
             kept = fn.temp()
             fn.add(1, f"{kept} = {test}")
@@ -102,7 +110,7 @@ def _arrival(handlers: list, label: str, writer: _Writer, watched):
         if tests[i] is not None:
             fn.add(1, f"if {tests[i]}:")
             indent = 2
-        writer.body(fn, indent, h.body, h.node.body, h.local, f"e{i}")
+        writer.body(fn, indent, h.body, h.node.body, h.local, envs[i] if writer.inline else f"e{i}")
     return writer.statements.define(fn, "fire", "g, player, occupant", label)
 
 
@@ -166,16 +174,21 @@ def _turn(rules, writer: _Writer, watched):
         add(1, "seat = active.index(player) if player in active else 0")
         add(1, "agents = g.agents")
         add(1, "for p in (active[seat:] + active[:seat] if seat else active):")
-        add(2, f"if p is not player and type(agents[p.seat]).wants_window is {quiet}:")
-        add(3, "continue")
+        add(2, f"if type(agents[p.seat]).wants_window is {quiet}:")  # it answers `own turn`: not asked
+        add(3, "if p is not player:")
+        add(4, "continue")
         asked = "g.agent(p)" if rules.hidden_fields else "agents[p.seat]"  # `Game.agent`: blindfolded only where fields are hidden
-        add(2, f"if not {asked}.wants_window(g, p, p is player):")
+        add(2, f"elif not {asked}.wants_window(g, p, p is player):")
         add(3, "continue")
         add(2, "try:")
         add(3, "g.window(p)")
         add(2, "except TurnEnded:")
         add(3, "pass")
-    add(1, "g.check_end()")
+    if rules.ends:  # `Game.check_end`, called only when what the end conditions read has changed
+        fn.namespace["_ZEROS"] = itertools.repeat(0)  # counters missing count as 0
+        add(1, "reads = g._end_reads")
+        add(1, "if reads is None or sum(map(g.versions.get, reads, _ZEROS)) != g._ends_false_at:")
+        add(2, "g.check_end()")
     add(1, "if g.turn_limit is not None and state.turn >= g.turn_limit:")
     add(2, "g.end_game('turn limit', None, NO_RULE)")
     add(1, "g.phase_at = -1")  # the next turn has not reached its first phase
