@@ -417,11 +417,16 @@ class Game(Cards, Dealing):
         self.versions[name] = self.versions.get(name, 0) + 1
 
     def set_field(self, target, field: str, value, where: RuleRef) -> None:
-        old = target.f.get(field)
-        target.f[field] = value
-        self._changed(field)
-        if self.emitting:
-            self.emit("set", where, target.name, field, name_of(old), name_of(value))
+        f = target.f
+        old = f.get(field)
+        f[field] = value
+        versions = self.versions  # `_changed`, written out: a `set` runs several times a turn
+        versions[field] = versions.get(field, 0) + 1
+        if self.emitting:  # `emit`, written out
+            if self._record:
+                self.events.append((self.state.turn, "set", where, target.name, field, name_of(old), name_of(value)))
+            if self._observer is not None:
+                self._observer(self, "set", where, (target.name, field, name_of(old), name_of(value)))
 
     def supply_left(self, supply) -> int:
         """The pieces of a supply the bank still holds: its size less those on the things of its kind."""

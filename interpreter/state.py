@@ -130,9 +130,14 @@ class GameState:
     showing: dict = attrs.Factory(dict)  # deck name -> the `lasting` card in force (Held), if any
 
 
+_PLAIN = frozenset({int, bool, str, float, type(None)})  # shown as they are: most values set are numbers
+
+
 def name_of(value):
     """A value as events show it: things, players and squares by name, in lists too (a list of
     things may be set, chosen or passed to a procedure, and the log is JSON)."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, (Player, Thing, Square, Held, Account, Supply)):
         return value.name
     if isinstance(value, Bank):
