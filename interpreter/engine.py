@@ -45,6 +45,11 @@ class Game(Cards, Dealing):
         self.emitting = record  # True when an event would be recorded or observed: see `emit`
         self.turn_limit = turn_limit or rules.turn_limit or DEFAULT_TURN_LIMIT
         self.events = EventLog()
+        # Tools that need only a game's figures, not its log (simulate, diff, sweep), play with events
+        # off and read these: the money paid by each rule (when set to a dict before play) and the
+        # seat that moved first (set by `setup`).
+        self.paid_by_rule: dict | None = None
+        self.first_seat: int | None = None
         self.steps = 0
         self.depth = 0
         self.forced_dice: list = []
@@ -377,6 +382,9 @@ class Game(Cards, Dealing):
             target.balance += amount
         versions = self.versions
         versions["cash"] = versions.get("cash", 0) + 1
+        paid = self.paid_by_rule
+        if paid is not None:
+            paid[where] = paid.get(where, 0) + amount
         if self.emitting:  # `emit`, written out: one of the events made every turn
             if self._record:
                 self.events.append((self.state.turn, "pay", where, amount, source.name, target.name))
@@ -573,6 +581,7 @@ class Game(Cards, Dealing):
         else:
             if self.emitting:
                 self.emit("first", NO_RULE, state.players[state.current].name, None)
+        self.first_seat = state.current
         if self.rules.setup is not None:
             self.steps = 0
             try:

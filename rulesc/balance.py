@@ -20,13 +20,10 @@ import attrs
 
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
-from rulesc.interpreter.events import PAYLOAD, field_index
 from rulesc.interpreter.rules import Rules
 
 from . import stats
 
-PAY_AMOUNT = PAYLOAD + field_index("pay", "amount")  # in a row of the log (`EventLog.rows`)
-FIRST_PLAYER = PAYLOAD + field_index("first", "player")
 TURN_LIMIT = "turn limit"  # the engine's end reason when a game reaches its turn cap: a timeout
 BROKEN = "broke an invariant"  # `simulate --check`: the game stopped where an invariant broke
 
@@ -67,7 +64,9 @@ def record_game(rules: Rules, players: int, seed: int, agents: str = "heuristic"
     """Play game `seed` and take its figures. With `check`, every invariant is checked after every
     event, and a game that breaks one stops there with the failure; with `wealth`, every seat's cash
     is sampled every `players` turns, a round while nobody is out (read from the state by an observer)."""
-    game = Game(rules, players, seed=seed, agents=make_agents(agents, seed, players))
+    # The log is kept only for the checker; the figures come from the game's own tallies.
+    game = Game(rules, players, seed=seed, agents=make_agents(agents, seed, players), record=check)
+    game.paid_by_rule = {}
     samples: list = []
     if wealth:
         state = game.state
@@ -83,14 +82,8 @@ def record_game(rules: Rules, players: int, seed: int, agents: str = "heuristic"
     else:
         game.play()
     state = game.state
-    money: collections.Counter = collections.Counter()
-    first = 1
-    for row in game.events.rows():
-        kind = row[1]
-        if kind == "pay":
-            money[row[2]] += row[PAY_AMOUNT]
-        elif kind == "first":
-            first = next(p.seat + 1 for p in state.players if p.name == row[FIRST_PLAYER])
+    money = game.paid_by_rule
+    first = game.first_seat + 1 if game.first_seat is not None else 1
     cash = tuple(p.f.get("cash", 0) for p in state.players)
     reason = BROKEN if failure is not None else state.end_reason or BROKEN
     return GameRecord(seed, state.turn, reason, state.winner.seat + 1 if state.winner is not None else None, first,

@@ -192,3 +192,28 @@ def test_a_plot_that_cannot_be_drawn_is_refused_before_any_game(tmp_path):
     assert "no folder" in err
     _, err = rulesc("diff", FINANCE, FAST_MONEY, "--plot", tmp_path / "x.png", code=2)
     assert "--games" in err
+
+
+@pytest.mark.parametrize("path", [FINANCE, LEVEL1])
+def test_the_figures_played_with_events_off_are_those_the_log_shows(path):
+    """simulate, diff and sweep play with events off and read the game's tallies (money paid per rule,
+    the first seat): they must be what the event log of the same game, recorded, says."""
+    from rulesc.balance import record_game
+    from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.rules import load_rules
+
+    rules = load_rules(str(path))
+    for seed in range(6):
+        game = Game(rules, 3, seed=seed, agents=make_agents("heuristic", seed, 3))
+        game.play()
+        money: dict = {}
+        for event in game.events:
+            if event.kind == "pay":
+                money[event.rule] = money.get(event.rule, 0) + event.payload[0]
+        first = next(e.payload[0] for e in game.events if e.kind == "first")
+        figures = record_game(rules, 3, seed)
+        assert figures.money == money and list(figures.money) == list(money)  # the same sums, in the same order
+        assert figures.first == next(p.seat + 1 for p in game.state.players if p.name == first)
+        assert (figures.turns, figures.cash) == (game.state.turn, tuple(p.f["cash"] for p in game.state.players))
+        assert sum(money.values()) > 0
