@@ -16,6 +16,7 @@ are used as they are.
 
 from __future__ import annotations
 
+from .agents import Agent
 from .dealing import AgentError
 
 
@@ -29,7 +30,10 @@ class MaskedFields(dict):
     __slots__ = ("owner", "viewer", "hidden")
 
     def __init__(self, fields: dict, hidden: frozenset, owner, viewer):
-        super().__init__((k, v) for k, v in fields.items() if k not in hidden)
+        dict.__init__(self, fields)  # a copy made in C, then the few hidden fields taken out
+        for key in hidden:
+            if dict.__contains__(self, key):
+                dict.__delitem__(self, key)
         self.owner, self.viewer, self.hidden = owner, viewer, hidden
 
     def __missing__(self, key):
@@ -39,20 +43,23 @@ class MaskedFields(dict):
 
 
 class Blindfolded:
-    """An agent whose every answer is given with the other players' hidden fields masked."""
+    """An agent whose every answer is given with the other players' hidden fields masked (a game
+    keeps one per seat: `Game.agent`)."""
 
     def __init__(self, agent, game, hidden: frozenset):
         self.inner, self._game, self._hidden = agent, game, hidden
 
     def _masked(self, viewer, question: str, *args):
-        others = [p for p in self._game.state.players if p is not viewer]
-        saved = [p.f for p in others]
-        for p in others:
-            p.f = MaskedFields(p.f, self._hidden, p, viewer)
+        hidden = self._hidden
+        saved = []
+        for p in self._game.state.players:
+            if p is not viewer:
+                saved.append((p, p.f))
+                p.f = MaskedFields(p.f, hidden, p, viewer)
         try:
             return getattr(self.inner, question)(self._game, viewer, *args)
         finally:
-            for p, fields in zip(others, saved):
+            for p, fields in saved:
                 p.f = fields
 
     def bid(self, game, player, thing, low, high):
@@ -62,6 +69,8 @@ class Blindfolded:
         return self._masked(player, "choose", name, options)
 
     def wants_window(self, game, player, own_turn):
+        if type(self.inner).wants_window is Agent.wants_window:  # answers `own_turn`, reading nothing
+            return own_turn
         return self._masked(player, "wants_window", own_turn)
 
     def act(self, game, player, options, raising):
@@ -74,7 +83,12 @@ class Blindfolded:
         return getattr(self.inner, name)
 
 
-def consulted(agent, game):
-    """The agent as the engine consults it: blindfolded where the rules hide fields, else as it is."""
+def consulted(agent, game, known=None):
+    """The agent as the engine consults it: blindfolded where the rules hide fields, else as it is.
+    `known`, the blindfold the game last made for the seat, is used again if it is this agent's."""
     hidden = game.rules.hidden_fields
-    return Blindfolded(agent, game, hidden) if hidden else agent
+    if not hidden:
+        return agent
+    if known is not None and known.inner is agent:
+        return known
+    return Blindfolded(agent, game, hidden)

@@ -127,6 +127,7 @@ class Game(Cards, Dealing):
         self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
         self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
+        self._blindfolds: dict = {}  # seat -> the agent's blindfold (see `agent`)
 
     # ---- events and budget -------------------------------------------------------------------
     # An event is made only when something takes it: the log (`record`) or an `observer` (the
@@ -187,7 +188,12 @@ class Game(Cards, Dealing):
     def agent(self, player: Player):
         """The agent that answers for `player`, blindfolded to the others' hidden fields (blindfold.py)."""
         agent = self.agents[player.seat]
-        return consulted(agent, self) if self.rules.hidden_fields else agent  # no hidden field: as it is
+        if not self.rules.hidden_fields:  # no hidden field: as it is
+            return agent
+        blindfolds = self._blindfolds
+        known = blindfolds.get(player.seat)
+        found = blindfolds[player.seat] = consulted(agent, self, known)
+        return found
 
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):
