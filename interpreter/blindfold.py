@@ -56,9 +56,12 @@ class Blindfolded:
             if p is not viewer:
                 saved.append((p, p.f))
                 p.f = MaskedFields(p.f, hidden, p, viewer)
+        game = self._game
+        game.masking += 1
         try:
-            return getattr(self.inner, question)(self._game, viewer, *args)
+            return getattr(self.inner, question)(game, viewer, *args)
         finally:
+            game.masking -= 1
             for p, fields in saved:
                 p.f = fields
 

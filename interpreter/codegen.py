@@ -13,6 +13,8 @@ division by zero) is reported as a rule error at the expression's source positio
 
 from __future__ import annotations
 
+import itertools
+
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import MOVED_BY, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
 
@@ -30,6 +32,7 @@ OUT = "@out"  # who is still in the game
 POSITION = "@position"
 GLOBAL = "@global:"
 UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
+_ZEROS = itertools.repeat(0)  # a counter not yet moved counts as 0
 IDENTITY = {"player", "square", "account"}  # and kinds and groups: compared with `is`, the rest with `==`
 
 
@@ -122,6 +125,22 @@ class ExpressionCodegen:
             and function.reads <= fixed_fields(self.program) \
             and any(isinstance(n, ast.Aggregate) for n in walk(define.value))
 
+    def _answers_can_be_kept_while(self, define, function) -> tuple | None:
+        """What a define's answer depends on, if it can be kept in a game while that stands: its
+        parameters are all things, players or squares (never `none`, never a list: a value that
+        names itself), everything it reads has a change counter (no `UNTRACKED`), its answer is not
+        a list (a caller might keep it) and it aggregates (plain arithmetic costs less than looking an
+        answer up). Returns the counted fields it reads (its fixed data left out), or None."""
+        kinds = self.program.kinds
+        if not define.params or not all((t.name in kinds or t.name in ("player", "square"))
+                                        and not t.optional and not t.is_list for _, t in define.params):
+            return None
+        if UNTRACKED in function.reads or self.type_of(define.value).is_list:
+            return None
+        if not any(isinstance(n, ast.Aggregate) for n in walk(define.value)):
+            return None
+        return tuple(sorted(function.reads - fixed_fields(self.program)))
+
     def cannot_fail(self, function, node, local: frozenset) -> bool:
         """Whether `function` surely returns rather than fails, wherever it is evaluated as its rule
         evaluates it (see `Safety`): then not evaluating it hides no failure. Found when first asked."""
@@ -153,6 +172,10 @@ class ExpressionCodegen:
             function = self.function(define.value, frozenset(n for n, _ in define.params))
             if self._answers_can_be_kept(define, function):
                 function = _kept_answers(function)
+            else:
+                reads = self._answers_can_be_kept_while(define, function)
+                if reads is not None:
+                    function = _answers_kept_while(function, reads)
             self.functions[define.name] = function
             self.reads = outer_reads | function.reads
         else:
@@ -506,6 +529,26 @@ def _kept_answers(function):
         return answer
     kept.reads, kept.locals = function.reads, function.locals
     return kept
+
+
+def _answers_kept_while(function, reads: tuple):
+    """`function` (a define's, see `ExpressionCodegen._answers_can_be_kept_while`) keeping its answer
+    in each game, for each combination of its arguments, while the change counters of what it reads
+    stand (their sum changes when one does: they only grow). Not while an agent answers blindfolded
+    (`Game.masking`): an answer worked out on the whole state must not reach it."""
+    def kept_while(g, e):
+        if g.masking:
+            return function(g, e)
+        key = (kept_while, *e.values())
+        stamp = sum(map(g.versions.get, reads, _ZEROS)) if reads else 0
+        known = g.define_answers.get(key)
+        if known is not None and known[0] == stamp:
+            return known[1]
+        answer = function(g, e)
+        g.define_answers[key] = (stamp, answer)
+        return answer
+    kept_while.reads, kept_while.locals, kept_while.plain = function.reads, function.locals, function
+    return kept_while
 
 
 def source_text(program, node) -> str:

@@ -128,6 +128,8 @@ class Game(Cards, Dealing):
         self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
         self._blindfolds: dict = {}  # seat -> the agent's blindfold (see `agent`)
+        self.masking = 0  # while an agent answers blindfolded (blindfold.py): defines keep no answers then
+        self.define_answers: dict = {}  # the answers defines keep while what they read stands (codegen.py)
 
     # ---- events and budget -------------------------------------------------------------------
     # An event is made only when something takes it: the log (`record`) or an `observer` (the

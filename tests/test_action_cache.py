@@ -187,3 +187,59 @@ def test_a_define_over_fixed_data_keeps_its_answers_and_changes_no_game(monkeypa
     plain = load_rules(str(GAMES / "wheeler.rules"))
     assert not kept(plain)
     assert with_kept == [_events(plain, seed, 2 + seed % 3, True) for seed in range(6)]
+
+
+def _kept_while(rules) -> dict:
+    return {n: f for n, f in rules.compiler.codegen.functions.items() if f.__name__ == "kept_while"}
+
+
+def test_a_define_over_counted_state_keeps_its_answer_only_while_what_it_reads_stands(monkeypatch):
+    """A define that aggregates over counted state (Wheeler's `market_value(q)`, `net_worth(q)`,
+    `occupied(s)`) keeps its answer in a game while the counters of what it reads stand. After every
+    event of whole games, each kept answer is what computing it gives; and without keeping them the
+    games are the very same."""
+    from rulesc.interpreter.codegen import ExpressionCodegen
+
+    rules = load_rules(str(GAMES / "wheeler.rules"))
+    kept = _kept_while(rules)
+    assert {"market_value", "net_worth", "occupied"} <= kept.keys()
+    assert "in_need" not in _kept_while(load_rules(str(GAMES / "wallstreet.rules")))  # reads `owing`: uncounted
+    defines = rules.program.defines
+    compared = 0
+    for seed in range(3):
+        game = Game(rules, 3, seed=seed, agents=make_agents("heuristic", seed, 3))
+
+        def arguments(kind: str):
+            return game.state.players if kind == "player" else game.square_list if kind == "square" \
+                else game.kind_things[kind]
+
+        def observe(g, kind, where, payload):
+            nonlocal compared
+            for name, function in kept.items():
+                (param, t), = defines[name].params
+                for value in arguments(t.name):
+                    assert function(g, {param: value}) == function.plain(g, {param: value}), (name, value.name, kind)
+                    compared += 1
+        game.observer = observe
+        game.play()
+    assert compared > 10_000
+    with_kept = [_events(rules, seed, 2 + seed % 3, True) for seed in range(4)]
+    monkeypatch.setattr(ExpressionCodegen, "_answers_can_be_kept_while", lambda self, define, function: None)
+    plain = load_rules(str(GAMES / "wheeler.rules"))
+    assert not _kept_while(plain)
+    assert with_kept == [_events(plain, seed, 2 + seed % 3, True) for seed in range(4)]
+
+
+def test_no_kept_answer_reaches_an_agent_answering_blindfolded():
+    """While an agent answers blindfolded (Wall Street hides cash), a define computes on what it may see
+    and keeps nothing: an answer worked out on the whole state must not reach it."""
+    rules = load_rules(str(GAMES / "wallstreet.rules"))
+    on_bankomat = _kept_while(rules)["on_bankomat"]
+    game = Game(rules, 2, seed=1, agents=make_agents("heuristic", 1, 2))
+    player = game.state.players[0]
+    on_bankomat(game, {"q": player})
+    assert len(game.define_answers) == 1
+    game.masking = 1
+    game.define_answers.clear()
+    assert on_bankomat(game, {"q": player}) == on_bankomat.plain(game, {"q": player})
+    assert not game.define_answers
