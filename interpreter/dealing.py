@@ -240,14 +240,36 @@ class Dealing:
             elif not per_option:  # one test for all the options
                 if volatile(self, {"player": player}):
                     options.extend(found)
-            else:
+            elif action.select is None:
                 var = action.var
                 env = {"player": player}
                 for choice in found:
                     env[var] = choice.argument
                     if volatile(self, env):
                         options.append(choice)
+            else:
+                options.extend(self._selected(action, player, found))
         return options
+
+    def _selected(self, action, player: Player, found: list) -> list:
+        """The options whose thing passes a volatile part that matches a fixed field first (see
+        `rules._selector`): the value to match worked out once, the rest tested where it matches."""
+        field, value_of, identity, rest = action.select
+        env = {"player": player}
+        value = value_of(self, env)
+        if identity:
+            matching = [choice for choice in found if choice.argument.f[field] is value]
+        else:
+            matching = [choice for choice in found if choice.argument.f[field] == value]
+        if rest is None:
+            return matching
+        var = action.var
+        passed = []
+        for choice in matching:
+            env[var] = choice.argument
+            if rest(self, env):
+                passed.append(choice)
+        return passed
 
     def _make_plan(self) -> list:
         self._plan = _action_plan(self.rules.actions, fixed_fields(self.rules.program))
@@ -271,12 +293,49 @@ class Dealing:
         if (high - low) // step + 1 > MAX_AMOUNTS:
             raise self.error(f"action `{action.name}` offers {(high - low) // step + 1:,} amounts, more than "
                              f"{MAX_AMOUNTS:,}", help="choose a larger step")
+        guard, when, volatile = self._amount_tests(action)
+        if guard is not None and not guard(self, env):  # the same for every amount
+            return []
         options = []
         for value in range(low, high + 1, step):
             env[action.var] = value
-            if (action.when is None or action.when(self, env)) and (action.volatile is None or action.volatile(self, env)):
+            if (when is None or when(self, env)) and (volatile is None or volatile(self, env)):
                 options.append(ActionChoice(action.name, value))
         return options
+
+    def _amount_tests(self, action) -> tuple:
+        """An amount action's condition as (guard, when, volatile): `guard` the conjuncts it tests first
+        that do not read the amount (`on_bankomat(player)`), tested once for all amounts (or None);
+        `when` and `volatile` what is left of its two parts, tested for each amount. Each part keeps
+        the whole's place, so a failure is reported as the whole's would be. Worked out once."""
+        known = self._amount_plans.get(action.name)
+        if known is not None:
+            return known
+        var, guards, when, volatile = action.var, [], action.when, action.volatile
+        for part in ("when", "volatile"):
+            condition = when if part == "when" else volatile
+            if condition is None:
+                continue
+            conjuncts = condition.conjuncts()
+            count = len(conjuncts.operands)
+            lead = next((k for k in range(count) if var in conjuncts.part(k, k + 1).locals), count)
+            if lead:
+                guards.append(conjuncts.part(0, lead))
+            rest = conjuncts.part(lead, count) if lead < count else None
+            if part == "when":
+                when = rest
+                if rest is not None:  # the volatile part is tested after it: no more can go first
+                    break
+            else:
+                volatile = rest
+        guard = None
+        if len(guards) == 1:
+            guard = guards[0]
+        elif guards:
+            first, second = guards
+            guard = lambda g, e: first(g, e) and second(g, e)  # noqa: E731 (the stable part's, then the volatile's)
+        self._amount_plans[action.name] = known = (guard, when, volatile)
+        return known
 
     def _legal(self, action, player: Player) -> list:
         if action.var is None:

@@ -20,7 +20,7 @@ from rulesc.dsl.parser import parse_text
 from rulesc.dsl.variants import load_file
 from rulesc.dsl.types import Type, compatible
 
-from .codegen import POSITION, UNTRACKED
+from .codegen import POSITION, UNTRACKED, fixed_fields
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
 from .state import Account, Square, Supply
@@ -73,6 +73,7 @@ class ActionDef:
     amount: tuple | None = None  # (low, high, step) compiled: the amounts a player may choose, for an amount action
     limit: int | None = None  # times a player may take it per turn or per visit (`once per turn`)
     per: str | None = None  # "turn" | "visit"
+    select: tuple | None = None  # the volatile part as a fixed field to match and the rest: see `_selector`
 
 
 @attrs.define
@@ -236,25 +237,58 @@ def parse_override(text: str) -> tuple[str, object]:
 VOLATILE = {"cash", POSITION, UNTRACKED}  # they change every turn: a condition reading them is re-tested
 
 
-def _split_condition(compiler: Compiler, when, local: frozenset):
-    """An action's condition as (stable, volatile) compiled parts, either may be None.
+def _split_condition(compiler: Compiler, when, local: frozenset, var: str | None = None, kind: str | None = None):
+    """An action's condition as (stable, volatile, select): compiled parts, any may be None.
 
     The conjuncts that read cash or positions (or state with no change counter) change
     every turn; the others (ownership, buildings, debts...) rarely do. Keeping them apart lets the
-    engine reuse the stable part's answers and re-test only the volatile part."""
+    engine reuse the stable part's answers and re-test only the volatile part. `select` is the
+    volatile part taken apart for the engine where it can be (see `_selector`)."""
     if when is None:
-        return None, None
+        return None, None, None
     operands = when.operands if isinstance(when, ast.BoolOp) and when.op == "and" else (when,)
     stable, volatile = [], []
     for operand in operands:
         (volatile if compiler.expr(operand, local).reads & VOLATILE else stable).append(operand)
 
-    def joined(parts):
-        if not parts:
-            return None
-        node = parts[0] if len(parts) == 1 else ast.BoolOp(op="and", operands=tuple(parts), span=when.span)
-        return compiler.expr(node, local)
-    return joined(stable), joined(volatile)
+    def node_of(parts):
+        return parts[0] if len(parts) == 1 else ast.BoolOp(op="and", operands=tuple(parts), span=when.span)
+
+    volatile_node = node_of(volatile) if volatile else None
+    return (compiler.expr(node_of(stable), local) if stable else None,
+            compiler.expr(volatile_node, local) if volatile else None,
+            _selector(compiler, volatile, volatile_node, var, kind, local))
+
+
+def _selector(compiler: Compiler, operands: list, whole, var: str | None, kind: str | None, local: frozenset):
+    """For a volatile part whose first conjunct matches a fixed field of the action's thing with a
+    value that is the same for every thing (`s.bank == player.position`: buy a share of the bank
+    you are on): (the field, that value compiled, whether it is compared by identity, the rest of
+    the part compiled or None). The engine works the value out once and tests the field of each
+    thing against it, the rest only where it matches: what testing the whole for each thing does,
+    failures reported as the whole's, for far less. None where the part is not of that form."""
+    if var is None or not operands:
+        return None
+    first = operands[0]
+    if not (isinstance(first, ast.Compare) and first.op == "=="):
+        return None
+    declared = compiler.program.kinds.get(kind)
+    if declared is None:
+        return None
+    codegen = compiler.codegen
+    fixed = fixed_fields(compiler.program) & {f.name for f in declared.fields}
+    failure = codegen._failure(whole)
+    for mine, other in ((first.left, first.right), (first.right, first.left)):
+        if isinstance(mine, ast.Attr) and isinstance(mine.obj, ast.Name) and mine.obj.id == var and mine.name in fixed:
+            value = codegen.function(other, local, failure)
+            if var in value.locals:
+                continue
+            rest = None
+            if len(operands) > 1:
+                rest = codegen.function(ast.BoolOp(op="and", operands=tuple(operands[1:]), span=whole.span),
+                                        local, failure)
+            return mine.name, value, codegen._by_identity(codegen.type_of(mine)), rest
+    return None
 
 
 def _overrides(checked: Checked, texts) -> dict:
@@ -351,14 +385,14 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     for a in p.actions.values():
         var, kind = (a.param.name, a.param.kind) if a.param else (None, None)
         local = frozenset({"player"} | ({var} if var else set()))
-        when, volatile = _split_condition(compiler, a.when, local)
+        when, volatile, select = _split_condition(compiler, a.when, local, var, kind)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
         actions.append(ActionDef(a.name, var, kind, a.timing, when, settling(compiler.block(a.body, local)), compiler.where(a),
                                  prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile,
                                  a.relation, phase_names.index(a.phase) if a.phase is not None else None,
                                  tuple(compiler.expr(n, frozenset({"player"}))
                                        for n in (a.amount.low, a.amount.high, a.amount.step)) if a.amount else None,
-                                 a.limit, a.per))
+                                 a.limit, a.per, select))
 
     decks = {}
     for deck in p.decks.values():

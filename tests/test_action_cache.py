@@ -243,3 +243,45 @@ def test_no_kept_answer_reaches_an_agent_answering_blindfolded():
     game.define_answers.clear()
     assert on_bankomat(game, {"q": player}) == on_bankomat.plain(game, {"q": player})
     assert not game.define_answers
+
+
+def test_conditions_taken_apart_offer_what_the_whole_conditions_offer():
+    """Wall Street's `buy_share(s) … when s.owner == none and s.bank == player.position and …` matches
+    the share's fixed `bank` against the value worked out once (`ActionDef.select`), and its amount
+    actions test `on_bankomat(player)` once for all amounts (`Dealing._amount_tests`). At every
+    window and landing of whole games, every player is offered exactly what testing each whole
+    condition for each option offers."""
+    rules = load_rules(str(GAMES / "wallstreet.rules"))
+    selected = [a for a in rules.actions if a.select is not None]
+    assert {a.name for a in selected} == {"buy_share", "buy_fund"}
+    amounts = [a for a in rules.actions if a.amount is not None]
+    originals = [(a, a.select) for a in selected]
+
+    def plainly(g, p, own: bool) -> list:
+        """The legal actions with each whole condition tested for each option."""
+        kept = dict(g._amount_plans)
+        for a in selected:
+            a.select = None
+        g._amount_plans.update({a.name: (None, a.when, a.volatile) for a in amounts})
+        try:
+            return g.legal_actions(p, own)
+        finally:
+            for a, select in originals:
+                a.select = select
+            g._amount_plans.clear()
+            g._amount_plans.update(kept)
+
+    seen: set = set()
+    for seed in range(3):
+        game = Game(rules, 3, seed=seed, agents=make_agents("heuristic", seed, 3))
+
+        def observe(g, kind, where, payload):
+            if kind in ("window", "land"):
+                for p in g.active:
+                    own = p.seat == g.state.current
+                    fast = g.legal_actions(p, own)
+                    assert fast == plainly(g, p, own), (g.state.turn, p.name)
+                    seen.update(o.action for o in fast)
+        game.observer = observe
+        game.play()
+    assert {"buy_share", "buy_fund", "deposit", "withdraw"} <= seen  # each was offered, and compared
