@@ -50,7 +50,8 @@ PLAYER_FIELDS = {  # every player has these; a file's `player:` declares more
 }
 PLAYER_POSITION = "position"  # kept as an index into the board, read as a square
 PLAYER_OUT = "out"
-PLAYER_UNTRACKED = frozenset({"owing", "bidding", "hand", "extra_turns", "status", "status_turns"})  # no change counter: never cache what reads them
+PLAYER_COUNTED = frozenset({"owing", "bidding"})  # the engine counts their changes, as it counts fields
+PLAYER_UNTRACKED = frozenset({"hand", "extra_turns", "status", "status_turns"})  # no change counter: never cache what reads them
 DECK_FIELDS = {"left": T.COUNT, "discarded": T.COUNT, "showing": Type("card", True)}  # showing: a lasting card in force
 ROLL_FIELDS = {"total": T.COUNT, "doubles": T.BOOL, "faces": T.list_of(T.COUNT)}
 SALE_FIELDS = {"winner": T.PLAYER, "price": T.MONEY}

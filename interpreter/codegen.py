@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 
 from rulesc.dsl import ast
-from rulesc.dsl.builtins import MOVED_BY, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
+from rulesc.dsl.builtins import MOVED_BY, PLAYER_COUNTED, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
 
 from rulesc.dsl.model import move_marks
 from rulesc.dsl.walk import walk
@@ -31,6 +31,7 @@ PLAYER_ATTRIBUTES = set(PLAYER_FIELDS) - {PLAYER_POSITION}  # kept as attributes
 OUT = "@out"  # who is still in the game
 POSITION = "@position"
 GLOBAL = "@global:"
+COUNTED = "@"  # and a player's attribute whose changes the engine counts: "@owing", "@bidding"
 UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
 _ZEROS = itertools.repeat(0)  # a counter not yet moved counts as 0
 IDENTITY = {"player", "square", "account"}  # and kinds and groups: compared with `is`, the rest with `==`
@@ -230,6 +231,8 @@ class ExpressionCodegen:
             if base_name == "player" and node.name in PLAYER_ATTRIBUTES:
                 if node.name == PLAYER_OUT:
                     self.reads.add(OUT)
+                elif node.name in PLAYER_COUNTED:
+                    self.reads.add(COUNTED + node.name)
                 elif node.name in PLAYER_UNTRACKED:
                     self.reads.add(UNTRACKED)
                 return f"{obj}.{node.name}"

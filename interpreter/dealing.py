@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import attrs
 
-from .codegen import fixed_fields
+from .codegen import COUNTED, fixed_fields
 from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
 from .state import Held, Player, Thing, name_of
@@ -180,12 +180,14 @@ class Dealing:
         if bidder.out or not self.agent(bidder).wants_window(self, bidder, bidder is current):
             return
         bidder.bidding = low
+        self._changed(BIDDING)
         self.descend("windows open windows", help="look for an action whose body opens a `window` again")
         try:
             self.window(bidder, where=where)
         finally:
             self.depth -= 1
             bidder.bidding = 0
+            self._changed(BIDDING)
 
     _plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
     _some_safe = False  # ... and whether testing any of them cannot fail (then it may be left out)
@@ -606,4 +608,5 @@ def _layers(action, fixed: frozenset) -> tuple | None:
 
 
 _ZEROS = itertools.repeat(0)
+BIDDING = COUNTED + "bidding"  # the change counter of players' `bidding`
 _new_tuple = tuple.__new__  # makes an ActionChoice without the named tuple's slower constructor

@@ -17,7 +17,7 @@ from rulesc.dsl.builtins import HINT_WORTH
 
 from .blindfold import consulted
 from .cards import Cards
-from .codegen import GLOBAL, OUT, POSITION, UNTRACKED
+from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, EventLog, RuleRef
@@ -26,6 +26,7 @@ from .state import Account, Bank, GameState, Player, Roll, Thing, name_of, state
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 _ZEROS = itertools.repeat(0)
+OWING = COUNTED + "owing"  # the change counter of players' `owing`
 
 
 class Game(Cards, Dealing):
@@ -424,10 +425,12 @@ class Game(Cards, Dealing):
 
     def raise_cash(self, debtor: Player, owed: int, where: RuleRef) -> None:
         debtor.owing = owed
+        self._changed(OWING)
         try:
             self.window(debtor, raising=owed, where=where)
         finally:
             debtor.owing = 0
+            self._changed(OWING)
 
     # ---- state changes --------------------------------------------------------------------------------
     def _changed(self, name: str) -> None:

@@ -14,7 +14,7 @@ from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import events_to_jsonl
 from rulesc.interpreter.rules import compile_rules, load_rules
 
-BIDDING = """\
+BIDDING_GAME = """\
 game "Tiny":
     players: 2 to 2
     start: Go
@@ -55,14 +55,19 @@ end when count(players) == 1 winner players[0] as "last player standing"
 def test_an_action_that_reads_the_bid_a_player_must_make_is_tested_again_when_it_changes():
     # Regression: `bidding` had no change counter and was not marked untracked, so a condition on it
     # alone was cached: once found illegal (no auction), `ask` stayed illegal in every bid window.
-    rules = compile_rules(check_program(parse_text(BIDDING, "tiny.rules")))
+    # Now the engine counts its changes (`Dealing._bid_window`), as this test does.
+    from rulesc.interpreter.dealing import BIDDING
+
+    rules = compile_rules(check_program(parse_text(BIDDING_GAME, "tiny.rules")))
     game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
     game.setup()
     player = game.state.players[0]
     assert game.legal_actions(player, True) == []
     player.bidding = 20  # as in an auction's bid window
+    game._changed(BIDDING)
     assert [choice.action for choice in game.legal_actions(player, False)] == ["ask"]
     player.bidding = 0
+    game._changed(BIDDING)
     assert game.legal_actions(player, True) == []
 
 
@@ -85,7 +90,7 @@ def test_legal_actions_kept_in_layers_change_no_game(name):
         assert _events(rules, seed, 3 + seed % 2, True) == _events(rules, seed, 3 + seed % 2, False)
 
 
-LAYERED = BIDDING.replace("    price: money\n", "    price: money\n    zero: count\n    state level: count = 0\n") \
+LAYERED = BIDDING_GAME.replace("    price: money\n", "    price: money\n    zero: count\n    state level: count = 0\n") \
     .replace("name   price\n    Alpha  $60", "name   price  zero\n    Alpha  $60    0") \
     .replace("action ask any time when player.bidding > $0:",
              "action fix(l: Lot) any time when l.owner == player and l.level >= 0 and 10 / l.zero > 1:")
@@ -203,7 +208,7 @@ def test_a_define_over_counted_state_keeps_its_answer_only_while_what_it_reads_s
     rules = load_rules(str(GAMES / "wheeler.rules"))
     kept = _kept_while(rules)
     assert {"market_value", "net_worth", "occupied"} <= kept.keys()
-    assert "in_need" not in _kept_while(load_rules(str(GAMES / "wallstreet.rules")))  # reads `owing`: uncounted
+    assert not {"in_need", "capital"} & _kept_while(load_rules(str(GAMES / "wallstreet.rules"))).keys()  # no aggregate
     defines = rules.program.defines
     compared = 0
     for seed in range(3):
