@@ -246,17 +246,21 @@ class Compiler:
 
     def _s_Do(self, node, local, where):
         args = [self.expr(a, local) for a in node.args]
-        proc = self.program.procedures[node.name]
-        names = [pname for pname, _ in proc.params]
-        procedures = self.procedures
+        names = [pname for pname, _ in self.program.procedures[node.name].params]
+        procedure = self.procedure
 
         def do(g, e):
             g.tick(where, node)
-            body = procedures.get(node.name)
-            if body is None:  # compiled on first use, so procedures may call each other
-                body = procedures[node.name] = self.block(proc.body, frozenset(names))
-            g.run_procedure(node.name, body, {n: a(g, e) for n, a in zip(names, args)}, where)
+            g.run_procedure(node.name, procedure(node.name), {n: a(g, e) for n, a in zip(names, args)}, where)
         return do, local
+
+    def procedure(self, name: str):
+        """A procedure's compiled body, compiled on first use (so procedures may call each other)."""
+        body = self.procedures.get(name)
+        if body is None:
+            proc = self.program.procedures[name]
+            body = self.procedures[name] = self.block(proc.body, frozenset(pname for pname, _ in proc.params))
+        return body
 
     def _s_DiscardHeld(self, node, local, where):
         card, who = self.need(node.card, local, "the card"), self.need(node.who, local, "who holds the card")

@@ -275,6 +275,16 @@ class StatementCodegen:
         fn.add(indent, f"g.draw({node.deck!r}, e['player'], {fn.name('_w', where)})")
         return local
 
+    def _w_Do(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        names = [pname for pname, _ in self.compiler.program.procedures[node.name].params]
+        values = [self._expr(fn, a, local, indent) for a in node.args]  # in order, as the closure computes them
+        env = "{" + ", ".join(f"{n!r}: {v}" for n, v in zip(names, values)) + "}"
+        # The body is looked up when the statement runs: a procedure is compiled on first use.
+        body = f"{fn.name('_procedures', self.compiler.procedures)}.get({node.name!r}) or {fn.name('_procedure', self.compiler.procedure)}({node.name!r})"
+        fn.add(indent, f"g.run_procedure({node.name!r}, {body}, {env}, {fn.name('_w', where)})")
+        return local
+
     def _w_Pass(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
         return local
