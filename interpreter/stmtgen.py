@@ -300,9 +300,13 @@ class StatementCodegen:
         return self._for_player(fn, node, local, indent, where, "extra_turn", "the player")
 
     def _w_Window(self, fn, node, local, indent, where):
-        if node.only:  # a window for named actions only: through its closure
-            return self._general(fn, node, local, indent)
-        return self._for_player(fn, node, local, indent, where, "open_window", "the player")
+        if not node.only:
+            return self._for_player(fn, node, local, indent, where, "open_window", "the player")
+        self._tick(fn, node, indent)  # a window for the named actions only
+        who = self._needed(fn, node.who, local, indent, "given a window")
+        only = fn.name("_only", frozenset(n.id for n in node.only))
+        fn.add(indent, f"g.open_window({who}, {fn.name('_w', where)}, {only})")
+        return local
 
     def _w_UseCard(self, fn, node, local, indent, where):
         return self._for_player(fn, node, local, indent, where, "use_card", "the player")
