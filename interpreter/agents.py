@@ -110,7 +110,9 @@ class HeuristicAgent(Agent):
         return max(0, value)
 
     def bid(self, game, player, thing, low, high):
-        limit = min(game.worth(thing) if thing is not None else 0, high - self.reserve(game))
+        known = self._constant_reserve  # `reserve`, its usual answer written out: asked at every bid
+        reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
+        limit = min(game.worth(thing) if thing is not None else 0, high - reserve)
         if limit < low:
             return None
         step = max(1, limit // 10)

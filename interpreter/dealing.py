@@ -73,6 +73,9 @@ class Dealing:
             self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         high, price = None, minimum - 1
         active = [p for p in order if p.f["cash"] >= minimum]
+        # Each bidder's agent, asked once per auction rather than once per bid (an auction makes a
+        # few dozen bids): `Game.agent` answers the same for a player throughout a game.
+        bid_of = {p.seat: self.agent(p).bid for p in active}
         while active and not (len(active) == 1 and active[0] is high):
             for bidder in list(active):
                 if bidder is high:
@@ -84,15 +87,18 @@ class Dealing:
                 if cash < low:
                     active.remove(bidder)
                     continue
-                bid = self.agent(bidder).bid(self, bidder, thing, low, cash)
+                bid = bid_of[bidder.seat](self, bidder, thing, low, cash)
                 if bid is None:
                     active.remove(bidder)
                     continue
                 if not low <= bid <= cash:
                     raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {cash}")
                 high, price = bidder, bid
-                if self.emitting:
-                    self.emit("bid", where, bidder.name, bid)
+                if self.emitting:  # `emit`, written out: most of an auction's events are bids
+                    if self._record:
+                        self.events.append((self.state.turn, "bid", where, bidder.name, bid))
+                    if self._observer is not None:
+                        self._observer(self, "bid", where, (bidder.name, bid))
                 if len(active) == 1:
                     break
         return self._auction_result(thing, high, price, where)

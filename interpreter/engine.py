@@ -17,7 +17,7 @@ from rulesc.dsl.builtins import HINT_WORTH
 
 from .blindfold import consulted
 from .cards import Cards
-from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED
+from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, fixed_fields
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, EventLog, RuleRef
@@ -122,7 +122,8 @@ class Game(Cards, Dealing):
         worth = rules.hints.get(HINT_WORTH)
         self._worth_hint = worth
         self._worth_kind = rules.hint_kinds.get(HINT_WORTH)
-        self._worth_reads = tuple(sorted(worth.value.reads)) \
+        fixed = fixed_fields(rules.program)  # a worth of fixed data alone (a title's cost) is kept with key 0
+        self._worth_reads = tuple(sorted(r for r in worth.value.reads if r not in fixed)) \
             if worth is not None and UNTRACKED not in worth.value.reads else None
         self._worth_cache: dict = {}
         end_reads = frozenset().union(*(end.condition.reads for end in rules.ends))
@@ -208,17 +209,21 @@ class Game(Cards, Dealing):
         return value
 
     def worth(self, thing: Thing) -> int:
-        """The heuristic value of a thing: the `worth` hint if the rules give one."""
+        """The heuristic value of a thing: the `worth` hint if the rules give one.
+
+        Asked for every bid and every option weighed, so it is kept per thing while what the hint
+        reads stands (the change counters, as for actions; a hint of fixed data alone, as most are,
+        is worked out once per thing); a hint that reads uncounted state is worked out every time."""
+        known = self._worth_cache.get(thing)  # only things of the hint's kind are kept
+        reads = self._worth_reads
+        if known is not None and (not reads or known[0] == sum(map(self.versions.get, reads, _ZEROS))):
+            return known[1]
         hint = self._worth_hint
         if hint is None or not isinstance(thing, Thing) or thing.kind != self._worth_kind:
             return 0
-        reads = self._worth_reads
         if reads is None:
             return hint.value(self, {hint.var: thing})
-        key = sum(map(self.versions.get, reads, _ZEROS))  # counters only grow: the sum changes when one does
-        known = self._worth_cache.get(thing)
-        if known is not None and known[0] == key:
-            return known[1]
+        key = sum(map(self.versions.get, reads, _ZEROS)) if reads else 0  # counters only grow: the sum changes when one does
         value = hint.value(self, {hint.var: thing})
         self._worth_cache[thing] = (key, value)
         return value
