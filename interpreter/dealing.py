@@ -119,6 +119,7 @@ class Dealing:
             self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         passed = {p.seat: 0 for p in order}
         active = list(order)
+        bid_of = {p.seat: self.agent(p).bid for p in order}  # each bidder's agent, asked once (see `auction`)
         high, price = None, minimum - 1
         i = 0
         while active and not (len(active) == 1 and active[0] is high):
@@ -136,7 +137,7 @@ class Dealing:
                 self._bid_window(bidder, low, where)
             cash = bidder.f["cash"]
             top = self.bluff_limit(cash, minimum) if bluffing else cash
-            bid = self.agent(bidder).bid(self, bidder, thing, low, top) if top >= low and not bidder.out else None
+            bid = bid_of[bidder.seat](self, bidder, thing, low, top) if top >= low and not bidder.out else None
             if bid is None:
                 passed[bidder.seat] += 1
                 if self.emitting:
@@ -211,9 +212,12 @@ class Dealing:
         else for each."""
         options = []
         only = self.window_only
-        cache = self.action_cache if self.cache_actions else None
         versions = self.versions.get
-        seat = player.seat
+        kept = None  # this player's kept answers, by action name (in `action_cache` by seat, beside `_held_by`'s)
+        if self.cache_actions:
+            kept = self.action_cache.get(player.seat)
+            if kept is None:
+                kept = self.action_cache[player.seat] = {}
         plan = self._plan if self._plan is not None else self._make_plan()
         for action, name, own_turn_only, timed, reads, volatile, per_option, layers, safe in plan:
             if wanted is not None and safe and name not in wanted:
@@ -227,18 +231,18 @@ class Dealing:
             if action.amount is not None:  # what it offers depends on amounts computed now: never cached
                 options.extend(self._legal_amounts(action, player))
                 continue
-            if cache is not None:
+            if kept is not None:
                 # Counters only grow, so their sum changes exactly when one of them does.
                 key = sum(map(versions, reads, _ZEROS)) if reads else 0
-                cached = cache.get((name, seat))
+                cached = kept.get(name)
                 if cached is not None and cached[0] == key:
                     found = cached[1]
                 elif layers is None:
                     found = self._legal(action, player)
-                    cache[(name, seat)] = (key, found)
+                    kept[name] = (key, found)
                 else:
                     found, passed = self._legal_in_layers(action, player, layers, cached)
-                    cache[(name, seat)] = (key, found, passed)
+                    kept[name] = (key, found, passed)
             else:
                 found = self._legal(action, player)
             if not found:
@@ -376,8 +380,8 @@ class Dealing:
             known = self.action_cache.get((action.kind, field))
             held = known[1] if known is not None and known[0] == versions(field, 0) else self._held_by(action.kind, field)
             candidates = held.get(player, ())
-        first_key = sum(map(versions, first_reads, _ZEROS))
-        rest_key = sum(map(versions, rest_reads, _ZEROS))
+        first_key = sum(map(versions, first_reads, _ZEROS)) if first_reads else 0
+        rest_key = sum(map(versions, rest_reads, _ZEROS)) if rest_reads else 0
         env = {"player": player}
         var = action.var
         if cached is not None and len(cached) == 3:
@@ -418,7 +422,7 @@ class Dealing:
         found again only when the field changed (on any thing): ownership changes far less often
         than the other things a condition reads."""
         version = self.versions.get(field, 0)
-        known = self.action_cache.get((kind, field))  # beside the actions' entries (name, seat)
+        known = self.action_cache.get((kind, field))  # beside the actions' entries (by seat)
         if known is not None and known[0] == version:
             return known[1]
         held: dict = {}
@@ -535,7 +539,7 @@ class Dealing:
                 if self._observer is not None:
                     self._observer(self, "window", where, (player.name,))
             own_turn = player is self.state.players[self.state.current]
-            agent = self.agent(player)
+            agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)  # `Game.agent`
             # Only an agent of its own asks for fewer actions (a blindfolded one is asked for all), and
             # only where some action may be left out.
             if self._plan is None:
