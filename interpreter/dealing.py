@@ -52,7 +52,9 @@ class AgentError(Exception):
 class Dealing:
     # ---- choices and auctions ----------------------------------------------------------------------------------
     def choose(self, player: Player, name: str, options: list, where: RuleRef):
-        picked = self.agent(player).choose(self, player, name, options)
+        # `Game.agent`, without the call where no field is hidden (then it is the agent as it is)
+        agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)
+        picked = agent.choose(self, player, name, options)
         if picked not in options:
             raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
         if self.emitting:
@@ -73,21 +75,21 @@ class Dealing:
             self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         high, price = None, minimum - 1
         active = [p for p in order if p.f["cash"] >= minimum]
-        # Each bidder's agent, asked once per auction rather than once per bid (an auction makes a
-        # few dozen bids): `Game.agent` answers the same for a player throughout a game.
-        bid_of = {p.seat: self.agent(p).bid for p in active}
+        # Each bidder's agent, asked for once per auction rather than at every bid (an auction makes a
+        # dozen bids or more): `Game.agent` answers the same for a player throughout a game.
+        agent_of = {p.seat: self.agent(p) for p in active}
         while active and not (len(active) == 1 and active[0] is high):
             for bidder in list(active):
                 if bidder is high:
                     continue
                 low = price + 1 if high is not None else minimum
                 if windows:
-                    self._bid_window(bidder, low, where)
+                    self._bid_window(bidder, agent_of[bidder.seat], low, where)
                 cash = bidder.f["cash"]
                 if cash < low:
                     active.remove(bidder)
                     continue
-                bid = bid_of[bidder.seat](self, bidder, thing, low, cash)
+                bid = agent_of[bidder.seat].bid(self, bidder, thing, low, cash)
                 if bid is None:
                     active.remove(bidder)
                     continue
@@ -119,7 +121,7 @@ class Dealing:
             self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         passed = {p.seat: 0 for p in order}
         active = list(order)
-        bid_of = {p.seat: self.agent(p).bid for p in order}  # each bidder's agent, asked once (see `auction`)
+        agent_of = {p.seat: self.agent(p) for p in order}  # asked for once (see `auction`)
         high, price = None, minimum - 1
         i = 0
         while active and not (len(active) == 1 and active[0] is high):
@@ -134,10 +136,10 @@ class Dealing:
                 continue
             low = price + 1 if high is not None else minimum
             if windows:
-                self._bid_window(bidder, low, where)
+                self._bid_window(bidder, agent_of[bidder.seat], low, where)
             cash = bidder.f["cash"]
             top = self.bluff_limit(cash, minimum) if bluffing else cash
-            bid = bid_of[bidder.seat](self, bidder, thing, low, top) if top >= low and not bidder.out else None
+            bid = agent_of[bidder.seat].bid(self, bidder, thing, low, top) if top >= low and not bidder.out else None
             if bid is None:
                 passed[bidder.seat] += 1
                 if self.emitting:
@@ -182,9 +184,9 @@ class Dealing:
             self.emit("bluff", where, winner.name, sale.price)
         return False
 
-    def _bid_window(self, bidder: Player, low: int, where: str) -> None:
+    def _bid_window(self, bidder: Player, agent, low: int, where: str) -> None:
         current = self.state.players[self.state.current]
-        if bidder.out or not self.agent(bidder).wants_window(self, bidder, bidder is current):
+        if bidder.out or not agent.wants_window(self, bidder, bidder is current):
             return
         bidder.bidding = low
         self._changed(BIDDING)
@@ -539,7 +541,7 @@ class Dealing:
                 if self._observer is not None:
                     self._observer(self, "window", where, (player.name,))
             own_turn = player is self.state.players[self.state.current]
-            agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)  # `Game.agent`
+            agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)  # as in `choose`
             # Only an agent of its own asks for fewer actions (a blindfolded one is asked for all), and
             # only where some action may be left out.
             if self._plan is None:
