@@ -429,7 +429,14 @@ class Dealing:
             return known[1]
         held: dict = {}
         for thing in self.kind_things.get(kind, ()):
-            held.setdefault(thing.f[field], []).append(thing)
+            holder = thing.f[field]
+            if holder is None:  # nobody's: only players are asked for
+                continue
+            things = held.get(holder)
+            if things is None:
+                held[holder] = [thing]
+            else:
+                things.append(thing)
         if known is not None:  # a player whose things are the same keeps the same list (see `_legal_in_layers`)
             before = known[1]
             for holder, things in held.items():
