@@ -255,7 +255,8 @@ class HeuristicAgent(Agent):
         if not kinds or not game.rules.trade_cash:
             return None
         known = self._constant_reserve  # `reserve`, its usual answer written out: asked in every window
-        spare = player.f["cash"] - 2 * (known[1] if known is not None and known[0] is game.rules else self.reserve(game))
+        reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
+        spare = player.f["cash"] - 2 * reserve
         if spare <= 0:
             return None
         cheapest, sellers = self._sellers(game, player, kinds)
