@@ -511,6 +511,28 @@ class Conjuncts:
             self.holder = (first.left.obj.id, first.left.name)
         self._parts: dict = {}
 
+    def held_only(self, start: int, stop: int, field: str, kind: str) -> bool:
+        """Whether the conjuncts from `start` to `stop` read `field` only as `X.field == player` (or
+        `!=`), X a thing of `kind` and `player` the rule's own (`all(q in p.series: q.owner ==
+        player)`): their answer then depends on that field only through which things of `kind` the
+        player holds, so it stands while those are the same (`Dealing._legal_in_layers`)."""
+        codegen, defines = self._codegen, self._codegen.program.defines
+        compared, read = set(), []
+        for node in walk(self.operands[start:stop]):
+            if isinstance(node, ast.Aggregate) and node.var == "player":
+                return False  # `player` is another here
+            define = defines.get(node.func if isinstance(node, ast.Call) else node.id if isinstance(node, ast.Name) else None)
+            if define is not None and field in codegen.defined(define).reads:
+                return False  # read inside a define, however it is read there
+            if isinstance(node, ast.Attr) and node.name == field:
+                read.append(node)
+            if isinstance(node, ast.Compare) and node.op in ("==", "!="):
+                for mine, other in ((node.left, node.right), (node.right, node.left)):
+                    if isinstance(other, ast.Name) and other.id == "player" and isinstance(mine, ast.Attr) \
+                            and mine.name == field and codegen.type_of(mine.obj).name == kind:
+                        compared.add(id(mine))
+        return all(id(node) in compared for node in read)
+
     def part(self, start: int, stop: int):
         """The conjuncts from `start` to `stop` (not included) as one compiled function."""
         if (start, stop) not in self._parts:

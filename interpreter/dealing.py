@@ -607,8 +607,10 @@ def _layers(action, fixed: frozenset) -> tuple | None:
     split before the longest rest that reads something the first part does not, so a change only
     the rest reads re-tests only the rest (`… and all(q in p.group: q.owner == player) and p.level
     < 3` is not asked again who owns what when a level is raised). Returns (first part, what it
-    reads, rest, what it reads); a part may be None (nothing to test: its options all pass). None
-    when there is nothing to gain: no argument, amounts (never kept), or no such split."""
+    reads, rest, what it reads); a part may be None (nothing to test: its options all pass). A part
+    that reads the holder's field only against the player (`all(q in p.group: q.owner == player)`)
+    is kept by the candidates instead: it stands while the player's things are the same. None when
+    there is nothing to gain: no argument, amounts (never kept), or no such split."""
     if action.var is None or action.amount is not None or action.when is None:
         return None
     conjuncts = action.when.conjuncts()
@@ -622,8 +624,17 @@ def _layers(action, fixed: frozenset) -> tuple | None:
         return None
     first = conjuncts.part(start, split) if split > start else None
     rest = conjuncts.part(split, count) if count > split else None
-    return (first, _counted(first.reads, fixed) if first is not None else (),
-            rest, _counted(rest.reads, fixed) if rest is not None else ())
+
+    def reads(part, begin: int, end: int) -> tuple:
+        """What a part's answer is kept by: its counted reads, less the holder's field where the part
+        reads it only against the player (the candidates, the player's things, stand for it then)."""
+        if part is None:
+            return ()
+        counted = _counted(part.reads, fixed)
+        if held and conjuncts.held_only(begin, end, action.prefilter, action.kind):
+            counted = tuple(r for r in counted if r != action.prefilter)
+        return counted
+    return first, reads(first, start, split), rest, reads(rest, split, count)
 
 
 _ZEROS = itertools.repeat(0)

@@ -81,10 +81,11 @@ def _events(rules, seed: int, players: int, cache: bool) -> str:
     return events_to_jsonl(game.events)
 
 
-@pytest.mark.parametrize("name", ["wheeler", "wallstreet"])
+@pytest.mark.parametrize("name", ["finance", "wheeler", "wallstreet"])
 def test_legal_actions_kept_in_layers_change_no_game(name):
-    """Wheeler Dealer's loans and Wall Street's buildings are kept in layers (the things each player
-    holds, then the rest of the condition): with nothing kept, the games are the very same."""
+    """FINANCE's houses, Wheeler Dealer's loans and Wall Street's buildings are kept in layers (the
+    things each player holds, then the rest of the condition): with nothing kept, the games are the
+    very same."""
     rules = load_rules(str(GAMES / f"{name}.rules"))
     for seed in range(3):
         assert _events(rules, seed, 3 + seed % 2, True) == _events(rules, seed, 3 + seed % 2, False)
@@ -290,3 +291,27 @@ def test_conditions_taken_apart_offer_what_the_whole_conditions_offer():
         game.observer = observe
         game.play()
     assert {"buy_share", "buy_fund", "deposit", "withdraw"} <= seen  # each was offered, and compared
+
+
+def test_a_part_reading_ownership_only_against_the_player_is_kept_by_his_things():
+    """FINANCE's `build` asks `all(q in p.series: q.owner == player)`: its answer stands while the
+    player's leases are the same, so another player's purchase (an `owner` change) does not make it
+    test his leases again. Read any other way, or inside a define, ownership keeps counting."""
+    from rulesc.interpreter.codegen import fixed_fields
+    from rulesc.interpreter.dealing import _layers
+
+    def first_reads(rules, name):
+        action = next(a for a in rules.actions if a.name == name)
+        return _layers(action, fixed_fields(rules.program))[1]
+
+    assert "owner" not in first_reads(load_rules(str(GAMES / "finance.rules")), "build")
+    fix = "action fix(l: Lot) any time when l.owner == player and l.level >= 0 and 10 / l.zero > 1:"
+    for condition, kept_by_things in [
+            ("l.owner == player and all(q in Lot: q.owner == player) and l.level >= 0", True),
+            ("l.owner == player and all(q in Lot: player != q.owner) and l.level >= 0", True),
+            ("l.owner == player and all(q in Lot: q.owner != none) and l.level >= 0", False),
+            ("l.owner == player and all(q in Lot: mine(q, player)) and l.level >= 0", False)]:
+        text = LAYERED.replace(fix, f"action fix(l: Lot) any time when {condition}:") \
+            .replace("end when", "define mine(q: Lot, who: player) = q.owner == who\n\nend when")
+        rules = compile_rules(check_program(parse_text(text, "tiny.rules")))
+        assert ("owner" not in first_reads(rules, "fix")) == kept_by_things, condition
