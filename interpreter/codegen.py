@@ -513,7 +513,7 @@ class Conjuncts:
 
     def held_only(self, start: int, stop: int, field: str, kind: str) -> bool:
         """Whether the conjuncts from `start` to `stop` read `field` only as `X.field == player` (or
-        `!=`), X a thing of `kind` and `player` the rule's own (`all(q in p.series: q.owner ==
+        `!=`), X a thing of `kind` and `player` the rule's own (`all(q in p.group: q.owner ==
         player)`): their answer then depends on that field only through which things of `kind` the
         player holds, so it stands while those are the same (`Dealing._legal_in_layers`)."""
         codegen, defines = self._codegen, self._codegen.program.defines
