@@ -50,13 +50,12 @@ class Blindfolded:
         self.inner, self._game, self._hidden = agent, game, hidden
 
     def _masked(self, viewer, question: str, *args):
-        hidden = self._hidden
+        game, hidden = self._game, self._hidden
         saved = []
-        for p in self._game.state.players:
+        for p in game.state.players:
             if p is not viewer:
                 saved.append((p, p.f))
                 p.f = MaskedFields(p.f, hidden, p, viewer)
-        game = self._game
         game.masking += 1
         try:
             return getattr(self.inner, question)(game, viewer, *args)

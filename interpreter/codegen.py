@@ -521,7 +521,8 @@ class Conjuncts:
         for node in walk(self.operands[start:stop]):
             if isinstance(node, ast.Aggregate) and node.var == "player":
                 return False  # `player` is another here
-            define = defines.get(node.func if isinstance(node, ast.Call) else node.id if isinstance(node, ast.Name) else None)
+            name = node.func if isinstance(node, ast.Call) else node.id if isinstance(node, ast.Name) else None
+            define = defines.get(name)
             if define is not None and field in codegen.defined(define).reads:
                 return False  # read inside a define, however it is read there
             if isinstance(node, ast.Attr) and node.name == field:

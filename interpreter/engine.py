@@ -195,10 +195,8 @@ class Game(Cards, Dealing):
         agent = self.agents[player.seat]
         if not self.rules.hidden_fields:  # no hidden field: as it is
             return agent
-        blindfolds = self._blindfolds
-        known = blindfolds.get(player.seat)
-        found = blindfolds[player.seat] = consulted(agent, self, known)
-        return found
+        blindfold = self._blindfolds[player.seat] = consulted(agent, self, self._blindfolds.get(player.seat))
+        return blindfold
 
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):
@@ -223,7 +221,7 @@ class Game(Cards, Dealing):
             return 0
         if reads is None:
             return hint.value(self, {hint.var: thing})
-        key = sum(map(self.versions.get, reads, _ZEROS)) if reads else 0  # counters only grow: the sum changes when one does
+        key = sum(map(self.versions.get, reads, _ZEROS)) if reads else 0  # counters only grow: a sum moves with them
         value = hint.value(self, {hint.var: thing})
         self._worth_cache[thing] = (key, value)
         return value
@@ -263,10 +261,11 @@ class Game(Cards, Dealing):
             faces = (first, second)
             result = Roll(faces, first + second, first == second)
             if self.emitting:  # `emit`, written out: one of the events made every turn
+                who = player.name if player is not None else None
                 if self._record:
-                    self.events.append((self.state.turn, "roll", where, player.name if player is not None else None, [first, second]))
+                    self.events.append((self.state.turn, "roll", where, who, [first, second]))
                 if self._observer is not None:
-                    self._observer(self, "roll", where, (player.name if player is not None else None, [first, second]))
+                    self._observer(self, "roll", where, (who, [first, second]))
             return result
         else:
             rnd = self.state.rng.random
@@ -317,10 +316,11 @@ class Game(Cards, Dealing):
         from its written-out code (stmtgen.py)."""
         n = self.ring
         if self.emitting:  # `emit`, written out: one of the events made every turn
+            came, went = self.board[start].name, self.board[dest].name
             if self._record:
-                self.events.append((self.state.turn, "move", where, player.name, self.board[start].name, self.board[dest].name, steps))
+                self.events.append((self.state.turn, "move", where, player.name, came, went, steps))
             if self._observer is not None:
-                self._observer(self, "move", where, (player.name, self.board[start].name, self.board[dest].name, steps))
+                self._observer(self, "move", where, (player.name, came, went, steps))
         self.depth += 1  # `descend`, written out: a move is the most frequent
         if self.depth > MAX_DEPTH:
             raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",

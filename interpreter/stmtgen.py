@@ -233,7 +233,9 @@ class StatementCodegen:
         fn.add(indent, f"{start} = {who}.at")
         fn.add(indent, f"if {start} < {ring} and 0 < {amount} < {ring}:")
         fn.add(indent + 1, f"{dest} = {start} + {amount}")
-        fn.add(indent + 1, f"g.arrive({who}, 'by', {start}, {dest} - {ring} if {dest} >= {ring} else {dest}, {amount}, {w})")
+        fn.add(indent + 1, f"if {dest} >= {ring}:")
+        fn.add(indent + 2, f"{dest} -= {ring}")
+        fn.add(indent + 1, f"g.arrive({who}, 'by', {start}, {dest}, {amount}, {w})")
         fn.add(indent, "else:")
         fn.add(indent + 1, f"g.move({who}, 'by', {amount}, {w})")
         return local
@@ -281,7 +283,8 @@ class StatementCodegen:
         values = [self._expr(fn, a, local, indent) for a in node.args]  # in order, as the closure computes them
         env = "{" + ", ".join(f"{n!r}: {v}" for n, v in zip(names, values)) + "}"
         # The body is looked up when the statement runs: a procedure is compiled on first use.
-        body = f"{fn.name('_procedures', self.compiler.procedures)}.get({node.name!r}) or {fn.name('_procedure', self.compiler.procedure)}({node.name!r})"
+        compiled, compile_it = fn.name("_procedures", self.compiler.procedures), fn.name("_procedure", self.compiler.procedure)
+        body = f"{compiled}.get({node.name!r}) or {compile_it}({node.name!r})"
         fn.add(indent, f"g.run_procedure({node.name!r}, {body}, {env}, {fn.name('_w', where)})")
         return local
 
