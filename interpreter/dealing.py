@@ -226,9 +226,9 @@ class Dealing:
                 continue
             if own_turn_only and not own_turn:
                 continue
-            if timed and not self._allowed_now(action, player):
-                continue
             if only is not None and name not in only:
+                continue
+            if timed and not self._allowed_now(action, player):
                 continue
             if action.amount is not None:  # what it offers depends on amounts computed now: never cached
                 options.extend(self._legal_amounts(action, player))
@@ -271,10 +271,15 @@ class Dealing:
         field, value_of, identity, rest = action.select
         env = {"player": player}
         value = value_of(self, env)
-        if identity:
-            matching = [choice for choice in found if choice.argument.f[field] is value]
+        known = self._matched.get(action.name)  # the same options and value as last time: the same match
+        if known is not None and known[0] is found and known[1] is value:
+            matching = known[2]
         else:
-            matching = [choice for choice in found if choice.argument.f[field] == value]
+            if identity:
+                matching = [choice for choice in found if choice.argument.f[field] is value]
+            else:
+                matching = [choice for choice in found if choice.argument.f[field] == value]
+            self._matched[action.name] = (found, value, matching)
         if rest is None:
             return matching
         var = action.var
@@ -299,7 +304,8 @@ class Dealing:
     def _legal_amounts(self, action, player: Player) -> list:
         """Every amount from the lowest to the highest in steps, for which the action's `when` holds."""
         env = {"player": player}
-        low, high, step = (f(self, env) for f in action.amount)
+        lowest, highest, stepping = action.amount
+        low, high, step = lowest(self, env), highest(self, env), stepping(self, env)
         if step <= 0:
             raise self.error(f"the step of `{action.var}` in action `{action.name}` is {step}; it must be above 0")
         if low > high:
