@@ -215,13 +215,17 @@ class Dealing:
         options = []
         only = self.window_only
         versions = self.versions.get
-        kept = None  # this player's kept answers, by action name (in `action_cache` by seat, beside `_held_by`'s)
-        if self.cache_actions:
-            kept = self.action_cache.get(player.seat)
+        kept = shared = None  # this player's kept answers, by action name (in `action_cache` by seat, beside
+        if self.cache_actions:  # `_held_by`'s), and those that are the same for every player (under None)
+            cache = self.action_cache
+            kept = cache.get(player.seat)
             if kept is None:
-                kept = self.action_cache[player.seat] = {}
+                kept = cache[player.seat] = {}
+            shared = cache.get(None)
+            if shared is None:
+                shared = cache[None] = {}
         plan = self._plan if self._plan is not None else self._make_plan()
-        for action, name, own_turn_only, timed, reads, volatile, per_option, layers, safe in plan:
+        for action, name, own_turn_only, timed, reads, volatile, per_option, layers, safe, anyone in plan:
             if wanted is not None and safe and name not in wanted:
                 continue
             if own_turn_only and not own_turn:
@@ -236,12 +240,13 @@ class Dealing:
             if kept is not None:
                 # Counters only grow, so their sum changes exactly when one of them does.
                 key = sum(map(versions, reads, _ZEROS)) if reads else 0
-                cached = kept.get(name)
+                store = shared if anyone else kept
+                cached = store.get(name)
                 if cached is not None and cached[0] == key:
                     found = cached[1]
                 elif layers is None:
                     found = self._legal(action, player)
-                    kept[name] = (key, found)
+                    store[name] = (key, found)
                 else:
                     found, passed = self._legal_in_layers(action, player, layers, cached)
                     kept[name] = (key, found, passed)
@@ -292,7 +297,7 @@ class Dealing:
 
     def _make_plan(self) -> list:
         self._plan = _action_plan(self.rules.actions, fixed_fields(self.rules.program))
-        self._some_safe = any(entry[-1] for entry in self._plan)
+        self._some_safe = any(entry[8] for entry in self._plan)
         return self._plan
 
     def _allowed_now(self, action, player: Player) -> bool:
@@ -597,12 +602,18 @@ def _action_plan(actions, fixed: frozenset) -> list:
     """Per action, what `legal_actions` asks of it, worked out once: (action, name, own turn only,
     limited in number or time, what its stable condition reads (fixed fields left out), its volatile
     condition, whether that reads the action's argument and so is tested for each option, its
-    stable condition's layers or None, whether testing it cannot fail)."""
-    return [(a, a.name, a.timing == "own turn", a.limit is not None or a.relation is not None,
-             _counted(a.sorted_reads, fixed), a.volatile,
-             a.volatile is not None and a.var is not None and a.var in a.volatile.locals, _layers(a, fixed),
-             a.amount is None and all(part is None or part.cannot_fail() for part in (a.when, a.volatile)))
-            for a in actions]
+    stable condition's layers or None, whether testing it cannot fail, whether its stable answer is
+    the same for every player: no layers, no holder to filter by, a condition that does not read
+    `player` (`s.owner == none`), so it is kept once for all)."""
+    plan = []
+    for a in actions:
+        layers = _layers(a, fixed)
+        plan.append((a, a.name, a.timing == "own turn", a.limit is not None or a.relation is not None,
+                     _counted(a.sorted_reads, fixed), a.volatile,
+                     a.volatile is not None and a.var is not None and a.var in a.volatile.locals, layers,
+                     a.amount is None and all(part is None or part.cannot_fail() for part in (a.when, a.volatile)),
+                     layers is None and a.prefilter is None and (a.when is None or "player" not in a.when.locals)))
+    return plan
 
 
 def _layers(action, fixed: frozenset) -> tuple | None:

@@ -315,3 +315,31 @@ def test_a_part_reading_ownership_only_against_the_player_is_kept_by_his_things(
             .replace("end when", "define mine(q: Lot, who: player) = q.owner == who\n\nend when")
         rules = compile_rules(check_program(parse_text(text, "tiny.rules")))
         assert ("owner" not in first_reads(rules, "fix")) == kept_by_things, condition
+
+
+def test_a_stable_answer_that_reads_no_player_is_kept_once_for_all_players():
+    """Wall Street's `buy_share(s) … when s.owner == none and …`: the stable part reads no player, so
+    its answer is kept once for every player, not once per seat. At every window and landing of
+    whole games, each player is offered what computing everything afresh offers."""
+    rules = load_rules(str(GAMES / "wallstreet.rules"))
+    game = Game(rules, 3, seed=4, agents=make_agents("heuristic", 4, 3))
+    shared = {entry[1] for entry in game._make_plan() if entry[9]}
+    assert {"buy_share", "buy_fund"} <= shared
+    assert not {"sell_company", "sell_share", "build"} & shared  # filtered by holder, or kept in layers
+    compared = 0
+
+    def observe(g, kind, where, payload):
+        nonlocal compared
+        if kind in ("window", "land"):
+            for p in g.active:
+                own = p.seat == g.state.current
+                kept = g.legal_actions(p, own)
+                g.cache_actions = False
+                try:
+                    assert kept == g.legal_actions(p, own), (g.state.turn, p.name)
+                finally:
+                    g.cache_actions = True
+                compared += 1
+    game.observer = observe
+    game.play()
+    assert compared > 100
