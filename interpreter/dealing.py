@@ -276,15 +276,12 @@ class Dealing:
         field, value_of, identity, rest = action.select
         env = {"player": player}
         value = value_of(self, env)
-        known = self._matched.get(action.name)  # the same options and value as last time: the same match
-        if known is not None and known[0] is found and known[1] is value:
-            matching = known[2]
-        else:
+        matching = self._matching(action.name, found, field, value)
+        if matching is None:  # a value that cannot be looked up: compared with each
             if identity:
                 matching = [choice for choice in found if choice.argument.f[field] is value]
             else:
                 matching = [choice for choice in found if choice.argument.f[field] == value]
-            self._matched[action.name] = (found, value, matching)
         if rest is None:
             return matching
         var = action.var
@@ -327,6 +324,28 @@ class Dealing:
             if (when is None or when(self, env)) and (volatile is None or volatile(self, env)):
                 options.append(ActionChoice(action.name, value))
         return options
+
+    def _matching(self, name: str, found: list, field: str, value) -> list | None:
+        """The options in `found` whose thing's fixed `field` is `value`, in their order, from an index
+        of `found` by that field made once per list of options (the kept options change far less
+        often than the value asked for, the player's square). A field's values are the things,
+        players and squares compared by identity (their hash) or plain values compared by `==`, as
+        the dict compares keys; None where a value cannot be a key."""
+        known = self._matched.get(name)
+        if known is None or known[0] is not found:
+            index: dict | None = {}
+            try:
+                for choice in found:
+                    index.setdefault(choice.argument.f[field], []).append(choice)
+            except TypeError:  # an unhashable value (a list)
+                index = None
+            self._matched[name] = known = (found, index)
+        if known[1] is None:
+            return None
+        try:
+            return known[1].get(value, ())
+        except TypeError:
+            return None
 
     def _amount_tests(self, action) -> tuple:
         """An amount action's condition as (guard, when, volatile): `guard` the conjuncts it tests first

@@ -68,7 +68,7 @@ class Game(Cards, Dealing):
         self.versions: dict = {}
         self.action_cache: dict = {}
         self._amount_plans: dict = {}  # an amount action's tests, taken apart once (Dealing._amount_tests)
-        self._matched: dict = {}  # action name -> the options its fixed field last matched (Dealing._selected)
+        self._matched: dict = {}  # action name -> its kept options by a fixed field (Dealing._matching)
         self.cache_actions = True
         self.last_node = None  # the statement running now, for errors raised by the engine
         self.moving_roll = None  # while a move's handlers run: the roll that moved the token (`moved_by`) ...
