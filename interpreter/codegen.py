@@ -34,6 +34,8 @@ GLOBAL = "@global:"
 COUNTED = "@"  # and a player's attribute whose changes the engine counts: "@owing", "@bidding"
 UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
 _ZEROS = itertools.repeat(0)  # a counter not yet moved counts as 0
+# What changes all the time (cash, positions) or has no counter: an answer that reads it is not kept.
+CHANGING = frozenset({"cash", POSITION, UNTRACKED})
 IDENTITY = {"player", "square", "account"}  # and kinds and groups: compared with `is`, the rest with `==`
 
 
@@ -129,14 +131,15 @@ class ExpressionCodegen:
     def _answers_can_be_kept_while(self, define, function) -> tuple | None:
         """What a define's answer depends on, if it can be kept in a game while that stands: its
         parameters are all things, players or squares (never `none`, never a list: a value that
-        names itself), everything it reads has a change counter (no `UNTRACKED`), its answer is not
-        a list (a caller might keep it) and it aggregates (plain arithmetic costs less than looking an
-        answer up). Returns the counted fields it reads (its fixed data left out), or None."""
+        names itself), it reads nothing that changes all the time or has no counter (`CHANGING`: a
+        kept answer would seldom be asked for again before it changed), its answer is not a list (a
+        caller might keep it) and it aggregates (plain arithmetic costs less than looking an answer
+        up). Returns the counted fields it reads (its fixed data left out), or None."""
         kinds = self.program.kinds
         if not define.params or not all((t.name in kinds or t.name in ("player", "square"))
                                         and not t.optional and not t.is_list for _, t in define.params):
             return None
-        if UNTRACKED in function.reads or self.type_of(define.value).is_list:
+        if function.reads & CHANGING or self.type_of(define.value).is_list:
             return None
         if not any(isinstance(n, ast.Aggregate) for n in walk(define.value)):
             return None
