@@ -15,6 +15,7 @@ import random
 
 from rulesc.dsl.builtins import HINT_WORTH
 
+from .agents import Agent
 from .blindfold import consulted
 from .cards import Cards
 from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, fixed_fields
@@ -132,6 +133,9 @@ class Game(Cards, Dealing):
         self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
         self._blindfolds: dict = {}  # seat -> the agent's blindfold (see `agent`)
+        # While `play` plays: whether every agent speaks only in its own turn (keeps `Agent.wants_window`),
+        # so that the turn's end opens the player's window alone without asking the others (turngen.py).
+        self.all_quiet = False
         self.masking = 0  # while an agent answers blindfolded (blindfold.py): defines keep no answers then
         self.define_answers: dict = {}  # the answers defines keep while what they read stands (codegen.py)
 
@@ -613,6 +617,13 @@ class Game(Cards, Dealing):
         """One turn: the rules' turn, written out for them (turngen.py)."""
         self.rules.written.play_turn(self)
 
+    def _all_quiet(self) -> bool:
+        """Whether every seat's agent keeps `Agent.wants_window` (speaks only in its own turn)."""
+        try:
+            return all(type(self.agents[p.seat]).wants_window is Agent.wants_window for p in self.state.players)
+        except (KeyError, IndexError):  # a seat with no agent: the turn asks as it always does
+            return False
+
     def play(self) -> GameState:
         """Play from the start to the end of the game.
 
@@ -623,6 +634,7 @@ class Game(Cards, Dealing):
         collecting = gc.isenabled()
         if collecting:
             gc.disable()
+        self.all_quiet = self._all_quiet()
         try:
             if not self.started:
                 self.setup()
@@ -632,6 +644,7 @@ class Game(Cards, Dealing):
         except GameEnded:
             pass
         finally:
+            self.all_quiet = False
             if collecting:
                 gc.enable()
         return self.state

@@ -170,20 +170,27 @@ def _turn(rules, writer: _Writer, watched):
         add(3, "pass")
     if rules.actions or rules.trade_kinds or rules.trade_cards:
         quiet = fn.name("_quiet", Agent.wants_window)  # an agent that keeps it speaks only in its own turn
-        add(1, "active = g.active")
-        add(1, "seat = active.index(player) if player in active else 0")
-        add(1, "agents = g.agents")
-        add(1, "for p in (active[seat:] + active[:seat] if seat else active):")
-        add(2, f"if type(agents[p.seat]).wants_window is {quiet}:")  # it answers `own turn`: not asked
-        add(3, "if p is not player:")
-        add(4, "continue")
+        add(1, "if g.all_quiet:")  # every agent speaks only in its own turn (`Game.play` knows): his window alone
+        add(2, "if not player.out:")
+        add(3, "try:")
+        add(4, "g.window(player)")
+        add(3, "except TurnEnded:")
+        add(4, "pass")
+        add(1, "else:")
+        add(2, "active = g.active")
+        add(2, "seat = active.index(player) if player in active else 0")
+        add(2, "agents = g.agents")
+        add(2, "for p in (active[seat:] + active[:seat] if seat else active):")
+        add(3, f"if type(agents[p.seat]).wants_window is {quiet}:")  # it answers `own turn`: not asked
+        add(4, "if p is not player:")
+        add(5, "continue")
         asked = "g.agent(p)" if rules.hidden_fields else "agents[p.seat]"  # `Game.agent`: blindfolded only where fields are hidden
-        add(2, f"elif not {asked}.wants_window(g, p, p is player):")
-        add(3, "continue")
-        add(2, "try:")
-        add(3, "g.window(p)")
-        add(2, "except TurnEnded:")
-        add(3, "pass")
+        add(3, f"elif not {asked}.wants_window(g, p, p is player):")
+        add(4, "continue")
+        add(3, "try:")
+        add(4, "g.window(p)")
+        add(3, "except TurnEnded:")
+        add(4, "pass")
     if rules.ends:  # `Game.check_end`, called only when what the end conditions read has changed
         fn.namespace["_ZEROS"] = itertools.repeat(0)  # counters missing count as 0
         add(1, "reads = g._end_reads")

@@ -8,9 +8,12 @@ from pathlib import Path
 
 from rulesc.interpreter.agents import Agent, make_agents
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.errors import GameEnded
+from rulesc.interpreter.events import events_to_jsonl
 from rulesc.interpreter.rules import load_rules
 
 MINIMAL = (Path(__file__).parent / "cli_data" / "minimal.rules").read_text()
+GAMES = Path(__file__).resolve().parent.parent / "games"
 
 
 def game_of(tmp_path, extra: str, board: str | None = None, agents=None) -> Game:
@@ -99,6 +102,27 @@ def test_an_agent_that_speaks_only_in_its_own_turn_gets_windows_only_then(tmp_pa
     assert eager.windows == 6  # every turn
 
 
+def test_a_game_of_quiet_agents_gives_each_player_his_window_as_the_turn_by_turn_loop_does():
+    """`Game.play` knows when every agent is quiet and opens the player's window alone: the same
+    games (FINANCE, Wheeler) as playing turn by turn, where every agent is looked at."""
+    for name in ("finance", "wheeler"):
+        rules = load_rules(str(GAMES / f"{name}.rules"))
+        for seed in range(2):
+            whole = Game(rules, 3, seed=seed, agents=make_agents("heuristic", seed, 3))
+            whole.play()
+            assert whole.all_quiet is False  # only while playing
+            by_turn = Game(rules, 3, seed=seed, agents=make_agents("heuristic", seed, 3))
+            by_turn.setup()
+            assert not by_turn.all_quiet
+            try:
+                while not by_turn.state.over:
+                    by_turn.play_turn()
+            except GameEnded:
+                pass
+            assert events_to_jsonl(whole.events) == events_to_jsonl(by_turn.events)
+            assert sum(e.kind == "window" for e in whole.events) > whole.state.turn // 2  # windows were opened
+
+
 def test_the_log_keeps_plain_tuples_and_hands_out_events(tmp_path):
     """EventLog: what the engine appends (a plain tuple) is read back as an Event, however it is read."""
     from rulesc.interpreter.events import Event
@@ -120,8 +144,6 @@ def test_the_log_keeps_plain_tuples_and_hands_out_events(tmp_path):
 def test_the_watched_turn_plays_the_games_the_written_turn_plays():
     """With `on_settled` set (the property checker watching), the turn and the arrivals call each rule
     through its wrapper instead of running its statements in place: the same game, event for event."""
-    from rulesc.interpreter.events import events_to_jsonl
-
     root = Path(__file__).resolve().parent.parent
     for name in ("games/finance.rules", "games/wheeler.rules", "examples/finance-doubles-jail.rules"):
         rules = load_rules(str(root / name))
