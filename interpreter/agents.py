@@ -12,13 +12,12 @@ agent returns one of them:
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
-from .codegen import OUT, UNTRACKED, fixed_fields
+from .codegen import OUT, UNTRACKED, ZEROS, fixed_fields
 from .dealing import ActionChoice, AgentError, TradeOffer
 
 
@@ -278,7 +277,7 @@ class HeuristicAgent(Agent):
         a worth that reads uncounted state is priced every time)."""
         reads, priced_every_time = self._seller_reads[1] if self._seller_reads[0] is game.rules \
             else self._find_seller_reads(game.rules)
-        key = sum(map(game.versions.get, reads, _ZEROS))  # counters only grow: the sum changes when one does
+        key = sum(map(game.versions.get, reads, ZEROS))  # counters only grow: the sum changes when one does
         known = self._sellers_known
         if known[0] is not player or known[1] != key:  # a player is of one game
             sellers = []
@@ -367,7 +366,6 @@ def _only_missing(members, player):
     return missing
 
 
-_ZEROS = itertools.repeat(0)
 _NO_SCORE = object()  # no option scored yet
 
 

@@ -33,7 +33,7 @@ POSITION = "@position"
 GLOBAL = "@global:"
 COUNTED = "@"  # and a player's attribute whose changes the engine counts: "@owing", "@bidding"
 UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
-_ZEROS = itertools.repeat(0)  # a counter not yet moved counts as 0
+ZEROS = itertools.repeat(0)  # a counter not yet moved counts as 0: `sum(map(versions.get, reads, ZEROS))`
 # What changes all the time (cash, positions) or has no counter: an answer that reads it is not kept.
 CHANGING = frozenset({"cash", POSITION, UNTRACKED})
 IDENTITY = {"player", "square", "account"}  # and kinds and groups: compared with `is`, the rest with `==`
@@ -569,7 +569,7 @@ def _answers_kept_while(function, reads: tuple):
         if g.masking:
             return function(g, e)
         key = (kept_while, *e.values())
-        stamp = sum(map(g.versions.get, reads, _ZEROS)) if reads else 0
+        stamp = sum(map(g.versions.get, reads, ZEROS)) if reads else 0
         known = g.define_answers.get(key)
         if known is not None and known[0] == stamp:
             return known[1]

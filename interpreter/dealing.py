@@ -8,12 +8,11 @@ conditions, a bid's range), agents only pick, and an answer outside the options 
 
 from __future__ import annotations
 
-import itertools
 from typing import NamedTuple
 
 import attrs
 
-from .codegen import COUNTED, fixed_fields
+from .codegen import COUNTED, ZEROS, fixed_fields
 from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
 from .state import Held, Player, Thing, name_of
@@ -239,7 +238,7 @@ class Dealing:
                 continue
             if kept is not None:
                 # Counters only grow, so their sum changes exactly when one of them does.
-                key = sum(map(versions, reads, _ZEROS)) if reads else 0
+                key = sum(map(versions, reads, ZEROS)) if reads else 0
                 store = shared if anyone else kept
                 cached = store.get(name)
                 if cached is not None and cached[0] == key:
@@ -412,8 +411,8 @@ class Dealing:
             known = self.action_cache.get((action.kind, field))
             held = known[1] if known is not None and known[0] == versions(field, 0) else self._held_by(action.kind, field)
             candidates = held.get(player, ())
-        first_key = sum(map(versions, first_reads, _ZEROS)) if first_reads else 0
-        rest_key = sum(map(versions, rest_reads, _ZEROS)) if rest_reads else 0
+        first_key = sum(map(versions, first_reads, ZEROS)) if first_reads else 0
+        rest_key = sum(map(versions, rest_reads, ZEROS)) if rest_reads else 0
         env = {"player": player}
         var = action.var
         if cached is not None and len(cached) == 3:
@@ -673,6 +672,5 @@ def _layers(action, fixed: frozenset) -> tuple | None:
     return first, reads(first, start, split), rest, reads(rest, split, count)
 
 
-_ZEROS = itertools.repeat(0)
 BIDDING = COUNTED + "bidding"  # the change counter of players' `bidding`
 _new_tuple = tuple.__new__  # makes an ActionChoice without the named tuple's slower constructor

@@ -10,7 +10,6 @@ the same event log. A step budget per turn stops rules that loop.
 from __future__ import annotations
 
 import gc
-import itertools
 import random
 
 from rulesc.dsl.builtins import HINT_WORTH
@@ -18,7 +17,7 @@ from rulesc.dsl.builtins import HINT_WORTH
 from .agents import Agent
 from .blindfold import consulted
 from .cards import Cards
-from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, fixed_fields
+from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, ZEROS, fixed_fields
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, EventLog, RuleRef
@@ -26,7 +25,6 @@ from .rules import Rules
 from .state import Account, Bank, GameState, Player, Roll, Thing, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
-_ZEROS = itertools.repeat(0)
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
 
 
@@ -219,14 +217,14 @@ class Game(Cards, Dealing):
         is worked out once per thing); a hint that reads uncounted state is worked out every time."""
         known = self._worth_cache.get(thing)  # only things of the hint's kind are kept
         reads = self._worth_reads
-        if known is not None and (not reads or known[0] == sum(map(self.versions.get, reads, _ZEROS))):
+        if known is not None and (not reads or known[0] == sum(map(self.versions.get, reads, ZEROS))):
             return known[1]
         hint = self._worth_hint
         if hint is None or not isinstance(thing, Thing) or thing.kind != self._worth_kind:
             return 0
         if reads is None:
             return hint.value(self, {hint.var: thing})
-        key = sum(map(self.versions.get, reads, _ZEROS)) if reads else 0  # counters only grow: a sum moves with them
+        key = sum(map(self.versions.get, reads, ZEROS)) if reads else 0  # counters only grow: a sum moves with them
         value = hint.value(self, {hint.var: thing})
         self._worth_cache[thing] = (key, value)
         return value
@@ -572,7 +570,7 @@ class Game(Cards, Dealing):
         one reads state without a counter."""
         reads = self._end_reads
         if reads is not None:
-            key = sum(map(self.versions.get, reads, _ZEROS))
+            key = sum(map(self.versions.get, reads, ZEROS))
             if key == self._ends_false_at:
                 return
         for end in self.rules.ends:

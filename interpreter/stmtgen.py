@@ -283,8 +283,7 @@ class StatementCodegen:
         values = [self._expr(fn, a, local, indent) for a in node.args]  # in order, as the closure computes them
         env = "{" + ", ".join(f"{n!r}: {v}" for n, v in zip(names, values)) + "}"
         # The body is looked up when the statement runs: a procedure is compiled on first use.
-        compiled, compile_it = fn.name("_procedures", self.compiler.procedures), fn.name("_procedure", self.compiler.procedure)
-        body = f"{compiled}.get({node.name!r}) or {compile_it}({node.name!r})"
+        body = f"{fn.name('_procedure', self.compiler.procedure)}({node.name!r})"
         fn.add(indent, f"g.run_procedure({node.name!r}, {body}, {env}, {fn.name('_w', where)})")
         return local
 

@@ -22,11 +22,10 @@ and `passing`.
 
 from __future__ import annotations
 
-import itertools
-
 import attrs
 
 from .agents import Agent
+from .codegen import ZEROS
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
 
@@ -192,7 +191,7 @@ def _turn(rules, writer: _Writer, watched):
         add(3, "except TurnEnded:")
         add(4, "pass")
     if rules.ends:  # `Game.check_end`, called only when what the end conditions read has changed
-        fn.namespace["_ZEROS"] = itertools.repeat(0)  # counters missing count as 0
+        fn.namespace["_ZEROS"] = ZEROS
         add(1, "reads = g._end_reads")
         add(1, "if reads is None or sum(map(g.versions.get, reads, _ZEROS)) != g._ends_false_at:")
         add(2, "g.check_end()")
