@@ -34,6 +34,18 @@ GLOBAL = "@global:"
 COUNTED = "@"  # and a player's attribute whose changes the engine counts: "@owing", "@bidding"
 UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
 ZEROS = itertools.repeat(0)  # a counter not yet moved counts as 0: `sum(map(versions.get, reads, ZEROS))`
+
+
+def counters_sum(reads, versions: str) -> str:
+    """The Python of `sum(map(versions.get, reads, ZEROS))` for reads known when the code is
+    written, spelled out for a few (`versions.get('@out', 0)`): the same number, without the calls."""
+    if not reads:
+        return "0"
+    if len(reads) > 3:
+        return f"sum(map({versions}.get, {tuple(reads)!r}, _ZEROS))"
+    return " + ".join(f"{versions}.get({r!r}, 0)" for r in reads)
+
+
 # What changes all the time (cash, positions) or has no counter: an answer that reads it is not kept.
 CHANGING = frozenset({"cash", POSITION, UNTRACKED})
 IDENTITY = {"player", "square", "account"}  # and kinds and groups: compared with `is`, the rest with `==`

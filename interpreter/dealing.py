@@ -292,7 +292,10 @@ class Dealing:
         return passed
 
     def _make_plan(self) -> list:
-        self._plan = _action_plan(self.rules.actions, fixed_fields(self.rules.program))
+        rules = self.rules
+        if rules.action_plan is None:  # made once for every game of these rules
+            rules.action_plan = _action_plan(rules.actions, fixed_fields(rules.program))
+        self._plan = rules.action_plan
         self._some_safe = any(entry[8] for entry in self._plan)
         return self._plan
 
@@ -350,7 +353,8 @@ class Dealing:
         """An amount action's condition as (guard, when, volatile): `guard` the conjuncts it tests first
         that do not read the amount (`on_bankomat(player)`), tested once for all amounts (or None);
         `when` and `volatile` what is left of its two parts, tested for each amount. Each part keeps
-        the whole's place, so a failure is reported as the whole's would be. Worked out once."""
+        the whole's place, so a failure is reported as the whole's would be. Worked out once for every
+        game of these rules."""
         known = self._amount_plans.get(action.name)
         if known is not None:
             return known

@@ -22,6 +22,7 @@ from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
+from .starting import start_things
 from .state import Account, Bank, GameState, Player, Roll, Thing, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
@@ -66,7 +67,7 @@ class Game(Cards, Dealing):
         # computed under them: see `legal_actions`.
         self.versions: dict = {}
         self.action_cache: dict = {}
-        self._amount_plans: dict = {}  # an amount action's tests, taken apart once (Dealing._amount_tests)
+        self._amount_plans = rules.amount_tests  # an amount action's tests, taken apart once (Dealing._amount_tests)
         self._matched: dict = {}  # action name -> its kept options by a fixed field (Dealing._matching)
         self.cache_actions = True
         self.last_node = None  # the statement running now, for errors raised by the engine
@@ -91,13 +92,8 @@ class Game(Cards, Dealing):
         state = GameState(players=[], things=self.things, globals={}, bank=Bank(0, rules.bank_unlimited),
                           decks={}, discards={}, rng=rng if rng is not None else random.Random(seed))
         self.state = state
-        for t in self.things:
-            t.f.update({field: cell(self, {}) for field, cell in rules.thing_cells[t.name].items()})
-            t.f.update({field: default(self, {}) for field, default in rules.state_defaults.get(t.kind, {}).items()})
         self.members: dict = {}
-        for group, members in rules.group_fields.items():
-            for g in self.kind_things.get(group, []):
-                self.members[g] = [t for t in self.kind_things.get(members.kind, []) if t.f.get(members.field) is g]
+        start_things(self, rules)  # the things' fields and the groups' members (starting.py)
         if rules.bank_amount is not None:
             state.bank.balance = rules.bank_amount(self, {})
         start = rules.board.index(rules.start)

@@ -198,10 +198,22 @@ class Rules:
     statuses: dict = attrs.Factory(dict)  # name -> StatusDef
     supplies: dict = attrs.Factory(dict)  # name -> Supply
     written: object = None  # the turn and the arrivals written out as Python (turngen.WrittenTurn)
+    # What the engine works out from the rules alone, once for every game of them, on first use:
+    action_plan: list | None = None  # the actions as `Dealing.legal_actions` walks them (dealing._action_plan)
+    amount_tests: dict = attrs.Factory(dict)  # an amount action's tests taken apart (`Dealing._amount_tests`)
+    thing_start: tuple | None = None  # the things' starting fields as far as every game has them the same (starting.py)
 
     @property
     def program(self):
         return self.checked.program
+
+
+def _no_default(g, e):
+    """A state field declared with no default starts as none."""
+    return None
+
+
+_no_default.reads = frozenset()  # reads nothing, as a compiled expression says (see starting.py)
 
 
 def _setting_value(compiler, setting, default=None):
@@ -419,7 +431,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     state_defaults = {}
     group_fields = {}
     for kind in p.kinds.values():
-        state_defaults[kind.name] = {f.name: compiler.expr(f.default) if f.default is not None else (lambda g, e: None)
+        state_defaults[kind.name] = {f.name: compiler.expr(f.default) if f.default is not None else _no_default
                                      for f in kind.fields if f.is_state}
         for f in kind.fields:
             if f.type.name in p.groups and not f.is_state:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import attrs
 
 from .agents import Agent
-from .codegen import ZEROS
+from .codegen import UNTRACKED, ZEROS, counters_sum
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
 
@@ -191,10 +191,14 @@ def _turn(rules, writer: _Writer, watched):
         add(3, "except TurnEnded:")
         add(4, "pass")
     if rules.ends:  # `Game.check_end`, called only when what the end conditions read has changed
-        fn.namespace["_ZEROS"] = ZEROS
-        add(1, "reads = g._end_reads")
-        add(1, "if reads is None or sum(map(g.versions.get, reads, _ZEROS)) != g._ends_false_at:")
-        add(2, "g.check_end()")
+        reads = frozenset().union(*(end.condition.reads for end in rules.ends))
+        if UNTRACKED in reads:
+            add(1, "g.check_end()")
+        else:  # the key `check_end` keeps (`Game._end_reads`), spelled out
+            fn.namespace["_ZEROS"] = ZEROS
+            add(1, "versions = g.versions")
+            add(1, f"if {counters_sum(tuple(sorted(reads)), 'versions')} != g._ends_false_at:")
+            add(2, "g.check_end()")
     add(1, "if g.turn_limit is not None and state.turn >= g.turn_limit:")
     add(2, "g.end_game('turn limit', None, NO_RULE)")
     add(1, "g.phase_at = -1")  # the next turn has not reached its first phase

@@ -1,0 +1,72 @@
+"""The things' fields and the groups' members at the start of a game, the same in every game of a file.
+
+Every game starts its things from their tables' cells and their kinds' state defaults, and a
+group's members are the things whose fixed field names it. A simulation plays thousands of games
+of one file, and most of that is the same each time: a field computed from literals and
+parameters alone (`reads` empty) to a plain value (a number, a text, a truth, none). The first
+game of a `Rules` works everything out as written and keeps, in `Rules.thing_start`, each thing's
+starting fields with those values filled in; the games after it copy them and compute only the
+rest (a list, which a game must not share with the next; a thing, which belongs to its game), in
+the order written, so that a later writer of a field still wins. Members are kept, as positions in
+the list of things, when every cell of the field that names their group is computed from literals.
+"""
+
+from __future__ import annotations
+
+PLAIN = (int, float, str, bool, type(None))  # values a game may share with the next: never changed in place
+
+
+def _constant(function) -> bool:
+    """Whether a compiled expression reads nothing: the same value in every game."""
+    return getattr(function, "reads", None) == frozenset()
+
+
+def start_things(game, rules) -> None:
+    """Fill `game.things`' fields (empty dicts) as the rules start them, and `game.members`."""
+    known = rules.thing_start
+    if known is None:
+        _first_game(game, rules)
+        return
+    fields, members = known
+    for t, (template, rest) in zip(game.things, fields):
+        f = t.f = template.copy()
+        for field, compute in rest:
+            f[field] = compute(game, {})
+    if members is not None:
+        things = game.things
+        game.members = {things[group]: [things[i] for i in positions] for group, positions in members}
+    else:
+        game.members = _members(game, rules)
+
+
+def _writers(rules, thing) -> list:
+    """(field, compiled expression) that start a thing, in the order they are applied."""
+    return [*rules.thing_cells[thing.name].items(), *rules.state_defaults.get(thing.kind, {}).items()]
+
+
+def _first_game(game, rules) -> None:
+    """Start the first game as written, then keep what every later game starts with the same."""
+    fields = []
+    for t in game.things:
+        writers = _writers(rules, t)
+        for field, compute in writers:
+            t.f[field] = compute(game, {})
+        varying = {field for field, compute in writers if not (_constant(compute) and isinstance(t.f[field], PLAIN))}
+        template = {field: (None if field in varying else value) for field, value in t.f.items()}
+        fields.append((template, [(field, compute) for field, compute in writers if field in varying]))
+    game.members = _members(game, rules)
+    position = {id(t): i for i, t in enumerate(game.things)}
+    kept_members = None
+    if all(_constant(rules.thing_cells[t.name].get(m.field)) for m in rules.group_fields.values()
+           for t in game.kind_things.get(m.kind, ())):
+        kept_members = [(position[id(group)], [position[id(t)] for t in members]) for group, members in game.members.items()]
+    rules.thing_start = (fields, kept_members)
+
+
+def _members(game, rules) -> dict:
+    """Each group's members: the things of its members' kind whose fixed field names it."""
+    members: dict = {}
+    for group, spec in rules.group_fields.items():
+        for g in game.kind_things.get(group, []):
+            members[g] = [t for t in game.kind_things.get(spec.kind, []) if t.f.get(spec.field) is g]
+    return members
