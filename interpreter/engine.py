@@ -310,9 +310,9 @@ class Game(Cards, Dealing):
     def arrive(self, player: Player, how: str, start: int, dest: int, steps: int, where: RuleRef) -> None:
         """The token goes from `start` to `dest`, `steps` squares on: the squares with `on pass`
         handlers on the way are told in moving order (not by a `send` or a `place`), then `dest`'s
-        `on land` handlers run (not on a `place`). `move` comes here; so does the most frequent move,
-        `move P by N` from the ring by less than a round on a board with no `stop` square, straight
-        from its written-out code (stmtgen.py)."""
+        `on land` handlers run (not on a `place`). `move` comes here. The most frequent move, `move P by N`
+        from the ring by less than a round on a board with no `stop` square, does this written out in
+        its statement's code (stmtgen.py): a change here is a change there."""
         n = self.ring
         if self.emitting:  # `emit`, written out: one of the events made every turn
             came, went = self.board[start].name, self.board[dest].name
@@ -322,8 +322,7 @@ class Game(Cards, Dealing):
                 self._observer(self, "move", where, (player.name, came, went, steps))
         self.depth += 1  # `descend`, written out: a move is the most frequent
         if self.depth > MAX_DEPTH:
-            raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
-                             help="look for a handler whose move lands on a square that moves again", budget=True)
+            self.moves_too_deep()
         versions = self.versions
         if how == "place":
             player.at = dest
@@ -358,6 +357,10 @@ class Game(Cards, Dealing):
         finally:
             self.depth -= 1
 
+    def moves_too_deep(self) -> None:
+        raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
+                         help="look for a handler whose move lands on a square that moves again", budget=True)
+
     def _pass(self, player: Player, index: int, where: RuleRef) -> None:
         if self.emitting:
             self.emit("pass", where, player.name, self.board[index].name)
@@ -374,6 +377,7 @@ class Game(Cards, Dealing):
 
     # ---- money ------------------------------------------------------------------------------------
     def pay(self, amount: int, source, target, where: RuleRef) -> None:
+        """`pay`: a written-out payment (stmtgen.py) does the common case itself, as this does it."""
         if amount == 0 or source is target:
             return
         if isinstance(source, Player):

@@ -21,9 +21,9 @@ from ast import literal_eval
 
 from rulesc.dsl import ast
 
-from .codegen import HELPERS
-from .errors import STEP_BUDGET
-from .state import Roll
+from .codegen import HELPERS, POSITION
+from .errors import MAX_DEPTH, STEP_BUDGET
+from .state import Bank, Player, Roll
 
 MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
 MAX_LOOPS = 8
@@ -75,6 +75,16 @@ class _Function:
                 if level <= 1:
                     break
         return loops
+
+
+def write_emit(fn: _Function, indent: int, kind: str, where: str, payload: str, turn: str = "g.state.turn") -> None:
+    """`Game.emit`, written out: the event made only when something takes it; `payload` is the
+    Python of its fields, separated by commas, `turn` that of the turn's number."""
+    fn.add(indent, "if g.emitting:")
+    fn.add(indent + 1, "if g._record:")
+    fn.add(indent + 2, f"g.events.append(({turn}, {kind!r}, {where}, {payload}))")
+    fn.add(indent + 1, "if g._observer is not None:")
+    fn.add(indent + 2, f"g._observer(g, {kind!r}, {where}, ({payload},))")
 
 
 class StatementCodegen:
@@ -227,17 +237,40 @@ class StatementCodegen:
             fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {w})")
             return local
         # The most frequent move, from a ring square by less than a round on a board without `stop`
-        # squares, goes straight to `Game.arrive`; any other through `Game.move`.
+        # squares, is `Game.arrive` written out (the same events, handlers and counters in the same
+        # order); any other goes through `Game.move`.
         ring = len(program.board.squares)
-        start, dest = fn.temp(), fn.temp()
-        fn.add(indent, f"{start} = {who}.at")
-        fn.add(indent, f"if {start} < {ring} and 0 < {amount} < {ring}:")
-        fn.add(indent + 1, f"{dest} = {start} + {amount}")
-        fn.add(indent + 1, f"if {dest} >= {ring}:")
-        fn.add(indent + 2, f"{dest} -= {ring}")
-        fn.add(indent + 1, f"g.arrive({who}, 'by', {start}, {dest}, {amount}, {w})")
-        fn.add(indent, "else:")
-        fn.add(indent + 1, f"g.move({who}, 'by', {amount}, {w})")
+        start, dest, occupant, fire, ahead = fn.temp(), fn.temp(), fn.temp(), fn.temp(), fn.temp()
+        fn.namespace["_POSITION"] = POSITION
+        add = fn.add
+        add(indent, f"{start} = {who}.at")
+        add(indent, f"if {start} < {ring} and 0 < {amount} < {ring}:")
+        inner = indent + 1
+        add(inner, f"{dest} = {start} + {amount}")
+        add(inner, f"if {dest} >= {ring}:")
+        add(inner + 1, f"{dest} -= {ring}")
+        write_emit(fn, inner, "move", w, f"{who}.name, g.board[{start}].name, g.board[{dest}].name, {amount}")
+        add(inner, "g.depth += 1")
+        add(inner, f"if g.depth > {MAX_DEPTH}:")
+        add(inner + 1, "g.moves_too_deep()")
+        add(inner, "try:")
+        add(inner + 1, f"for {ahead}, {occupant} in g.pass_ahead[{start}]:")  # the squares with `on pass` handlers ahead
+        add(inner + 2, f"if {ahead} > {amount}:")
+        add(inner + 3, "break")
+        add(inner + 2, f"g._pass({who}, {occupant}, {w})")
+        add(inner + 1, f"{who}.at = {dest}")
+        add(inner + 1, f"{who}.visits += 1")
+        add(inner + 1, "versions = g.versions")
+        add(inner + 1, "versions[_POSITION] = versions.get(_POSITION, 0) + 1")
+        add(inner + 1, f"{occupant} = g.board[{dest}]")
+        write_emit(fn, inner + 1, "land", w, f"{who}.name, {occupant}.name")
+        add(inner + 1, f"{fire} = g.land_fire[{dest}]")
+        add(inner + 1, f"if {fire} is not None:")
+        add(inner + 2, f"{fire}(g, {who}, {occupant})")
+        add(inner, "finally:")
+        add(inner + 1, "g.depth -= 1")
+        add(indent, "else:")
+        add(indent + 1, f"g.move({who}, 'by', {amount}, {w})")
         return local
 
     def _w_Pay(self, fn, node, local, indent, where):
@@ -248,7 +281,36 @@ class StatementCodegen:
             fn.add(indent + 1, f"{fn.name('_negative', self.compiler.negative_payment(node))}({amount})")
         source = self._needed(fn, node.source, local, indent, "who pays")
         target = self._needed(fn, node.target, local, indent, "who is paid")
-        fn.add(indent, f"g.pay({amount}, {source}, {target}, {fn.name('_w', where)})")
+        w = fn.name("_w", where)
+        pays, paid = (self.codegen.type_of(side).name for side in (node.source, node.target))
+        if pays != "player" and pays != "account" or paid != "player" and paid != "account":
+            fn.add(indent, f"g.pay({amount}, {source}, {target}, {w})")
+            return local
+        # The common payment, `Game.pay` written out: by a player who has the cash, or by the unlimited
+        # bank, to another (an `account` may be a player too: `creditor`). Any other (nothing to pay, a
+        # debt, an account's limit) goes through `Game.pay`.
+        add = fn.add
+        fn.namespace.update(_Player=Player, _Bank=Bank)
+        can = f"not {source}.out and {source}.f['cash'] >= {amount}" if pays == "player" \
+            else f"type({source}) is _Bank and {source}.unlimited"
+        add(indent, f"if {amount} > 0 and {source} is not {target} and {can}:")
+        inner = indent + 1
+        add(inner, f"{source}.f['cash'] -= {amount}" if pays == "player" else f"{source}.balance -= {amount}")
+        if paid == "player":
+            add(inner, f"{target}.f['cash'] += {amount}")
+        else:
+            add(inner, f"if type({target}) is _Player:")
+            add(inner + 1, f"{target}.f['cash'] += {amount}")
+            add(inner, "else:")
+            add(inner + 1, f"{target}.balance += {amount}")
+        add(inner, "versions = g.versions")
+        add(inner, "versions['cash'] = versions.get('cash', 0) + 1")
+        add(inner, "paid = g.paid_by_rule")
+        add(inner, "if paid is not None:")
+        add(inner + 1, f"paid[{w}] = paid.get({w}, 0) + {amount}")
+        write_emit(fn, inner, "pay", w, f"{amount}, {source}.name, {target}.name")
+        add(indent, "else:")
+        add(inner, f"g.pay({amount}, {source}, {target}, {w})")
         return local
 
     def _w_Set(self, fn, node, local, indent, where):

@@ -28,6 +28,7 @@ from .agents import Agent
 from .codegen import UNTRACKED, ZEROS, counters_sum
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
+from .stmtgen import write_emit
 
 
 @attrs.define
@@ -133,7 +134,7 @@ def _turn(rules, writer: _Writer, watched):
     add(1, "player = state.players[state.current]")
     add(1, "state.turn += 1")
     add(1, "g.steps = 0")
-    _emit(fn, 1, "turn", "NO_RULE", "player.name")
+    write_emit(fn, 1, "turn", "NO_RULE", "player.name", turn="state.turn")
     add(1, "env = {'player': player}")
     add(1, "try:")
     indent = 2
@@ -153,7 +154,7 @@ def _turn(rules, writer: _Writer, watched):
         if phase.optional:
             add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
             inner += 1
-        _emit(fn, inner, "phase", f"{p}.where", f"{p}.name")
+        write_emit(fn, inner, "phase", f"{p}.where", f"{p}.name", turn="state.turn")
         writer.body(fn, inner, phase.body, phase.node.body, turn_names, "env")
     add(indent, "pass")
     add(1, "except TurnEnded:")
@@ -208,7 +209,14 @@ def _turn(rules, writer: _Writer, watched):
     add(2, "player.extra_turns -= 1")
     add(2, "return")
     add(1, "n = len(players)")
-    add(1, "for k in range(1, n + 1):")
+    add(1, "k = state.current + 1")  # the next seat, most often still in: tried first, without a loop
+    add(1, "if k == n:")
+    add(2, "k = 0")
+    add(1, "p = players[k]")
+    add(1, "if not p.out:")
+    add(2, "state.current = p.seat")
+    add(2, "return")
+    add(1, "for k in range(2, n + 1):")
     add(2, "p = players[(state.current + k) % n]")
     add(2, "if not p.out:")
     add(3, "state.current = p.seat")
@@ -222,16 +230,6 @@ def _hook(fn, indent: int, h, writer: _Writer) -> None:
         fn.add(indent, f"if {writer.condition(fn, indent, h.when, h.node.when, h.local, 'env')}:")
         indent += 1
     writer.body(fn, indent, h.body, h.node.body, h.local, "env")
-
-
-def _emit(fn, indent: int, kind: str, where: str, payload: str) -> None:
-    """`Game.emit`, written out: the event made only when something takes it; `payload` is the
-    Python of its fields, separated by commas."""
-    fn.add(indent, "if g.emitting:")
-    fn.add(indent + 1, "if g._record:")
-    fn.add(indent + 2, f"g.events.append((state.turn, {kind!r}, {where}, {payload}))")
-    fn.add(indent + 1, "if g._observer is not None:")
-    fn.add(indent + 2, f"g._observer(g, {kind!r}, {where}, ({payload},))")
 
 
 def write_turn(rules) -> WrittenTurn:

@@ -63,3 +63,91 @@ def test_deep_nesting_and_long_elif_chains_compile_and_run(tmp_path):
     after = [e.payload[1:] for e in game.events[first + 1:first + 3]]
     assert after == [("bank", game.events[first].payload[0]), (game.events[first].payload[0], "bank")], \
         "the innermost loop paid, then the chain's `else` did"
+
+
+PAYMENTS = """\
+game "Payments":
+    players: 2 to 3
+    start: Go
+
+bank $2500
+
+player:
+    cash: money = $120
+    saved: account
+
+global:
+    pot: account
+
+square Go "Go"
+square Tax "Tax"
+square Gift "Gift"
+square Pot "Pot"
+square Nothing "Nothing"
+square Swap "Swap"
+
+board:
+    Go, Tax, Gift, Pot, Nothing, Swap
+
+turn:
+    phase move:
+        roll 2 dice as d
+        move player by d.total
+
+on pass Go:
+    pay $100 from bank to player
+
+on land Tax:
+    pay $90 from player to pot
+    pay $40 from player to player.saved
+
+on land Gift:
+    pay pot.balance from pot to player
+    pay $0 from player to bank
+
+on land Pot:
+    pay player.saved.balance from player.saved to pot
+
+on land Nothing:
+    pay $25 from player to player
+
+on land Swap:
+    for p in players:
+        if p != player:
+            pay $120 from player to p
+
+on debt:
+    pay debtor.cash from debtor to creditor
+    eliminate debtor
+
+end when count(players) == 1 winner players[0] as "last player standing"
+"""
+
+
+def test_every_shape_of_payment_written_out_pays_as_game_pay_does(tmp_path, monkeypatch):
+    """A limited bank (which runs dry), an account to a player and back, a pot, nothing to pay, a
+    player paying himself, debts paid to a player and to an account (`creditor`): the written-out
+    payments make the games, and the money paid by each rule, that `Game.pay` makes."""
+    path = tmp_path / "payments.rules"
+    path.write_text(PAYMENTS)
+
+    def played() -> list:
+        rules = load_rules(str(path))
+        out = []
+        for seed in range(12):
+            game = Game(rules, 2 + seed % 2, seed=seed, agents=make_agents("random", seed, 2 + seed % 2),
+                        turn_limit=10 + 5 * seed)
+            game.paid_by_rule = {}
+            try:
+                game.play()
+                ending = None
+            except Exception as error:  # the limited bank running dry ends some games with an error
+                ending = str(error)
+            out.append((events_to_jsonl(game.events), sorted((w.text, v) for w, v in game.paid_by_rule.items()), ending))
+        return out
+
+    written = played()
+    assert any(ending for _, _, ending in written) and not all(ending for _, _, ending in written)
+    assert any('"event":"eliminate"' in log for log, _, _ in written)
+    monkeypatch.setattr(StatementCodegen, "_too_deep", staticmethod(lambda fn, stmt, indent: True))
+    assert played() == written
