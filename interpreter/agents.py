@@ -184,7 +184,7 @@ class HeuristicAgent(Agent):
         > $0 then p.loan else $0` scores every loan 0 when nothing is owed, and then no loan is wanted."""
         known = self._relevance
         if known[0] is not game.rules:
-            self._relevance = known = (game.rules, _relevance(game.rules))
+            self._relevance = known = (game.rules, _relevance_of(game.rules))
         wanted = []
         env = {"player": player}
         for name, hinted, condition, then, orelse in known[1]:
@@ -320,6 +320,19 @@ class HeuristicAgent(Agent):
                 if thing in members and all(t.f.get("owner") is player for t in members):
                     return True
         return False
+
+
+_LAST_RELEVANCE: list = [None, ()]  # the last rules file's `_relevance`: [rules, found]
+
+
+def _relevance_of(rules) -> list:
+    """`_relevance(rules)`, worked out once for all the games of a file: agents are made anew for each
+    game, and simulate plays thousands of one file (the last file's is kept, shared by every agent)."""
+    rules_then, found = _LAST_RELEVANCE
+    if rules_then is not rules:
+        found = _relevance(rules)
+        _LAST_RELEVANCE[:] = rules, found
+    return found
 
 
 def _relevance(rules) -> list:

@@ -22,7 +22,7 @@ from rulesc.dsl.model import move_marks
 from rulesc.dsl.walk import walk
 
 from .errors import InternalError, RuleRuntimeError
-from .state import Held
+from .state import Held, Thing
 
 PLAYER_ATTRIBUTES = set(PLAYER_FIELDS) - {PLAYER_POSITION}  # kept as attributes of the engine's Player
 
@@ -82,7 +82,12 @@ def _best(pairs):
     return best
 
 
-HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_Problem": _Problem}
+def _one(item, kind: str) -> tuple:
+    """The things of `kind` that are `item`: it alone, or none (see `ExpressionCodegen._picked`)."""
+    return (item,) if type(item) is Thing and item.kind == kind else ()
+
+
+HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_one": _one, "_Problem": _Problem}
 
 
 class ExpressionCodegen:
@@ -299,9 +304,14 @@ class ExpressionCodegen:
         if isinstance(node, ast.Aggregate):
             var = f"v_{node.var}_{len(bound)}"
             inner = {**bound, node.var: var}
-            loop = f"for {var} in {self._iterable(node.collection, sub(node.collection))}"
-            if node.where is not None:
-                loop += f" if {sub(node.where, inner)}"
+            source, where = self._iterable(node.collection, sub(node.collection)), node.where
+            picked = self._picked(node)
+            if picked is not None:  # `p in Kind where p == X and …`: X alone, if it is one of them
+                where = picked[1]
+                source = f"_one({sub(picked[0])}, {node.collection.id!r})"
+            loop = f"for {var} in {source}"
+            if where is not None:
+                loop += f" if {sub(where, inner)}"
             body = sub(node.body, inner) if node.body is not None else None
             if node.func in ("all", "any"):
                 return f"{node.func}({body} {loop})"
@@ -351,6 +361,29 @@ class ExpressionCodegen:
         if isinstance(node, ast.Conditional):
             return f"({sub(node.then)} if {sub(node.condition)} else {sub(node.orelse)})"
         raise TypeError(f"cannot compile {type(node).__name__}")
+
+    def _picked(self, node: ast.Aggregate):
+        """For an aggregate over all the things of a kind whose `where` begins `p == X` (X not reading
+        `p`; things compare by identity): (X, the rest of the `where` or None), since the one thing
+        that can pass is X. Not for a kind with no things (X, computed first, might fail where the
+        loop over nothing would not)."""
+        collection, where = node.collection, node.where
+        if not isinstance(collection, ast.Name) or collection.id not in self.program.kinds or where is None:
+            return None
+        if not any(t.kind == collection.id for t in self.program.things.values()):
+            return None
+        first, rest = where, None
+        if isinstance(where, ast.BoolOp) and where.op == "and":
+            first = where.operands[0]
+            rest = where.operands[1] if len(where.operands) == 2 else \
+                ast.BoolOp(op="and", operands=tuple(where.operands[1:]), span=where.span)
+        if not (isinstance(first, ast.Compare) and first.op == "=="):
+            return None
+        for mine, other in ((first.left, first.right), (first.right, first.left)):
+            if isinstance(mine, ast.Name) and mine.id == node.var \
+                    and not any(isinstance(n, ast.Name) and n.id == node.var for n in walk(other)):
+                return other, rest
+        return None
 
     def _iterable(self, node, source: str) -> str:
         """What to loop over: a list as it is, a group's members, or nothing for `none`."""

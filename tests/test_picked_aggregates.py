@@ -1,0 +1,106 @@
+"""An aggregate over a kind filtered by `p == X` looks at X alone (codegen `_picked`), and answers
+what the loop over every thing answers: for X a thing of the kind, of another kind, a plain square,
+`none`; with the rest of the filter, in either order of the comparison, in every aggregate."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulesc.dsl.checker import check_program
+from rulesc.dsl.parser import parse_text
+from rulesc.interpreter import codegen
+from rulesc.interpreter.engine import Game
+from rulesc.interpreter.rules import compile_rules
+
+GAME = """\
+game "Picked":
+    players: 2 to 2
+    start: Go
+
+player:
+    cash: money = $500
+
+kind Lot:
+    price: money
+    state owner: player? = none
+
+kind Barn:
+    price: money
+
+table Lot:
+    name   price
+    Alpha  $60
+    Beta   $80
+    Gamma  $90
+
+table Barn:
+    name   price
+    Shed   $10
+
+square Go "Go"
+
+board:
+    Go, Alpha, Shed, Beta, Gamma
+
+turn:
+    phase move:
+        roll 2 dice as d
+        move player by d.total
+
+define total(s: square) = sum(l in Lot where l == s: l.price)
+define unowned(s: square) = sum(l in Lot where s == l and l.owner == none: l.price)
+define many(s: square) = count(l in Lot where l == s and l.price > $50 and l.owner == none)
+define any_of(s: square) = any(l in Lot where l == s: l.price > $70)
+define every(s: square) = all(l in Lot where l == s and l.owner == none: l.price > $70)
+define found(s: square) = first(l in Lot where l == s)
+define dearest(s: square) = max(l in Lot where l == s or l.price > $85: l.price)
+define owned_by(q: player?) = count(l in Lot where l.owner == q)
+"""
+
+DEFINES = ("total", "unowned", "many", "any_of", "every", "found", "owned_by")
+
+
+def _answers(rules) -> list:
+    game = Game(rules, 2, seed=1)
+    game.by_name["Beta"].f["owner"] = game.state.players[0]
+    answers = []
+    for name in DEFINES:
+        define = rules.compiler.codegen.defined(rules.program.defines[name])
+        arguments = game.state.players + [None] if name == "owned_by" else game.square_list + [None]
+        for argument in arguments:
+            value = define(game, {rules.program.defines[name].params[0][0]: argument})
+            answers.append((name, getattr(argument, "name", argument), getattr(value, "name", value)))
+    dearest = rules.compiler.codegen.defined(rules.program.defines["dearest"])
+    answers += [("dearest", s.name, dearest(game, {"s": s})) for s in game.square_list]
+    return answers
+
+
+def _compiled(monkeypatch, picked: bool):
+    if not picked:
+        monkeypatch.setattr(codegen.ExpressionCodegen, "_picked", lambda self, node: None)
+    checked = check_program(parse_text(GAME, "picked.rules"))
+    assert not [d for d in checked.diagnostics if d.severity == "error"]
+    return compile_rules(checked)
+
+
+def test_a_picked_aggregate_answers_as_the_loop_over_every_thing(monkeypatch):
+    calls = []
+    one = codegen.HELPERS["_one"]
+    monkeypatch.setitem(codegen.HELPERS, "_one", lambda item, kind: calls.append(kind) or one(item, kind))
+    picked = _answers(_compiled(monkeypatch, True))
+    assert calls and set(calls) == {"Lot"}  # the filtered aggregates looked at one thing
+    with monkeypatch.context() as m:
+        looped = _answers(_compiled(m, False))
+    assert picked == looped
+    assert ("total", "Beta", 80) in picked and ("total", "Shed", 0) in picked and ("total", None, 0) in picked
+    assert ("unowned", "Beta", 0) in picked and ("unowned", "Gamma", 90) in picked
+    assert ("found", "Alpha", "Alpha") in picked and ("found", "Go", None) in picked
+
+
+@pytest.mark.parametrize("where", ["l.price == $60", "l == l", "l.owner == none and l == s"])
+def test_a_filter_not_led_by_the_thing_compared_with_another_value_loops(where):
+    """Only `p == X` first, X not reading `p`, picks: any other filter is tested on every thing."""
+    rules_text = GAME + f"define other(s: square) = count(l in Lot where {where})\n"
+    rules = compile_rules(check_program(parse_text(rules_text, "picked.rules")))
+    node = rules.program.defines["other"].value
+    assert rules.compiler.codegen._picked(node) is None
