@@ -77,6 +77,15 @@ class _Function:
         return loops
 
 
+_FOR_THE_BLOCK = (ast.Let, ast.Roll)  # bind a name for the rest of their block
+_FOR_THE_BODY = (ast.For, ast.ChooseFor, ast.Auction, ast.RollAgain)  # bind `var` for their own body
+
+
+def _names(stmt) -> tuple:
+    """The name a `let` or `roll … as` binds."""
+    return (stmt.name,) if isinstance(stmt, ast.Let) else (stmt.var,)
+
+
 def write_emit(fn: _Function, indent: int, kind: str, where: str, payload: str, turn: str = "g.state.turn") -> None:
     """`Game.emit`, written out: the event made only when something takes it; `payload` is the
     Python of its fields, separated by commas, `turn` that of the turn's number."""
@@ -130,7 +139,15 @@ class StatementCodegen:
 
     # ---- pieces ------------------------------------------------------------------------------
     def _statements(self, fn: _Function, statements, local: frozenset, indent: int) -> frozenset:
+        """The statements of a block, one after another, names scoped as the checker reads them: a name
+        bound again inside the block (`let`, `roll … as`) that was bound outside it gets its outer value
+        back when the block ends; one a statement binds for its own body (a loop's, a choice's, an
+        auction's), right after that statement (all of them share the rule's one `e`)."""
+        entry = local
+        kept = self._keep(fn, sorted({n for s in statements if isinstance(s, _FOR_THE_BLOCK) for n in _names(s)} & entry),
+                          indent)
         for stmt in statements:
+            inner = self._keep(fn, [stmt.var] if isinstance(stmt, _FOR_THE_BODY) and stmt.var in local else [], indent)
             write = getattr(self, "_w_" + type(stmt).__name__, None)
             if write is not None and self._too_deep(fn, stmt, indent):
                 write = None  # a new function, through the closure, rather than past Python's nesting limits
@@ -138,7 +155,22 @@ class StatementCodegen:
                 local = self._general(fn, stmt, local, indent)
             else:
                 local = write(fn, stmt, local, indent, self.compiler.where(stmt))
+            self._give_back(fn, inner, indent)
+        self._give_back(fn, kept, indent)
         return local
+
+    @staticmethod
+    def _keep(fn: _Function, names, indent: int) -> list:
+        """Keep the values of `names` in `e` (see `_statements`); [(name, local)]."""
+        kept = [(name, fn.temp()) for name in names]
+        for name, saved in kept:
+            fn.add(indent, f"{saved} = e[{name!r}]")
+        return kept
+
+    @staticmethod
+    def _give_back(fn: _Function, kept: list, indent: int) -> None:
+        for name, saved in kept:
+            fn.add(indent, f"e[{name!r}] = {saved}")
 
     def _general(self, fn: _Function, stmt, local: frozenset, indent: int) -> frozenset:
         """The general path: the statement's closure from `Compiler._s_X`, called from the generated code."""
