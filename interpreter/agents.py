@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
-from .codegen import OUT, UNTRACKED, ZEROS, fixed_fields
+from .codegen import OUT, UNTRACKED, counters_key, fixed_fields
 from .dealing import ActionChoice, AgentError, TradeOffer
 
 
@@ -275,9 +275,9 @@ class HeuristicAgent(Agent):
         it. Asked at the end of every turn, it is mostly the same: it is found again only when an
         `owner` changed, a player left or what `worth` reads changed (the engine counts all three;
         a worth that reads uncounted state is priced every time)."""
-        reads, priced_every_time = self._seller_reads[1] if self._seller_reads[0] is game.rules \
+        key_of, priced_every_time = self._seller_reads[1] if self._seller_reads[0] is game.rules \
             else self._find_seller_reads(game.rules)
-        key = sum(map(game.versions.get, reads, ZEROS))  # counters only grow: the sum changes when one does
+        key = key_of(game.versions)  # the sum of the counters: they only grow, so it changes when one does
         known = self._sellers_known
         if known[0] is not player or known[1] != key:  # a player is of one game
             sellers = []
@@ -296,13 +296,13 @@ class HeuristicAgent(Agent):
         return known[2], known[3]
 
     def _find_seller_reads(self, rules) -> tuple:
-        """(what the sellers depend on: `owner`, who is out and what the `worth` hint reads, whether
-        the hint reads uncounted state too), found once for these rules."""
+        """(the key of what the sellers depend on: `owner`, who is out and what the `worth` hint reads,
+        whether the hint reads uncounted state too), found once for these rules."""
         hint = rules.hints.get(HINT_WORTH)
         worth = hint.value.reads if hint is not None else frozenset()
         fixed = fixed_fields(rules.program)  # a worth of fixed data (a title's cost) is priced once
         reads = tuple(sorted({"owner", OUT} | {r for r in worth if r != UNTRACKED and r not in fixed}))
-        self._seller_reads = (rules, (reads, UNTRACKED in worth))
+        self._seller_reads = (rules, (counters_key(reads), UNTRACKED in worth))
         return self._seller_reads[1]
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:

@@ -13,8 +13,6 @@ division by zero) is reported as a rule error at the expression's source positio
 
 from __future__ import annotations
 
-import itertools
-
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import MOVED_BY, PLAYER_COUNTED, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
 
@@ -33,17 +31,30 @@ POSITION = "@position"
 GLOBAL = "@global:"
 COUNTED = "@"  # and a player's attribute whose changes the engine counts: "@owing", "@bidding"
 UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
-ZEROS = itertools.repeat(0)  # a counter not yet moved counts as 0: `sum(map(versions.get, reads, ZEROS))`
 
 
 def counters_sum(reads, versions: str) -> str:
-    """The Python of `sum(map(versions.get, reads, ZEROS))` for reads known when the code is
-    written, spelled out for a few (`versions.get('@out', 0)`): the same number, without the calls."""
+    """The Python of the sum of the change counters of `reads` (a counter not yet moved counts 0),
+    spelled out: `versions.get('@out', 0) + …`."""
     if not reads:
         return "0"
-    if len(reads) > 3:
-        return f"sum(map({versions}.get, {tuple(reads)!r}, _ZEROS))"
     return " + ".join(f"{versions}.get({r!r}, 0)" for r in reads)
+
+
+_KEYS: dict = {}  # reads -> its `counters_key`
+
+
+def counters_key(reads) -> object:
+    """key(versions): the sum of the change counters of `reads`, the key an answer is kept under (a
+    condition's, a define's, a worth's): counters only grow, so it moves exactly when one does. It is
+    computed at every window, so it is spelled out for the reads (`counters_sum`): three times as fast
+    as `sum(map(versions.get, reads, repeat(0)))`. One per tuple of reads; `key.reads` is the tuple."""
+    reads = tuple(reads)
+    key = _KEYS.get(reads)
+    if key is None:
+        key = _KEYS[reads] = eval(f"lambda versions: {counters_sum(reads, 'versions')}")  # noqa: S307 (our own source)
+        key.reads = reads
+    return key
 
 
 # What changes all the time (cash, positions) or has no counter: an answer that reads it is not kept.
@@ -610,11 +621,13 @@ def _answers_kept_while(function, reads: tuple):
     in each game, for each combination of its arguments, while the change counters of what it reads
     stand (their sum changes when one does: they only grow). Not while an agent answers blindfolded
     (`Game.masking`): an answer worked out on the whole state must not reach it."""
+    stamp_of = counters_key(reads)
+
     def kept_while(g, e):
         if g.masking:
             return function(g, e)
         key = (kept_while, *e.values())
-        stamp = sum(map(g.versions.get, reads, ZEROS)) if reads else 0
+        stamp = stamp_of(g.versions)
         known = g.define_answers.get(key)
         if known is not None and known[0] == stamp:
             return known[1]

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import attrs
 
-from .codegen import COUNTED, ZEROS, fixed_fields
+from .codegen import COUNTED, counters_key, fixed_fields
 from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
 from .state import Held, Player, Thing, name_of
@@ -213,7 +213,6 @@ class Dealing:
         else for each."""
         options = []
         only = self.window_only
-        versions = self.versions.get
         kept = shared = None  # this player's kept answers, by action name (in `action_cache` by seat, beside
         if self.cache_actions:  # `_held_by`'s), and those that are the same for every player (under None)
             cache = self.action_cache
@@ -224,7 +223,8 @@ class Dealing:
             if shared is None:
                 shared = cache[None] = {}
         plan = self._plan if self._plan is not None else self._make_plan()
-        for action, name, own_turn_only, timed, reads, volatile, per_option, layers, safe, anyone in plan:
+        counts = self.versions
+        for action, name, own_turn_only, timed, key_of, volatile, per_option, layers, safe, anyone in plan:
             if wanted is not None and safe and name not in wanted:
                 continue
             if own_turn_only and not own_turn:
@@ -237,8 +237,7 @@ class Dealing:
                 options.extend(self._legal_amounts(action, player))
                 continue
             if kept is not None:
-                # Counters only grow, so their sum changes exactly when one of them does.
-                key = sum(map(versions, reads, ZEROS)) if reads else 0
+                key = key_of(counts)  # the sum of what it reads' counters: they only grow, so it moves when one does
                 store = shared if anyone else kept
                 cached = store.get(name)
                 if cached is not None and cached[0] == key:
@@ -415,8 +414,8 @@ class Dealing:
             known = self.action_cache.get((action.kind, field))
             held = known[1] if known is not None and known[0] == versions(field, 0) else self._held_by(action.kind, field)
             candidates = held.get(player, ())
-        first_key = sum(map(versions, first_reads, ZEROS)) if first_reads else 0
-        rest_key = sum(map(versions, rest_reads, ZEROS)) if rest_reads else 0
+        counts = self.versions
+        first_key, rest_key = first_reads(counts), rest_reads(counts)
         env = {"player": player}
         var = action.var
         if cached is not None and len(cached) == 3:
@@ -620,18 +619,23 @@ def _counted(reads, fixed: frozenset) -> tuple:
     return tuple(sorted(r for r in reads if r not in fixed))
 
 
+def _key(reads, fixed: frozenset):
+    """The key of what an expression reads (`codegen.counters_key`), fixed fields left out."""
+    return counters_key(_counted(reads, fixed))
+
+
 def _action_plan(actions, fixed: frozenset) -> list:
     """Per action, what `legal_actions` asks of it, worked out once: (action, name, own turn only,
-    limited in number or time, what its stable condition reads (fixed fields left out), its volatile
-    condition, whether that reads the action's argument and so is tested for each option, its
-    stable condition's layers or None, whether testing it cannot fail, whether its stable answer is
+    limited in number or time, the key of what its stable condition reads (fixed fields left out:
+    `codegen.counters_key`), its volatile condition, whether that reads the action's argument and
+    so is tested for each option, its stable condition's layers or None, whether testing it cannot fail, whether its stable answer is
     the same for every player: no layers, no holder to filter by, a condition that does not read
     `player` (`s.owner == none`), so it is kept once for all)."""
     plan = []
     for a in actions:
         layers = _layers(a, fixed)
         plan.append((a, a.name, a.timing == "own turn", a.limit is not None or a.relation is not None,
-                     _counted(a.sorted_reads, fixed), a.volatile,
+                     _key(a.sorted_reads, fixed), a.volatile,
                      a.volatile is not None and a.var is not None and a.var in a.volatile.locals, layers,
                      a.amount is None and all(part is None or part.cannot_fail() for part in (a.when, a.volatile)),
                      layers is None and a.prefilter is None and (a.when is None or "player" not in a.when.locals)))
@@ -645,8 +649,8 @@ def _layers(action, fixed: frozenset) -> tuple | None:
     the player holds, a list kept while they are the same. Then the condition `A and B and …` is
     split before the longest rest that reads something the first part does not, so a change only
     the rest reads re-tests only the rest (`… and all(q in p.group: q.owner == player) and p.level
-    < 3` is not asked again who owns what when a level is raised). Returns (first part, what it
-    reads, rest, what it reads); a part may be None (nothing to test: its options all pass). A part
+    < 3` is not asked again who owns what when a level is raised). Returns (first part, the key of
+    what it reads, rest, the key of what it reads: `codegen.counters_key`); a part may be None (nothing to test: its options all pass). A part
     that reads the holder's field only against the player (`all(q in p.group: q.owner == player)`)
     is kept by the candidates instead: it stands while the player's things are the same. None when
     there is nothing to gain: no argument, amounts (never kept), or no such split."""
@@ -673,7 +677,7 @@ def _layers(action, fixed: frozenset) -> tuple | None:
         if held and conjuncts.held_only(begin, end, action.prefilter, action.kind):
             counted = tuple(r for r in counted if r != action.prefilter)
         return counted
-    return first, reads(first, start, split), rest, reads(rest, split, count)
+    return first, counters_key(reads(first, start, split)), rest, counters_key(reads(rest, split, count))
 
 
 BIDDING = COUNTED + "bidding"  # the change counter of players' `bidding`

@@ -17,7 +17,7 @@ from rulesc.dsl.builtins import HINT_WORTH
 from .agents import Agent
 from .blindfold import consulted
 from .cards import Cards
-from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, ZEROS, fixed_fields
+from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key, fixed_fields
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, EventLog, RuleRef
@@ -121,9 +121,11 @@ class Game(Cards, Dealing):
         fixed = fixed_fields(rules.program)  # a worth of fixed data alone (a title's cost) is kept with key 0
         self._worth_reads = tuple(sorted(r for r in worth.value.reads if r not in fixed)) \
             if worth is not None and UNTRACKED not in worth.value.reads else None
+        self._worth_key = counters_key(self._worth_reads or ())  # (`codegen.counters_key`)
         self._worth_cache: dict = {}
         end_reads = frozenset().union(*(end.condition.reads for end in rules.ends))
         self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
+        self._end_key = counters_key(self._end_reads) if self._end_reads is not None else None
         self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
         self._blindfolds: dict = {}  # seat -> the agent's blindfold (see `agent`)
@@ -213,14 +215,14 @@ class Game(Cards, Dealing):
         is worked out once per thing); a hint that reads uncounted state is worked out every time."""
         known = self._worth_cache.get(thing)  # only things of the hint's kind are kept
         reads = self._worth_reads
-        if known is not None and (not reads or known[0] == sum(map(self.versions.get, reads, ZEROS))):
+        if known is not None and known[0] == self._worth_key(self.versions):
             return known[1]
         hint = self._worth_hint
         if hint is None or not isinstance(thing, Thing) or thing.kind != self._worth_kind:
             return 0
         if reads is None:
             return hint.value(self, {hint.var: thing})
-        key = sum(map(self.versions.get, reads, ZEROS)) if reads else 0  # counters only grow: a sum moves with them
+        key = self._worth_key(self.versions)  # the sum of the counters: they only grow, so it moves with them
         value = hint.value(self, {hint.var: thing})
         self._worth_cache[thing] = (key, value)
         return value
@@ -568,15 +570,15 @@ class Game(Cards, Dealing):
         """End the game if an end condition holds. The conditions are tested again only when
         something they read has changed since they were last all false (the change counters), unless
         one reads state without a counter."""
-        reads = self._end_reads
-        if reads is not None:
-            key = sum(map(self.versions.get, reads, ZEROS))
+        end_key = self._end_key
+        if end_key is not None:
+            key = end_key(self.versions)
             if key == self._ends_false_at:
                 return
         for end in self.rules.ends:
             if end.condition(self, {}):
                 self.end_game(end.reason, end.winner(self, {}), end.where)
-        if reads is not None:
+        if end_key is not None:
             self._ends_false_at = key
 
     # ---- turns ---------------------------------------------------------------------------------------------

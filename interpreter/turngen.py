@@ -25,7 +25,7 @@ from __future__ import annotations
 import attrs
 
 from .agents import Agent
-from .codegen import UNTRACKED, ZEROS, counters_sum
+from .codegen import UNTRACKED, counters_sum
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
 from .stmtgen import write_emit
@@ -195,8 +195,7 @@ def _turn(rules, writer: _Writer, watched):
         reads = frozenset().union(*(end.condition.reads for end in rules.ends))
         if UNTRACKED in reads:
             add(1, "g.check_end()")
-        else:  # the key `check_end` keeps (`Game._end_reads`), spelled out
-            fn.namespace["_ZEROS"] = ZEROS
+        else:  # the key `check_end` keeps (`Game._end_key`), spelled out
             add(1, "versions = g.versions")
             add(1, f"if {counters_sum(tuple(sorted(reads)), 'versions')} != g._ends_false_at:")
             add(2, "g.check_end()")

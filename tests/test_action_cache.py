@@ -303,7 +303,7 @@ def test_a_part_reading_ownership_only_against_the_player_is_kept_by_his_things(
 
     def first_reads(rules, name):
         action = next(a for a in rules.actions if a.name == name)
-        return _layers(action, fixed_fields(rules.program))[1]
+        return _layers(action, fixed_fields(rules.program))[1].reads
 
     assert "owner" not in first_reads(load_rules(str(GAMES / "finance.rules")), "build")
     fix = "action fix(l: Lot) any time when l.owner == player and l.level >= 0 and 10 / l.zero > 1:"
@@ -344,3 +344,16 @@ def test_a_stable_answer_that_reads_no_player_is_kept_once_for_all_players():
     game.observer = observe
     game.play()
     assert compared > 100
+
+
+def test_a_spelled_out_key_is_the_sum_of_the_counters_it_reads():
+    """`codegen.counters_key`: the key kept answers are compared by, one function per tuple of reads."""
+    from rulesc.interpreter.codegen import counters_key
+
+    versions = {"owner": 3, "@out": 2, "houses": 11}
+    for reads in [(), ("owner",), ("houses", "owner"), ("@out", "houses", "missing", "owner")]:
+        key = counters_key(reads)
+        assert key(versions) == sum(versions.get(r, 0) for r in reads)
+        assert key.reads == reads and counters_key(list(reads)) is key
+    versions["houses"] += 1
+    assert counters_key(("houses", "owner"))(versions) == 15
