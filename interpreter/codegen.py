@@ -13,6 +13,8 @@ division by zero) is reported as a rule error at the expression's source positio
 
 from __future__ import annotations
 
+import operator
+
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import MOVED_BY, PLAYER_COUNTED, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
 
@@ -203,7 +205,7 @@ class ExpressionCodegen:
             outer_reads = self.reads
             function = self.function(define.value, frozenset(n for n, _ in define.params))
             if self._answers_can_be_kept(define, function):
-                function = _kept_answers(function)
+                function = _kept_answers(function, [n for n, _ in define.params])
             else:
                 reads = self._answers_can_be_kept_while(define, function)
                 if reads is not None:
@@ -601,19 +603,24 @@ class Conjuncts:
         return self._parts[(start, stop)]
 
 
-def _kept_answers(function):
+def _kept_answers(function, params: list):
     """`function` (a define's, see `ExpressionCodegen._answers_can_be_kept`) keeping its answer for each
-    combination of things by their names: the same in every game of these rules, and a bounded number."""
+    combination of things by their names: the same in every game of these rules, and a bounded number.
+    Most have one parameter: then the key is its thing's name alone."""
     answers: dict = {}
+    only = params[0] if len(params) == 1 else None
 
     def kept(g, e):
-        key = tuple(thing.name for thing in e.values())
+        key = e[only].name if only is not None else tuple(map(_NAME, e.values()))
         answer = answers.get(key, answers)  # the dict itself: no answer yet (an answer may be None)
         if answer is answers:
             answer = answers[key] = function(g, e)
         return answer
     kept.reads, kept.locals = function.reads, function.locals
     return kept
+
+
+_NAME = operator.attrgetter("name")
 
 
 def _answers_kept_while(function, reads: tuple):

@@ -195,6 +195,25 @@ def test_a_define_over_fixed_data_keeps_its_answers_and_changes_no_game(monkeypa
     assert with_kept == [_events(plain, seed, 2 + seed % 3, True) for seed in range(6)]
 
 
+def test_a_kept_answer_of_several_things_is_kept_for_each_combination():
+    """A define of two things keeps one answer per pair (by their names), in every game of the rules."""
+    text = LAYERED.replace("    Alpha  $60    0\n", "    Alpha  $60    0\n    Beta   $90    0\n    Gamma  $30    0\n") \
+        .replace("    Go, Alpha\n", "    Go, Alpha, Beta, Gamma\n") \
+        .replace("end when", "define dearer(a: Lot, b: Lot) = count(l in Lot where l == a or l == b: l.price > $0) * $1"
+                           " + (if a.price > b.price then $100 else $0)\n\nend when")
+    rules = compile_rules(check_program(parse_text(text, "tiny.rules")))
+    dearer = rules.compiler.codegen.defined(rules.program.defines["dearer"])
+    assert dearer.__name__ == "kept"
+    for seed in (1, 2):  # a second game's things are new objects: the answers are found by name
+        game = Game(rules, 2, seed=seed)
+        lots = game.kind_things["Lot"]
+        assert len(lots) == 3
+        for a in lots:
+            for b in lots:
+                expected = len({a.name, b.name}) + (100 if a.f["price"] > b.f["price"] else 0)
+                assert dearer(game, {"a": a, "b": b}) == expected
+
+
 def _kept_while(rules) -> dict:
     return {n: f for n, f in rules.compiler.codegen.functions.items() if f.__name__ == "kept_while"}
 
