@@ -418,7 +418,7 @@ class Checker(TypeChecker):
             if not releases:
                 self.warn("R0804", f"no rule releases a player from `{status.name}`: once put in it, he never plays "
                           "an ordinary turn again", status.span,
-                          help=f"`release player` in one of its phases (paid a fine, rolled doubles, served his turns)")
+                          help="`release player` in one of its phases (paid a fine, rolled doubles, served his turns)")
 
     def check_marks(self, scope):
         """A move's marks (`move … with double_rent`): each a name of its own (R0213), and read by a
