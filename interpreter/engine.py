@@ -23,7 +23,7 @@ from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleR
 from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
 from .starting import start_things
-from .state import Account, Bank, GameState, Player, Roll, Thing, name_of, state_to_json
+from .state import TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
@@ -259,8 +259,7 @@ class Game(Cards, Dealing):
         elif count == 2:  # the common roll, written out (the same draws, in the same order)
             rnd = self.state.rng.random
             first, second = int(rnd() * 6) + 1, int(rnd() * 6) + 1
-            faces = (first, second)
-            result = Roll(faces, first + second, first == second)
+            result = TWO_DICE[6 * first + second - 7]
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 who = player.name if player is not None else None
                 if self._record:

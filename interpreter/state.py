@@ -233,8 +233,9 @@ def state_from_json(data: dict, things: list, squares: dict) -> GameState:
 
 
 class Roll:
-    """A roll of the dice (`roll 2 dice as d`: `d.faces`, `d.total`, `d.doubles`); a plain slotted
-    class, since one is made every turn."""
+    """A roll of the dice (`roll 2 dice as d`: `d.faces`, `d.total`, `d.doubles`): a value, equal to
+    any roll that shows the same faces, and never changed once made, so that the 36 rolls of two
+    dice, one made every turn, are made once and shared (`TWO_DICE`)."""
 
     __slots__ = ("faces", "total", "doubles")
 
@@ -243,5 +244,14 @@ class Roll:
         self.total = total
         self.doubles = doubles
 
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Roll) and self.faces == other.faces
+
+    def __hash__(self) -> int:
+        return hash(self.faces)
+
     def __repr__(self) -> str:
         return f"Roll(faces={self.faces!r}, total={self.total!r}, doubles={self.doubles!r})"
+
+
+TWO_DICE = tuple(Roll((a, b), a + b, a == b) for a in range(1, 7) for b in range(1, 7))  # faces a, b: [6 * a + b - 7]

@@ -23,7 +23,7 @@ from rulesc.dsl import ast
 
 from .codegen import HELPERS, POSITION
 from .errors import MAX_DEPTH, STEP_BUDGET
-from .state import Bank, Player, Roll
+from .state import TWO_DICE, Bank, Player
 
 MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
 MAX_LOOPS = 8
@@ -240,14 +240,14 @@ class StatementCodegen:
         # Two dice, the common roll: `Game.roll` written out (the same draws, the same event), unless a
         # scenario forces the dice.
         first, second, rnd, who = fn.temp(), fn.temp(), fn.temp(), fn.temp()
-        fn.namespace["_Roll"] = Roll
+        fn.namespace["_TWO_DICE"] = TWO_DICE
         fn.add(indent, "if g.forced_dice:")
         fn.add(indent + 1, call)
         fn.add(indent, "else:")
         fn.add(indent + 1, f"{rnd} = g.state.rng.random")
         fn.add(indent + 1, f"{first} = int({rnd}() * 6) + 1")
         fn.add(indent + 1, f"{second} = int({rnd}() * 6) + 1")
-        fn.add(indent + 1, f"e[{node.var!r}] = _Roll(({first}, {second}), {first} + {second}, {first} == {second})")
+        fn.add(indent + 1, f"e[{node.var!r}] = _TWO_DICE[6 * {first} + {second} - 7]")
         fn.add(indent + 1, "if g.emitting:")
         fn.add(indent + 2, f"{who} = e.get('player')")
         payload = f"{who}.name if {who} is not None else None, [{first}, {second}]"

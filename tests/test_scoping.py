@@ -93,3 +93,4 @@ def test_an_inner_binding_ends_with_its_block(monkeypatch, closures):
         for landing in (row for row in turn if row[1] == "land" and _field(row, "square") in ("Red", "Blue")):
             sets = [row for row in turn if row[1] == "set"]
             assert [_field(r, "target") for r in sets] == [_field(landing, "square")]  # the lot landed on, not the loop's last
+
