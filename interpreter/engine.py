@@ -637,9 +637,7 @@ class Game(Cards, Dealing):
         try:
             if not self.started:
                 self.setup()
-            turn, state = self.rules.written.play_turn, self.state
-            while not state.over:
-                turn(self)
+            self.rules.written.play_game(self)  # the turns until the game is over (turngen.py)
         except GameEnded:
             pass
         finally:

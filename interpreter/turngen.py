@@ -7,6 +7,7 @@ module writes it out once per `Rules`, with the statements' own code (stmtgen.py
 
 - `play_turn(g)`: that file's turn, with only the parts it has (no hook loop in a file with no
   hooks, no status test in one with no statuses), each phase's statements written in place;
+  `play_game(g)`, the same in a loop until the game is over (`Game.play`);
 - `land[i]` / `passing[i]`: for each board square, a function that runs the handlers of an arrival
   there (None where there are none), every condition tested before any body runs, each body with
   its own environment, the bodies' statements written in place;
@@ -16,8 +17,8 @@ module writes it out once per `Rules`, with the statements' own code (stmtgen.py
 Each function is written twice: as above, and "watched", calling each rule's compiled body
 through its `settling` wrapper (rules.py), which tells the property checker when the game is
 settled. The first hands over to the second whenever someone watches (`g.on_settled`).
-They are the only implementation: `Game.play_turn` runs `play_turn`, and every move fires `land`
-and `passing`.
+They are the only implementation: `Game.play_turn` runs `play_turn`, `Game.play` runs
+`play_game`, and every move fires `land` and `passing`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class WrittenTurn:
     """What this module writes for one rules file (see the module's docstring)."""
 
     play_turn: object
+    play_game: object  # the turns until the game is over, in one loop (`game_function`)
     land: list  # board index -> fire(g, player, occupant) or None
     passing: list
     pass_ahead: list  # board index -> ((distance, index), ...)
@@ -123,40 +125,57 @@ def turn_function(rules):
     return _turn(rules, _Writer(statements, inline=True), watched)
 
 
-def _turn(rules, writer: _Writer, watched):
+def game_function(rules, play_turn):
+    """play_game(g): the turns of `rules` from now until the game is over: `play_turn`'s turn in a
+    loop, so that a game of a few hundred turns makes no call per turn. A turn while someone watches
+    is `play_turn`'s (which hands over to the watched one)."""
+    return _turn(rules, _Writer(rules.compiler.statements, inline=True), play_turn, loop=True)
+
+
+def _turn(rules, writer: _Writer, watched, loop: bool = False):
     fn = writer.statements.function()
     fn.namespace.update(TurnEnded=TurnEnded, GameEnded=GameEnded, NO_RULE=NO_RULE)
-    add = fn.add
-    if watched is not None:
+    shift = 1 if loop else 0  # in the loop, the turn is one level further in, and it ends with `continue`
+    done = "continue" if loop else "return"
+
+    def add(level: int, line: str) -> None:
+        fn.add(level + shift, line)
+    if loop:
+        fn.add(1, "state = g.state")
+        fn.add(1, "while not state.over:")
+        add(1, "if g.on_settled is not None:")
+        add(2, f"{fn.name('_turn', watched)}(g)")
+        add(2, "continue")
+    elif watched is not None:
         add(1, "if g.on_settled is not None:")
         add(2, f"return {fn.name('_watched', watched)}(g)")
     add(1, "state = g.state")
     add(1, "player = state.players[state.current]")
     add(1, "state.turn += 1")
     add(1, "g.steps = 0")
-    write_emit(fn, 1, "turn", "NO_RULE", "player.name", turn="state.turn")
+    write_emit(fn, 1 + shift, "turn", "NO_RULE", "player.name", turn="state.turn")
     add(1, "env = {'player': player}")
     add(1, "try:")
-    indent = 2
+    indent = 2 + shift  # the level of what is written below with `fn.add` (not `add`), the bodies' too
     turn_names = frozenset({"player"})
     for h in rules.hooks["before"]:
         _hook(fn, indent, h, writer)
     if rules.statuses:
-        add(indent, "if player.status is None or g.status_turn(player, env):")
+        fn.add(indent, "if player.status is None or g.status_turn(player, env):")
         indent += 1
     for index, phase in enumerate(rules.phases):
         inner = indent
-        add(inner, f"g.phase_at = {index}")
+        fn.add(inner, f"g.phase_at = {index}")
         p = fn.name("_phase", phase)
         if phase.when is not None:
-            add(inner, f"if {writer.condition(fn, inner, phase.when, phase.node.when, turn_names, 'env')}:")
+            fn.add(inner, f"if {writer.condition(fn, inner, phase.when, phase.node.when, turn_names, 'env')}:")
             inner += 1
         if phase.optional:
-            add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
+            fn.add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
             inner += 1
         write_emit(fn, inner, "phase", f"{p}.where", f"{p}.name", turn="state.turn")
         writer.body(fn, inner, phase.body, phase.node.body, turn_names, "env")
-    add(indent, "pass")
+    fn.add(indent, "pass")
     add(1, "except TurnEnded:")
     add(2, "pass")
     add(1, f"g.phase_at = {len(rules.phases)}")
@@ -164,7 +183,7 @@ def _turn(rules, writer: _Writer, watched):
         add(1, "if not player.out:")
         add(2, "try:")
         for h in rules.hooks["after"]:
-            _hook(fn, 3, h, writer)
+            _hook(fn, 3 + shift, h, writer)
         add(3, "pass")
         add(2, "except TurnEnded:")
         add(3, "pass")
@@ -206,7 +225,7 @@ def _turn(rules, writer: _Writer, watched):
     add(1, "player = players[state.current]")
     add(1, "if player.extra_turns and not player.out:")
     add(2, "player.extra_turns -= 1")
-    add(2, "return")
+    add(2, done)
     add(1, "n = len(players)")
     add(1, "k = state.current + 1")  # the next seat, most often still in: tried first, without a loop
     add(1, "if k == n:")
@@ -214,13 +233,14 @@ def _turn(rules, writer: _Writer, watched):
     add(1, "p = players[k]")
     add(1, "if not p.out:")
     add(2, "state.current = p.seat")
-    add(2, "return")
+    add(2, done)
     add(1, "for k in range(2, n + 1):")
     add(2, "p = players[(state.current + k) % n]")
     add(2, "if not p.out:")
     add(3, "state.current = p.seat")
-    add(3, "return")
-    return writer.statements.define(fn, "play_turn", "g", f"{rules.path} turn")
+    add(3, "break" if loop else "return")  # (out of the seats' loop: the turn's end either way)
+    name = "play_game" if loop else "play_turn"
+    return writer.statements.define(fn, name, "g", f"{rules.path} {'game' if loop else 'turn'}")
 
 
 def _hook(fn, indent: int, h, writer: _Writer) -> None:
@@ -247,4 +267,5 @@ def write_turn(rules) -> WrittenTurn:
     with_pass = [i for i in range(ring) if passing[i] is not None]
     pass_ahead = [tuple(sorted(((i - start) % ring or ring, i) for i in with_pass)) if start < ring else ()
                   for start in range(len(names))]
-    return WrittenTurn(turn_function(rules), land, passing, pass_ahead)
+    play_turn = turn_function(rules)
+    return WrittenTurn(play_turn, game_function(rules, play_turn), land, passing, pass_ahead)

@@ -103,10 +103,13 @@ def test_an_agent_that_speaks_only_in_its_own_turn_gets_windows_only_then(tmp_pa
 
 
 def test_a_game_of_quiet_agents_gives_each_player_his_window_as_the_turn_by_turn_loop_does():
-    """`Game.play` knows when every agent is quiet and opens the player's window alone: the same
-    games (FINANCE, Wheeler) as playing turn by turn, where every agent is looked at."""
-    for name in ("finance", "wheeler"):
-        rules = load_rules(str(GAMES / f"{name}.rules"))
+    """`Game.play` knows when every agent is quiet and opens the player's window alone, and plays
+    its turns in one loop (`play_game`): the same games as playing turn by turn (`play_turn`), where
+    every agent is looked at. With hooks (Wall Street, Wheeler), a status (the jail house rule) and
+    extra turns (Wheeler's)."""
+    skipped = 0  # turns that passed over a seat that is out (the next seat's loop)
+    for path in ("finance", "wheeler", "wallstreet-short", "../examples/finance-doubles-jail"):
+        rules = load_rules(str(GAMES / f"{path}.rules"))
         for seed in range(2):
             whole = Game(rules, 3, seed=seed, agents=make_agents("heuristic", seed, 3))
             whole.play()
@@ -121,6 +124,9 @@ def test_a_game_of_quiet_agents_gives_each_player_his_window_as_the_turn_by_turn
                 pass
             assert events_to_jsonl(whole.events) == events_to_jsonl(by_turn.events)
             assert sum(e.kind == "window" for e in whole.events) > whole.state.turn // 2  # windows were opened
+            seats = [int(e.payload[0][1:]) for e in whole.events if e.kind == "turn"]
+            skipped += sum((b - a) % 3 == 2 for a, b in zip(seats, seats[1:]))
+    assert skipped
 
 
 def test_the_log_keeps_plain_tuples_and_hands_out_events(tmp_path):
