@@ -153,7 +153,8 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     add(1, "player = state.players[state.current]")
     add(1, "state.turn += 1")
     add(1, "g.steps = 0")
-    write_emit(fn, 1 + shift, "turn", "NO_RULE", "player.name", turn="state.turn")
+    top = 1 + shift  # the turn's own level
+    write_emit(fn, top, "turn", "NO_RULE", "player.name", turn="state.turn")
     add(1, "env = {'player': player}")
     add(1, "try:")
     indent = 2 + shift  # the level of what is written below with `fn.add` (not `add`), the bodies' too
