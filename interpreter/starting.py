@@ -59,7 +59,8 @@ def _first_game(game, rules) -> None:
     kept_members = None
     if all(_constant(rules.thing_cells[t.name].get(m.field)) for m in rules.group_fields.values()
            for t in game.kind_things.get(m.kind, ())):
-        kept_members = [(position[id(group)], [position[id(t)] for t in members]) for group, members in game.members.items()]
+        kept_members = [(position[id(group)], [position[id(t)] for t in members])
+                        for group, members in game.members.items()]
     rules.thing_start = (fields, kept_members)
 
 

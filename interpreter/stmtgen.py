@@ -143,9 +143,8 @@ class StatementCodegen:
         bound again inside the block (`let`, `roll … as`) that was bound outside it gets its outer value
         back when the block ends; one a statement binds for its own body (a loop's, a choice's, an
         auction's), right after that statement (all of them share the rule's one `e`)."""
-        entry = local
-        kept = self._keep(fn, sorted({n for s in statements if isinstance(s, _FOR_THE_BLOCK) for n in _names(s)} & entry),
-                          indent)
+        rebound = {n for s in statements if isinstance(s, _FOR_THE_BLOCK) for n in _names(s)} & local
+        kept = self._keep(fn, sorted(rebound), indent)
         for stmt in statements:
             inner = self._keep(fn, [stmt.var] if isinstance(stmt, _FOR_THE_BODY) and stmt.var in local else [], indent)
             write = getattr(self, "_w_" + type(stmt).__name__, None)
