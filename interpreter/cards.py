@@ -12,6 +12,7 @@ from .state import Held, Player
 
 
 class Cards:
+    __slots__ = ()  # a part of `Game`, whose attributes are slots
     def _take(self, deck: str) -> str | None:
         """The next card of a deck, by its policy (or as a scenario forces it); None if none is left."""
         policy = self.rules.decks[deck].policy

@@ -49,6 +49,7 @@ class AgentError(Exception):
 
 
 class Dealing:
+    __slots__ = ()  # a part of `Game`, whose attributes are slots
     # ---- choices and auctions ----------------------------------------------------------------------------------
     def choose(self, player: Player, name: str, options: list, where: RuleRef):
         # `Game.agent`, without the call where no field is hidden (then it is the agent as it is)
@@ -197,8 +198,6 @@ class Dealing:
             bidder.bidding = 0
             self._changed(BIDDING)
 
-    _plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
-    _some_safe = False  # ... and whether testing any of them cannot fail (then it may be left out)
 
     def legal_actions(self, player: Player, own_turn: bool, raising: bool = False, wanted=None) -> list:
         """Every legal (action, argument) for the player now; with `wanted` (names), the actions not

@@ -150,10 +150,11 @@ class Words:
         return f"{kind}: " + ", ".join(f"{k} {x}" for k, x in v.items())
 
 
-def status(game, seat: int | None = None) -> str:
+def status(game, seat: int | None = None, words: Words | None = None) -> str:
     """Every player: position, cash, holdings (the things whose state names him) and kept cards; seen
-    from `seat`, another player's cash is shown only if the rules do not keep it `hidden`."""
-    state, words = game.state, getattr(game, "words", None)
+    from `seat`, another player's cash is shown only if the rules do not keep it `hidden`; squares by
+    their titles where `words` are given."""
+    state = game.state
     board = game.rules.board
     lines = [f"turn {state.turn}"]
     for p in state.players:
@@ -174,9 +175,9 @@ def status(game, seat: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def board_view(game) -> str:
+def board_view(game, words: Words | None = None) -> str:
     """The ring, square by square: its title, who owns it (a state field naming a player), who is on it."""
-    state, words = game.state, getattr(game, "words", None)
+    state = game.state
     things = {t.name: t for t in state.things}
     lines = []
     for i, name in enumerate(game.rules.board):
@@ -206,7 +207,8 @@ class TerminalAgent(Agent):
         self.fallback = HeuristicAgent(seed, seat)
         self.ended = False
         self.seat = seat
-        self.game = None  # set by play_at_terminal: what `status` and `board` show
+        self.game = None  # set by play_at_terminal: what `status` and `board` show ...
+        self.words = None  # ... and in which words
 
     def _ask(self, prompt: str) -> str | None:
         """An answer; `help`, `status` and `board` are answered here and the question asked again."""
@@ -224,9 +226,9 @@ class TerminalAgent(Agent):
             if answer.lower() in ("help", "?", "h"):
                 self.out.write(HELP)
             elif answer.lower() == "status" and self.game is not None:
-                self.out.write(status(self.game, self.seat))
+                self.out.write(status(self.game, self.seat, self.words))
             elif answer.lower() == "board" and self.game is not None:
-                self.out.write(board_view(self.game))
+                self.out.write(board_view(self.game, self.words))
             else:
                 return answer
 
@@ -291,7 +293,7 @@ def play_at_terminal(rules, players: int, seat: int, seed: int, inp: TextIO = sy
     agents = make_agents("heuristic", seed, players)
     person = agents[seat] = TerminalAgent(inp, out, seed, seat)
     game = Game(rules, players, seed=seed, agents=agents)
-    game.words = words = Words(rules)
+    person.words = words = Words(rules)
     person.game = game
     out.write(f"{rules.title}: you are in seat {seat + 1} of {players}; type `help` at any question.\n")
 
@@ -300,7 +302,7 @@ def play_at_terminal(rules, players: int, seat: int, seed: int, inp: TextIO = sy
         if line is not None:
             out.write(line + "\n")
         if kind == "turn" and g.state.players[g.state.current].seat == seat and not person.ended:
-            out.write(status(g, seat))
+            out.write(status(g, seat, words))
     game.observer = observe
     game.play()
     return game
