@@ -21,7 +21,7 @@ from .diagnostics import Diagnostic, Label, Span
 from .model import Program
 from .types import Type
 
-NARROWED_PLAYER = "$player"  # env key: account paths known to be a player (tested `!= bank`)
+NARROWED_PLAYER = "$player"  # env key: account path -> the accounts it was tested to differ from (`!= bank`)
 
 
 @attrs.define
@@ -43,17 +43,18 @@ def _path(node) -> str | None:
     return None
 
 
-def _proven_paths(cond, truth: bool, is_other) -> set[str]:
-    """Paths P that `cond` having this truth value proves differ from a value `is_other`
-    accepts: `P != other` when true, `P == other` when false, through `not`, `and` and `or`."""
+def _proven_unequal(cond, truth: bool) -> set[tuple[str, str]]:
+    """Pairs (P, other) that `cond` having this truth value proves differ, `other` being `none` or a
+    name (`bank`, a global): `P != other` when true, `P == other` when false, through `not`, `and`
+    and `or`."""
     if isinstance(cond, ast.Not):
-        return _proven_paths(cond.operand, not truth, is_other)
+        return _proven_unequal(cond.operand, not truth)
     if isinstance(cond, ast.Compare) and cond.op == ("!=" if truth else "=="):
         for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
-            if is_other(other) and _path(side):
-                return {_path(side)}
+            if _path(side) and (_is_none(other) or isinstance(other, ast.Name)):
+                return {(_path(side), "none" if _is_none(other) else other.id)}
     if isinstance(cond, ast.BoolOp) and cond.op == ("and" if truth else "or"):
-        return set().union(*(_proven_paths(o, truth, is_other) for o in cond.operands))
+        return set().union(*(_proven_unequal(o, truth) for o in cond.operands))
     return set()
 
 
@@ -61,18 +62,22 @@ def _is_none(node) -> bool:
     return isinstance(node, ast.Literal) and node.type == "none"
 
 
-def _is_bank(node) -> bool:
-    return isinstance(node, ast.Name) and node.id == "bank"
-
-
 def narrow(env: dict, cond, truth: bool = True) -> dict:
+    """`env` knowing what `cond` having this truth value proves: the paths that are not `none`, and
+    what each account path differs from (an account is a player where it is neither the bank nor an
+    account field: see `TypeChecker.infer`)."""
     if cond is None:
         return env
-    paths, players = _proven_paths(cond, truth, _is_none), _proven_paths(cond, truth, _is_bank)
+    pairs = _proven_unequal(cond, truth)
+    paths = {path for path, other in pairs if other == "none"}
     if paths:
         env = {**env, NARROWED: env.get(NARROWED, frozenset()) | paths}
-    if players:
-        env = {**env, NARROWED_PLAYER: env.get(NARROWED_PLAYER, frozenset()) | players}
+    unequal = {(path, other) for path, other in pairs if other != "none"}
+    if unequal:
+        known = dict(env.get(NARROWED_PLAYER, {}))
+        for path, other in unequal:
+            known[path] = known.get(path, frozenset()) | {other}
+        env = {**env, NARROWED_PLAYER: known}
     return env
 
 
@@ -114,6 +119,21 @@ def nearest_hint(name: str, candidates) -> str | None:
     return "did you mean " + " or ".join(f"`{m}`" for m in matches) + "?"
 
 
+def _not_a_player(program: Program) -> frozenset | None:
+    """What an account must be tested to differ from to be a player: the bank and every `global:`
+    account field (`pot`: a debt may be owed to it, a procedure may be passed it). None where no test
+    can tell: a `player:` account field (`deposit`) is one of every player's, and cannot be named
+    once for all."""
+    if any(_holds_money(f) for f in program.player_fields.values()):
+        return None
+    return frozenset({"bank"} | {name for name, f in program.global_fields.items() if _holds_money(f)})
+
+
+def _holds_money(field) -> bool:
+    """Whether a declared field is an account field (`pot: account`)."""
+    return field.type.name == "account" and not field.type.is_list
+
+
 class TypeChecker:
     """Infers and checks types; reports through `error`/`warn`; shared by every declaration check."""
 
@@ -128,6 +148,7 @@ class TypeChecker:
         self.scope: dict | None = None
         self.drawn_decks: set[str] = set()
         self.board_kinds = program.board_kinds
+        self.not_a_player = _not_a_player(program)
 
     # ---- reporting ---------------------------------------------------------------------
     def error(self, code, message, span, help=None):
@@ -231,17 +252,36 @@ class TypeChecker:
                        help=f"check it first: `when {path} != none`, or `if {path} != none:`" if path
                        else "check that it is not `none` first")
         else:
-            self.error("R0301", f"{what} must be {a_type(expected)}, but this is {a_type(actual)}", node.span)
+            self.error("R0301", f"{what} must be {a_type(expected)}, but this is {a_type(actual)}", node.span,
+                       help=self._account_help(node) if actual.name == "account" and expected.name == "player" else None)
         return actual
+
+    def _account_help(self, node) -> str:
+        """How to prove an account a player, where a player is needed."""
+        path = _path(node) or "it"
+        if self.not_a_player is None:
+            fields = ", ".join(f"`{n}`" for n, f in self.p.player_fields.items() if _holds_money(f))
+            return (f"an account may be the bank, a player or a player's account field ({fields}), which no test "
+                    f"can rule out: in this file an account is never known to be a player")
+        tests = " and ".join(f"{path} != {name}" for name in sorted(self.not_a_player, key=lambda n: n != "bank"))
+        return f"an account is the bank, a player or an account field: test `if {tests}:` first"
 
     def infer(self, node, env) -> Type:
         t = self._infer(node, env)
         if t.optional and _path(node) in env.get(NARROWED, ()):
             t = t.required()
-        if t.name == "account" and _path(node) in env.get(NARROWED_PLAYER, ()):
+        if t.name == "account" and self._proven_a_player(node, env):
             t = T.PLAYER
         self.types[id(node)] = t
         return t
+
+    def _proven_a_player(self, node, env) -> bool:
+        """Whether tests around `node`, an account, prove it a player: it differs from the bank and
+        from every account field it could be (`_not_a_player`)."""
+        unequal = env.get(NARROWED_PLAYER)
+        if not unequal or self.not_a_player is None:
+            return False
+        return self.not_a_player <= unequal.get(_path(node), frozenset())
 
     def element_of(self, coll: Type, node, what: str) -> Type:
         """The element type when iterating `coll`: a list's items, or a group's members."""
