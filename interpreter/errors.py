@@ -14,6 +14,7 @@ class RuleRuntimeError(Exception):
     """A rule did something impossible at run time (a field of `none`, a list index out of range...)."""
 
     code = "R1001"
+    seed: int | None = None  # the seed of the game it happened in, where one of many games (runner.py)
 
     def __init__(self, message: str, path: str, span: Span | None, help: str | None = None):
         super().__init__(message)
@@ -22,8 +23,8 @@ class RuleRuntimeError(Exception):
         self.span = span
         self.help = help
 
-    def diagnostic(self) -> Diagnostic:
-        return Diagnostic("error", self.code, self.message, self.path, self.span, help=self.help)
+    def diagnostic(self, notes: tuple = ()) -> Diagnostic:
+        return Diagnostic("error", self.code, self.message, self.path, self.span, notes=notes, help=self.help)
 
 
 class StepBudgetExceeded(RuleRuntimeError):

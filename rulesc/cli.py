@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import json
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -54,8 +55,17 @@ def _report_rules_error(exc: RulesError, fmt: str = "text") -> int:
     return 2 if all(d.code in IO_CODES for d in exc.diagnostics) else 1
 
 
-def _runtime_error(exc: RuleRuntimeError) -> int:
-    print(render_text(exc.diagnostic(), _source_of(exc.path)), file=sys.stderr)
+def _runtime_error(exc: RuleRuntimeError, args) -> int:
+    """The rule error, and where it happened in one of many games, how to play that game alone."""
+    notes = ()
+    if exc.seed is not None:
+        notes = (f"in the game of seed {exc.seed}",)
+        if args.command == "simulate":  # `run` plays a game as `simulate` does, with the same defaults
+            options = [f"--seed {exc.seed}"] + ([f"--players {args.players}"] if args.players is not None else [])
+            options += [f"--agents {args.agents}"] + [f"--set {shlex.quote(s)}" for s in args.set or ()]
+            notes = (f"in the game of seed {exc.seed}: play it alone with "
+                     f"`rulesc run {shlex.quote(args.file)} {' '.join(options)} --log -`",)
+    print(render_text(exc.diagnostic(notes), _source_of(exc.path)), file=sys.stderr)
     return 1
 
 
@@ -306,9 +316,19 @@ def _new_game(args, rules):
                 turn_limit=args.turn_limit)
 
 
-def cmd_run(args) -> int:
+def _write_log(args, rules, game) -> None:
+    """`run --log`: the game's events, after a header that says how to play it again."""
     from rulesc.interpreter.events import events_to_jsonl
 
+    from .replay import log_header
+    text = log_header(rules, args.file, args.set, args.agents) + events_to_jsonl(game.events)
+    if args.log == "-":
+        sys.stdout.write(text)
+    else:
+        _write_output(args.log, text)
+
+
+def cmd_run(args) -> int:
     _check_writable(args.log)
     rules = _load(args)
     if args.replay:
@@ -336,14 +356,15 @@ def cmd_run(args) -> int:
             raise
         print(f"rulesc: error: --draws: {exc}", file=sys.stderr)  # the draws of another game, or other rules
         return 2
+    except RuleRuntimeError:
+        if args.log:  # the events up to the error: what led to it
+            _write_log(args, rules, game)
+        raise
     state = game.state
     if args.log:
-        from .replay import log_header
-        text = log_header(rules, args.file, args.set, args.agents) + events_to_jsonl(game.events)
+        _write_log(args, rules, game)
         if args.log == "-":
-            sys.stdout.write(text)
             return 1 if failure is not None else 0
-        _write_output(args.log, text)
     winner = state.winner.name if state.winner else "nobody"
     how = "the checker's draws" if args.draws else f"{args.agents} agents"
     print(f"{rules.title}: seed {args.seed}, {players} players, {how}")
@@ -925,7 +946,7 @@ def main(argv: list[str] | None = None) -> int:
     except RuleRuntimeError as exc:
         if args.debug:
             raise
-        return _runtime_error(exc)
+        return _runtime_error(exc, args)
     except KeyboardInterrupt:
         print("rulesc: interrupted", file=sys.stderr)
         return 130

@@ -24,6 +24,7 @@ from typing import Callable, Iterator, NamedTuple, Sequence
 
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.variants import load_file
+from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.rules import Rules, compile_rules
 
 
@@ -106,7 +107,11 @@ def _checked(rules: Rules, play: Callable, batch: Batch, results: list) -> list:
         if isinstance(result, _WorkerFailed):
             raise RunError(result.message)
         if isinstance(result, _GameFailed):
-            play(rules, result.seed, *batch.args)  # raises the game's error here
+            try:
+                play(rules, result.seed, *batch.args)  # raises the game's error here
+            except RuleRuntimeError as exc:
+                exc.seed = result.seed  # which of the games: to play it alone again
+                raise
             raise RunError(f"game {result.seed} failed in a worker but not here")
     return results
 

@@ -88,3 +88,53 @@ def test_jobs_must_be_a_number_of_processes():
     for bad in ("0", "-1", "many"):
         status, _, err = simulate_status(GAMES / "finance.rules", "-n", "2", "--jobs", bad)
         assert status == 2 and "number of processes" in err and "Traceback" not in err
+
+
+# ---- a rule error in one of the games: which one, and how to play it alone ------------------------------
+
+FAILS_LATE = """\
+game "Fails late":
+    players: 2 to 3
+    start: Home
+    turn limit: 50
+
+param shares = 0
+
+player:
+    cash: money = $100
+
+square Home "Home"
+square Tax "Tax"
+square Road "Road"
+
+board:
+    Home, Road, Road, Tax
+
+turn:
+    phase move "Move":
+        roll 1 die as d
+        move player by d.total
+
+on land Tax:
+    pay $100 / shares from player to bank
+
+end when count(players) == 1 winner players[0] as "last"
+"""
+
+
+def test_a_rule_error_names_its_game_and_the_command_that_plays_it_alone(tmp_path):
+    path = tmp_path / "late.rules"
+    path.write_text(FAILS_LATE)
+    proc = subprocess.run([sys.executable, "-m", "rulesc", "simulate", str(path), "-n", "6", "--seed", "3",
+                           "--jobs", "2", "--players", "3", "--set", "shares=0"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "late.rules:24:9: error[R1001]: division by zero" in proc.stderr
+    note = proc.stderr.split("note: in the game of seed ")[1]
+    seed = int(note.split(":")[0])
+    assert 3 <= seed <= 8
+    command = note.split("`")[1]
+    assert command == f"rulesc run {path} --seed {seed} --players 3 --agents heuristic --set shares=0 --log -"
+    alone = subprocess.run([sys.executable, "-m", *command.split()], capture_output=True, text=True, timeout=300)
+    assert alone.returncode == 1 and "late.rules:24:9: error[R1001]: division by zero" in alone.stderr
+    assert '"event":"land"' in alone.stdout.splitlines()[-1] and '"square":"Tax"' in alone.stdout.splitlines()[-1]
