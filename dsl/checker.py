@@ -30,6 +30,28 @@ SETUP_UNKNOWN = frozenset({"players", "current"})  # not there yet when defaults
 MAX_DECK = 10_000  # cards in one deck, counting copies; the engine holds each copy  # `first player: highest roll N dice`
 
 
+# What the engine asks agents itself, with the answers it takes (None: amounts, actions, truth values
+# or cards, not a fixed set of names).
+ENGINE_DECISIONS = {"bid": None, "act": None, "accept": None, "keep": frozenset({"keep", "use"}), "use card": None}
+
+
+def decision_options(program: Program) -> dict:
+    """Every decision the rules may put to a player, with the names its answers may be: the engine's
+    own, each `choose`'s (its options; several `choose`s of one name share them), each `choose …
+    for`'s (None: an item of its collection) and each optional phase's (play or skip)."""
+    options: dict = dict(ENGINE_DECISIONS)
+    for node in walk.walk(rule_roots(program)):
+        if isinstance(node, ast.Choose):
+            known = options.get(node.name, frozenset())
+            options[node.name] = None if known is None else known | {o.name for o in node.options}
+        elif isinstance(node, ast.ChooseFor):
+            options[node.name] = None
+        elif isinstance(node, ast.Phase) and node.optional:
+            known = options.get(node.name, frozenset())
+            options[node.name] = None if known is None else known | {"play", "skip"}
+    return options
+
+
 def players_range_problem(low, high) -> str | None:
     """What is wrong with a `players: LOW to HIGH` range, or None."""
     if not isinstance(low, int) or not isinstance(high, int):
@@ -40,6 +62,16 @@ def players_range_problem(low, high) -> str | None:
         return f"`players: {low} to {high}`: the fewest is more than the most"
     if high > MAX_PLAYERS:
         return f"`players: {low} to {high}`: at most {MAX_PLAYERS} players"
+    return None
+
+
+TURN_LIMIT_HELP = "leave `turn limit` out for the engine's own cap (10,000 turns)"
+
+
+def turn_limit_problem(limit) -> str | None:
+    """What is wrong with a `turn limit: N`, or None (0 was taken for no limit, and played 10,000 turns)."""
+    if isinstance(limit, int) and limit < 1:
+        return f"`turn limit` is {limit}; a game needs at least 1 turn"
     return None
 
 
@@ -160,6 +192,9 @@ class Checker(TypeChecker):
                     self.error("R0504", "`turn limit` is a number", setting.span)
                 else:
                     self.expect(setting.value, T.COUNT, scope, "the turn limit")
+                    problem = turn_limit_problem(setting.value.value) if isinstance(setting.value, ast.Literal) else None
+                    if problem:
+                        self.error("R0504", problem, setting.span, help=TURN_LIMIT_HELP)
         if "start" not in p.settings:
             self.error("R0505", "the game header has no `start:` square", p.game.span,
                        help="add `start: NAME` naming the square where tokens begin")
@@ -707,6 +742,7 @@ class Checker(TypeChecker):
                       self.p.game.span if self.p.game else Span(1, 1, 1, 2))
 
     def check_scenarios(self, scope):
+        self.decisions = decision_options(self.p)
         for scenario in self.p.scenarios:
             self.assume(f"scenario \"{scenario.title}\"", scenario.meta, scenario.span)
             env = dict(scope)
@@ -781,6 +817,7 @@ class Checker(TypeChecker):
                             self.error("R0313", "a trade's side has at most one amount of money", item.span)
                 elif isinstance(item, ast.ScenarioAnswer):
                     self.need_player(item.player, env, item.span)
+                    self.need_decision(item)
                     for v in item.values:
                         if not isinstance(v, (ast.Name, ast.Literal)):  # a bare name is an option's name
                             self.error("R0311", "an answer is a value like `$60`, `true` or `none`, or an option's name",
@@ -792,6 +829,28 @@ class Checker(TypeChecker):
                     for faces in item.rolls:
                         if any(not 1 <= f <= 6 for f in faces):
                             self.error("R0310", f"a die shows 1 to 6, not {' '.join(map(str, faces))}", item.span)
+
+    def need_decision(self, answer: ast.ScenarioAnswer) -> None:
+        """A scenario's answers are for a decision the rules ask, and name one of its options: a misspelt
+        decision was never asked, and a misspelt option was not taken (the first was, in both cases).
+        An option that exists but is not offered at that moment is a fair answer (it tests that it is
+        not offered). Not for a scenario a variant inherits: a house rule may drop a decision its
+        base's scenarios answer (no poaching: `poach` is not asked)."""
+        if answer.span.file not in (None, self.p.path):
+            return
+        if answer.decision not in self.decisions:
+            self.error("R0316", f"the rules never ask a decision `{answer.decision}`", answer.span,
+                       help=nearest_hint(answer.decision, self.decisions)
+                       or "decisions are " + ", ".join(f"`{d}`" for d in sorted(self.decisions)))
+            return
+        names = self.decisions[answer.decision]
+        for value in answer.values if names is not None else ():
+            name = value.id if isinstance(value, ast.Name) else value.value if isinstance(value, ast.Literal) \
+                and value.type == "text" else None
+            if name is not None and name not in names:
+                self.error("R0316", f"`{name}` is not an option of `{answer.decision}`", value.span,
+                           help=nearest_hint(name, names)
+                           or "its options are " + ", ".join(f"`{n}`" for n in sorted(names)))
 
     def need_player(self, name: str, env, span):
         if env.get(name) != T.PLAYER or name not in self.scenario_players:

@@ -68,6 +68,9 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
     key = base_path.resolve()
     if key in [resolved for resolved, _, _ in chain] or len(chain) >= MAX_CHAIN:
         raise RulesError([_cycle(first, path, key, chain)])
+    if base_path.is_dir():
+        raise RulesError([_error("R0513", f"the base file `{first.path}` is a folder, not a file", first,
+                                 help="`extends` names another rules file, ending in `.rules`")])
     if not base_path.is_file():
         shipped = ", ".join(f"`{n}`" for n in shipped_games())
         raise RulesError([_error("R0513", f"the base file `{first.path}` does not exist", first,

@@ -316,6 +316,11 @@ class Game(Cards, Dealing):
             if start >= n:
                 raise self.error(f"{player.name} is at `{self.board[start].name}`, off the board; "
                                  "a token leaves it only with `move … to`")
+            if amount < 0:  # as a payment is never negative: `by` goes forward, `back` backward
+                other = "back" if how == "by" else "by"
+                raise self.error(f"a move `{how}` {amount:,} squares: `move … {how}` needs 0 or more",
+                                 help=f"to go the other way write `move … {other} {-amount:,}`; else look at how the "
+                                      "distance is computed")
             steps = amount if how == "by" else -amount
             if abs(steps) > MAX_MOVE:
                 raise self.error(f"a move of {steps:,} squares; one move may go at most {MAX_MOVE:,}",

@@ -14,7 +14,7 @@ import attrs
 
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import DEBT_NAMES, GLOBAL_HINTS, PLAYER, TRADE_NAMES
-from rulesc.dsl.checker import Checked, check_program, players_range_problem
+from rulesc.dsl.checker import TURN_LIMIT_HELP, Checked, check_program, players_range_problem, turn_limit_problem
 from rulesc.dsl.diagnostics import Diagnostic, RulesError
 from rulesc.dsl.parser import parse_text
 from rulesc.dsl.variants import load_file
@@ -313,13 +313,21 @@ def _overrides(checked: Checked, texts) -> dict:
             raise RulesError([Diagnostic("error", "R0011", f"`--set {name}`: the rules have no parameter `{name}`",
                                          p.path, help="parameters are " + ", ".join(f"`{n}`" for n in p.params))])
         expected = checked.types.get(id(p.params[name].value))
-        actual = Type(value_node.type) if isinstance(value_node, ast.Literal) else None
-        if actual is None or (expected is not None and not compatible(expected, actual)):
+        literal = _literal(value_node)
+        if literal is None or (expected is not None and not compatible(expected, Type(literal.type))):
             shown = text.split("=", 1)[1].strip()
             raise RulesError([Diagnostic("error", "R0012", f"`--set {name}` needs {expected}, not `{shown}`",
                                          p.path, p.params[name].span)])
-        values[name] = value_node.value
+        values[name] = literal.value
     return values
+
+
+def _literal(node) -> ast.Literal | None:
+    """A value written out, as `--set` takes one: a literal, or a number's negative (`-$5`, as a file may
+    write it), else None."""
+    if isinstance(node, ast.Neg) and isinstance(node.operand, ast.Literal) and node.operand.type in ("money", "count", "percent"):
+        return ast.Literal(value=-node.operand.value, type=node.operand.type, span=node.span)
+    return node if isinstance(node, ast.Literal) else None
 
 
 def load_rules(path: str, overrides: list[str] | None = None) -> Rules:
@@ -452,6 +460,11 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
             raise RulesError([Diagnostic("error", "R0504", problem, players.span.file or p.path, players.span,
                                          help="e.g. `players: 2 to 6`")])
     limit = settings.get("turn limit")
+    turn_limit = _setting_value(compiler, limit)
+    problem = turn_limit_problem(turn_limit)  # computed from parameters (maybe `--set`)
+    if problem:
+        raise RulesError([Diagnostic("error", "R0504", problem, limit.span.file or p.path, limit.span,
+                                     help=TURN_LIMIT_HELP)])
     rules = Rules(
         checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,
         board=[n.id for n in p.board.squares], off_board=[n for n, d in p.squares.items() if d.off_board],
@@ -463,7 +476,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         bank_unlimited=p.bank is None or p.bank.unlimited,
         bank_amount=compiler.expr(p.bank.amount) if p.bank is not None and p.bank.amount is not None else None,
         group_fields=group_fields, players_range=players_range, start=settings["start"].value.id,
-        first_player=_first_player(settings.get("first player")), turn_limit=_setting_value(compiler, limit), phases=phases, hooks=hooks,
+        first_player=_first_player(settings.get("first player")), turn_limit=turn_limit, phases=phases, hooks=hooks,
         land=land, passing=passing, debt=debt, eliminate=eliminate, actions=actions,
         trade_kinds=tuple(k.id for k in p.trade.kinds) if p.trade else (),
         trade_cash=bool(p.trade and p.trade.with_cash),

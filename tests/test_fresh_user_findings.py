@@ -1,0 +1,78 @@
+"""What a fresh user found writing games of his own from the documentation, each a test that failed
+before its fix: a rule the engine quietly took another way, a mistake no message pointed at."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "cli_data"
+MINIMAL = (DATA / "minimal.rules").read_text(encoding="utf-8")
+
+
+def changed(old: str, new: str, text: str = MINIMAL) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+def rulesc(*args):
+    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
+                          timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def line_of(text: str, words: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if words in line)
+
+
+@pytest.mark.parametrize("move,other", [
+    ("move player by d.total - 20", "back"),
+    ("move player back d.total - 20", "by"),
+])
+def test_a_move_of_a_negative_distance_is_a_rule_error(tmp_path, move, other):
+    """`move … by` goes forward: a negative distance went backwards, silently (a payment of a
+    negative amount has always been an error)."""
+    text = changed("move player by d.total", move)
+    path = tmp_path / "negative.rules"
+    path.write_text(text)
+    code, out, err = rulesc("run", path, "--seed", "1")
+    assert code == 1 and "Traceback" not in err
+    assert f"negative.rules:{line_of(text, move)}:9: error[R1001]: a move `{move.split()[2]}` -" in err
+    assert f"help: to go the other way write `move … {other} " in err
+
+
+def test_a_turn_limit_below_one_is_refused_not_taken_for_none(tmp_path):
+    """`turn limit: 0` played 10,000 turns, the engine's cap for a header with no limit."""
+    path = tmp_path / "limit.rules"
+    text = changed("    start: Go\n", "    start: Go\n    turn limit: 0\n")
+    path.write_text(text)
+    code, _, err = rulesc("check", "--static", path)
+    assert code == 1 and f"limit.rules:{line_of(text, 'turn limit')}:5: error[R0504]: `turn limit` is 0" in err
+    text = changed("    start: Go\n", "    start: Go\n    turn limit: cap\n").replace(
+        "param salary", "param cap = 30\nparam salary")
+    path.write_text(text)
+    assert rulesc("run", path, "--seed", "1")[0] == 0
+    code, _, err = rulesc("run", path, "--seed", "1", "--set", "cap=0")
+    assert code == 1 and "error[R0504]: `turn limit` is 0; a game needs at least 1 turn" in err
+
+
+def test_extends_of_a_folder_says_it_is_a_folder(tmp_path):
+    (tmp_path / "base.rules").mkdir()
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\n')
+    code, _, err = rulesc("check", "--static", path)
+    assert code == 2 and "error[R0513]: the base file `base.rules` is a folder, not a file" in err
+
+
+def test_set_takes_a_negative_amount_as_a_file_writes_it(tmp_path):
+    """`param salary = -$5` is a money parameter; `--set salary=-$3` was refused as not money."""
+    path = tmp_path / "salary.rules"
+    path.write_text(MINIMAL)
+    assert rulesc("check", "--static", path, "--set", "salary=-$3")[0] == 0
+    code, _, err = rulesc("run", path, "--seed", "1", "--set", "salary=-$3")
+    assert code == 1 and "error[R1001]: cannot pay a negative amount (-3)" in err  # the value taken: -$3
+    code, _, err = rulesc("check", "--static", path, "--set", "salary=-3")
+    assert code == 2 and "`--set salary` needs money, not `-3`" in err
