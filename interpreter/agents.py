@@ -96,6 +96,7 @@ class HeuristicAgent(Agent):
         self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
         self._relevance = (None, ())  # (rules, what `wanted_actions` works from: see `_relevance`)
+        self._taken = (None, 0, [])  # (game, turn, the actions this agent took in that turn)
 
     def reserve(self, game) -> int:
         """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
@@ -138,7 +139,18 @@ class HeuristicAgent(Agent):
     def act(self, game, player, options, raising):
         """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
         it; the first of equals); then, raising cash, sell; else buy what is affordable above
-        the reserve."""
+        the reserve. Never an action that would go round a loop in this turn (`_goes_back`)."""
+        taken = self._taken
+        if taken[0] is not game or taken[1] != game.state.turn:
+            self._taken = taken = (game, game.state.turn, [])
+        elif taken[2] and options:
+            options = [option for option in options if not _goes_back(option, taken[2])]
+        choice = self._act(game, player, options, raising)
+        if isinstance(choice, ActionChoice):
+            taken[2].append(choice)
+        return choice
+
+    def _act(self, game, player, options, raising):
         best, best_score, plain = None, 0, []
         if options:
             hints = self._hints(game.rules)
@@ -380,6 +392,17 @@ def _only_missing(members, player):
 
 
 _NO_SCORE = object()  # no option scored yet
+
+
+def _goes_back(option: ActionChoice, taken: list) -> bool:
+    """Whether taking `option` now would go round a loop: it was taken earlier in the turn, and
+    since then another action was taken on the same thing (borrow on C1, repay C1: not borrow on
+    C1 again, and so on until the window's cap, paying the difference each time). The same action
+    on the same thing again is no loop (a second house on a lot, after one on each of its group)."""
+    for i in range(len(taken) - 1, -1, -1):
+        if taken[i] == option:
+            return any(later.argument == option.argument and later.action != option.action for later in taken[i + 1:])
+    return False
 
 
 class ScriptedAct(NamedTuple):
