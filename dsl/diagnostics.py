@@ -67,13 +67,22 @@ class RulesError(Exception):
         super().__init__("; ".join(d.message for d in self.diagnostics))
 
 
+TAB_WIDTH = 4  # the columns of a tab, as the indenter counts it (`parser.RulesIndenter`) and a source line shows it
+
+
 def _source_line(source: str | None, line: int) -> str | None:
     if source is None:
         return None
     lines = source.splitlines()
     if 1 <= line <= len(lines):
-        return lines[line - 1].expandtabs(4)
+        return lines[line - 1]
     return None
+
+
+def _shown_column(line: str, column: int) -> int:
+    """Where character column `column` of `line` shows once the line's tabs are expanded: a span's columns
+    count a tab as one character, and the caret must stand under the token, not inside the tab."""
+    return len(line[:column - 1].expandtabs(TAB_WIDTH)) + max(0, column - 1 - len(line)) + 1
 
 
 def render_text(diag: Diagnostic, source: str | None) -> str:
@@ -83,18 +92,20 @@ def render_text(diag: Diagnostic, source: str | None) -> str:
         where = f"{diag.path}:{diag.span.line}:{diag.span.column}"
     out = [f"{where}: {diag.severity}[{diag.code}]: {diag.message}"]
     if diag.span is not None:
-        text = _source_line(source, diag.span.line)
+        raw = _source_line(source, diag.span.line)
+        text = raw.expandtabs(TAB_WIDTH) if raw is not None else None
         if text is not None and len(text) <= 400:
             gutter = str(diag.span.line)
             pad = " " * len(gutter)
+            column = _shown_column(raw, diag.span.column)
             if diag.span.end_line == diag.span.line:
-                width = max(1, diag.span.end_column - diag.span.column)
+                width = max(1, _shown_column(raw, diag.span.end_column) - column)
             else:  # a span over several lines: underline the rest of its first line, comments aside
-                width = len(text.split("#")[0].rstrip()) - diag.span.column + 1
-            width = max(1, min(width, len(text) - diag.span.column + 1))
+                width = len(text.split("#")[0].rstrip()) - column + 1
+            width = max(1, min(width, len(text) - column + 1))
             out.append(f"{pad} |")
             out.append(f"{gutter} | {text}")
-            out.append(f"{pad} | {' ' * (diag.span.column - 1)}{'^' * width}")
+            out.append(f"{pad} | {' ' * (column - 1)}{'^' * width}")
     for label in diag.labels:
         out.append(f"  note: {label.message} at {label.path or diag.path}:{label.span.line}:{label.span.column}")
     for note in diag.notes:

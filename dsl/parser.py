@@ -4,7 +4,8 @@ The Lark LALR parser is made once per process (its tables cached between runs: `
 The file is split at its top-level declarations (lines that start in column 1) and each
 declaration is parsed on its own, so one syntax error does not hide the others: a run reports
 every broken declaration. Nesting deeper than MAX_NESTING is refused before it can exhaust
-the Python stack.
+the Python stack. Where a syntax error comes from a common slip (`=` for `==`, `&&`, `$10.50`,
+a tab among spaces, a misspelt keyword), its help names the slip (slips.py).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .cache import cached_parser
-from .diagnostics import Diagnostic, RulesError, Span
+from .diagnostics import TAB_WIDTH, Diagnostic, RulesError, Span
 from .parsed import parse_file  # noqa: F401 - a file's tree (cached); here beside `parse_text` for its users
+from .slips import slip_hint
 from .transform import ToAst
 from .walk import walk_depth
 
@@ -42,7 +44,7 @@ class RulesIndenter(Indenter):
     CLOSE_PAREN_types = ["RPAR", "RSQB"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
-    tab_len = 4
+    tab_len = TAB_WIDTH  # each tab adds 4 columns to a line's indentation (Lark's Indenter has no tab stops)
 
     def _process(self, stream):
         for token in super()._process(stream):
@@ -192,28 +194,39 @@ def _designed(diag: Diagnostic, line: str) -> Diagnostic:
 
 
 def _syntax_diagnostic(exc: Exception, path: str, last_line: int, first: tuple | None = None,
-                       text: str = "") -> Diagnostic:
+                       text: str = "", chunk: str = "") -> Diagnostic:
+    """The diagnostic of a syntax error in `chunk`, one declaration of `text` (padded with blank lines to
+    its place, so that positions in it are positions in the file)."""
     diag = _syntax_diagnostic_plain(exc, path, last_line)
     lines = text.splitlines()
     if diag.code == "R0101" and 0 < diag.span.line <= len(lines):
         designed = _designed(diag, lines[diag.span.line - 1])
         if designed is not diag:
             diag = designed
+    hint = None if diag.code == "R0107" else slip_hint(exc, diag, lines, chunk, _accepted(exc) if isinstance(
+        exc, UnexpectedToken) else set(), _parser())
+    if hint is not None:
+        diag = attrs.evolve(diag, help=hint)
     if first is not None and first[1] in VARIANT_FORMS and diag.span.line == first[0]:
-        today = f"{diag.help}; " if diag.code == "R0107" else ""
+        today = f"{diag.help}; " if diag.code == "R0107" or hint is not None else ""
         diag = attrs.evolve(diag, help=f"{today}a variant can write {VARIANT_FORMS[first[1]]} (docs/language.md 5.21)")
     return diag
+
+
+def _accepted(exc: UnexpectedToken) -> set[str]:
+    """The terminals the parser accepts where it failed. `exc.expected` is LALR's merged lookahead set
+    (or, from the contextual lexer, what it could lex, which never includes `_INDENT`); the interactive
+    parser, where there is one, says what it really accepts here."""
+    if getattr(exc, "interactive_parser", None) is not None:
+        return exc.interactive_parser.accepts() or set(exc.expected)
+    return set(exc.expected)
 
 
 def _syntax_diagnostic_plain(exc: Exception, path: str, last_line: int) -> Diagnostic:
     if isinstance(exc, UnexpectedToken):
         token = exc.token
         help = None
-        expected = set(exc.expected)
-        if getattr(exc, "interactive_parser", None) is not None:
-            # `exc.expected` is LALR's merged lookahead set (or, from the contextual lexer, what it
-            # could lex, which never includes `_INDENT`); ask the parser what it really accepts here.
-            expected = exc.interactive_parser.accepts() or expected
+        expected = _accepted(exc)
         if token.type == "_INDENT":
             help = "this line is indented more than the one before it; only a line ending in `:` opens a block"
         elif "_INDENT" in expected and token.type != "_INDENT":
@@ -305,7 +318,8 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
                                     Span.point(first_line, 1), help="split the expression with `let` names"))
         except (UnexpectedInput, DedentError) as exc:
             words = chunk.split(None, 1)
-            diags.append(_syntax_diagnostic(exc, path, last_line, (first_line, words[0] if words else ""), text))
+            diags.append(_syntax_diagnostic(exc, path, last_line, (first_line, words[0] if words else ""), text,
+                                            padded))
         except RulesError as exc:
             diags.extend(exc.diagnostics)
     if diags:
