@@ -19,6 +19,7 @@ from pathlib import Path
 
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError, render_json, render_text
+from rulesc.dsl.typecheck import plural
 from rulesc.dsl.variants import load_file
 from rulesc.interpreter.errors import RuleRuntimeError
 
@@ -135,11 +136,16 @@ def cmd_check(args) -> int:
         try:
             rules_file = load_file(path)
         except RulesError as exc:
+            unread = all(d.code in IO_CODES for d in exc.diagnostics)
             if args.format == "json":
                 results.append({"path": path, "diagnostics": [d.to_json() for d in exc.diagnostics]})
             else:
                 _report_rules_error(exc)
-            worst = max(worst, 2 if all(d.code in IO_CODES for d in exc.diagnostics) else 1)
+                if not unread:  # the summary a file that parses gets, for one that does not
+                    errors = sum(d.is_error for d in exc.diagnostics)
+                    print(f"{path}: does not parse\n  {plural(errors, 'error')}, "
+                          f"{plural(len(exc.diagnostics) - errors, 'warning')}")
+            worst = max(worst, 2 if unread else 1)
             continue
         checked = check_program(rules_file)
         if args.format == "json":

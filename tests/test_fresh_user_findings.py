@@ -144,3 +144,12 @@ def test_the_heuristic_agent_does_not_go_round_in_circles(tmp_path):
         turn = int(line.split('"turn":')[1].split(",")[0])
         by_turn.setdefault(turn, []).append(line.split('"action":"')[1].split('"')[0])
     assert by_turn and all(sorted(taken) == ["borrow", "mortgage", "redeem", "repay"] for taken in by_turn.values())
+
+
+def test_a_file_that_does_not_parse_gets_the_summary_line_too(tmp_path):
+    path = tmp_path / "slips.rules"
+    path.write_text(changed("on pass Go:\n    pay salary", "on pass Go:\n    pya salary").replace(
+        "if player.cash >= l.price:", "if player.cash = l.price:"))
+    code, out, err = rulesc("check", path)
+    assert code == 1 and "did you mean `pay`?" in err and "to compare, write `==`" in err
+    assert out == f"{path}: does not parse\n  2 errors, 0 warnings\n"
