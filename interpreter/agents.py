@@ -96,7 +96,9 @@ class HeuristicAgent(Agent):
         self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
         self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
         self._relevance = (None, ())  # (rules, what `wanted_actions` works from: see `_relevance`)
-        self._taken = (None, 0, [])  # (game, turn, the actions this agent took in that turn)
+        self._acted_in, self._acted_game = -1, None  # the turn (of which game) the two below are of:
+        self._last_acted: dict = {}  # thing (or amount, or None) -> the action last taken on it in the turn
+        self._looping: set = set()  # (action, thing) that would go round a loop if taken again this turn
 
     def reserve(self, game) -> int:
         """Money kept back; a negative `hint reserve` keeps nothing back (it must never let a bid exceed cash)."""
@@ -139,18 +141,13 @@ class HeuristicAgent(Agent):
     def act(self, game, player, options, raising):
         """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
         it; the first of equals); then, raising cash, sell; else buy what is affordable above
-        the reserve. Never an action that would go round a loop in this turn (`_goes_back`)."""
-        taken = self._taken
-        if taken[0] is not game or taken[1] != game.state.turn:
-            self._taken = taken = (game, game.state.turn, [])
-        elif taken[2] and options:
-            options = [option for option in options if not _goes_back(option, taken[2])]
-        choice = self._act(game, player, options, raising)
-        if isinstance(choice, ActionChoice):
-            taken[2].append(choice)
-        return choice
-
-    def _act(self, game, player, options, raising):
+        the reserve. Never an action that would go round a loop in this turn (`_taking`)."""
+        if len(game.rules.actions) > 1:  # a loop takes two actions
+            if self._acted_in != game.state.turn or self._acted_game is not game:
+                self._new_turn(game)
+            elif self._looping and options:
+                looping = self._looping
+                options = [option for option in options if (option.action, option.argument) not in looping]
         best, best_score, plain = None, 0, []
         if options:
             hints = self._hints(game.rules)
@@ -177,17 +174,37 @@ class HeuristicAgent(Agent):
             elif value > best_score:
                 best, best_score = option, value
         if best is not None:
-            return best
+            return self._taking(best)
         if raising is not None:
             return self._offer(game, self._sell_for_cash(game, player, raising))
         if plain:
             spare = player.f["cash"] - self.reserve(game)
             affordable = [o for o in plain if not isinstance(o.argument, int) and self._cost(game, o) <= spare]
             if affordable:
-                return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
-                                                      -(o.argument.index or 0) if o.argument is not None else 0))
+                return self._taking(max(affordable, key=lambda o: (
+                    game.worth(o.argument) if o.argument is not None else 0,
+                    -(o.argument.index or 0) if o.argument is not None else 0)))
         offer = self._buy_to_complete(game, player)
         return self._offer(game, offer) if offer is not None else None
+
+    def _new_turn(self, game) -> None:
+        """Forget the actions of another turn (see `_taking`)."""
+        self._acted_in, self._acted_game = game.state.turn, game
+        if self._last_acted:
+            self._last_acted, self._looping = {}, set()
+
+    def _taking(self, choice: ActionChoice) -> ActionChoice:
+        """`choice`, noting what taking it rules out for the rest of the turn: the action last taken
+        on the same thing, if another (borrow on C1, then repay C1: borrowing on C1 again would go
+        round a loop, paying the difference each time, until the window's cap). The same action on
+        the same thing again is no loop (a second house on a lot, after one on each of its group)."""
+        if self._acted_game is None:  # one action in these rules: nothing to note
+            return choice
+        before = self._last_acted.get(choice.argument)
+        if before is not None and before != choice.action:
+            self._looping.add((before, choice.argument))
+        self._last_acted[choice.argument] = choice.action
+        return choice
 
     def wanted_actions(self, game, player, raising):
         """The actions `act` may take or weigh now: those with no hint (only when not raising cash:
@@ -393,16 +410,6 @@ def _only_missing(members, player):
 
 _NO_SCORE = object()  # no option scored yet
 
-
-def _goes_back(option: ActionChoice, taken: list) -> bool:
-    """Whether taking `option` now would go round a loop: it was taken earlier in the turn, and
-    since then another action was taken on the same thing (borrow on C1, repay C1: not borrow on
-    C1 again, and so on until the window's cap, paying the difference each time). The same action
-    on the same thing again is no loop (a second house on a lot, after one on each of its group)."""
-    for i in range(len(taken) - 1, -1, -1):
-        if taken[i] == option:
-            return any(later.argument == option.argument and later.action != option.action for later in taken[i + 1:])
-    return False
 
 
 class ScriptedAct(NamedTuple):
