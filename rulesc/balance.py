@@ -4,7 +4,7 @@ One module for the figures that `simulate`, `diff` and `sweep` report, so that a
 same thing in each. They follow Ludii's playout metrics where they apply (duration, completion,
 timeouts, balance across seats and across positions in the turn order) and add what economic games
 need: the final wealth spread, bankruptcies, money by rule. Every figure has a 95% interval
-(`stats`): shares a Wilson interval, means a normal one.
+(`stats`): shares a Wilson interval, means a bootstrap percentile one.
 
 Wealth is a player's `cash` field. A `GameRecord` is small and plain (it travels back from worker
 processes); `wealth` (cash per seat, sampled every round) is kept only when a picture asks for it.

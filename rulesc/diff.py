@@ -1,18 +1,21 @@
 """`rulesc diff BASE VARIANT`: what a house rule changes, in the game's terms, and what it does.
 
 The static part sets the two checked programs side by side, declaration by declaration
-(parameters by their values, phases, handlers, hooks, actions, cards, table rows, end
-conditions, functions, hints, invariants, scenarios), and lists what was added, removed or
-changed. The measured part plays both games on the same seeds (game i: seed S + i, the same
-players and agents) and reports paired differences: game length, final wealth spread, money by
-rule (per-seed differences, with intervals), and how games end and who wins (McNemar's counts on
-the paired outcomes), marking what is significant at 95%; and the base's scenarios whose outcome
-the variant changes.
+(the game's settings, parameters by their values, the bank, the fields of players, globals and
+kinds, groups, squares, the board, the setup, phases, supplies, statuses, handlers, hooks,
+actions, decks and their cards, table rows, end conditions, functions, procedures, hints,
+invariants, trade, scenarios), and lists what was added, removed or changed: a declaration of
+one line as it was and as it is, a rule of several lines as it is. The measured part plays both
+games on the same seeds (game i: seed S + i, the same players and agents) and reports paired
+differences: game length, final wealth spread, money by rule (per-seed differences, with
+intervals), and how games end and who wins (McNemar's counts on the paired outcomes), marking
+what is significant at 95%; and the base's scenarios whose outcome the variant changes.
 """
 
 from __future__ import annotations
 
 import collections
+import statistics
 from typing import Callable
 
 import attrs
@@ -38,11 +41,15 @@ class Change:
     variant: str | None
 
 
-def _text(program, node) -> str:
-    """A declaration's source, whitespace collapsed, citations and assumptions left out."""
+def _lines(program, node) -> list[str]:
+    """A declaration's source lines, whitespace collapsed, citations, assumptions and blank lines left out.
+    A span that reaches into the next line only as far as its indentation (a field, a setting, a card or a
+    phase ends where the next one begins) does not take that line: it is the next declaration's."""
     span = node.span
     lines = program.sources.get(span.file, program.source).splitlines()
-    last = span.end_line - 1 if span.end_line > span.line and span.end_column == 1 else span.end_line
+    last = span.end_line
+    if last > span.line and (last > len(lines) or not lines[last - 1][:span.end_column - 1].strip()):
+        last -= 1
     body = []
     for line in lines[span.line - 1:last]:
         code = line.split("§")[0].split(" cite ")[0]
@@ -51,40 +58,85 @@ def _text(program, node) -> str:
             body.append(" ".join(code.split()))
     if body and body[0].startswith("replace ") and not body[0].startswith("replace card "):
         body[0] = body[0][len("replace "):]  # a variant's `replace on land …` / `replace action …` is the same rule, changed
-    return " / ".join(body)
+    return body
+
+
+def _text(program, node) -> str:
+    """A declaration's source, its lines joined by ` / `."""
+    return " / ".join(_lines(program, node))
+
+
+def _head(program, node) -> str:
+    """A declaration's first line: the header of a deck or a status, whose cards and phases are listed apart."""
+    return _lines(program, node)[0]
+
+
+def _after_colon(program, node) -> str:
+    """A one-line `name: …` declaration without its name: a setting's value."""
+    return _head(program, node).split(":", 1)[1].strip()
+
+
+def _field(program, field) -> str:
+    """A field as a diff shows it: its type and default, after what marks it (`state`, `hidden`)."""
+    marks = ["state"] * field.is_state + ["hidden"] * field.hidden
+    return " ".join(marks + [_after_colon(program, field)])
+
+
+def _row(program, row) -> str:
+    """A table row as it stands: its name and cells. Built from the cells rather than read from the row's
+    line, because `override table` makes a row of the base's cells and the variant's."""
+    return " ".join([row.name] + [program.text_at(cell.span) for cell in row.cells])
 
 
 def _declarations(rules: Rules) -> dict:
     """(category, name) -> what the declaration says, for every declaration that shapes play."""
     p = rules.program
     out: dict = {}
+    for key, setting in p.settings.items():
+        out["setting", key] = _after_colon(p, setting)
     for name, param in p.params.items():
         value = rules.compiler.params.get(name)
         money = rules.checked.types.get(id(param.value))
         out["parameter", name] = f"${value:,}" if money is not None and money.name == "money" else repr(value)
+    if p.bank is not None:
+        out["bank", "bank"] = _head(p, p.bank).removeprefix("bank ")
+    for name, field in p.player_fields.items():
+        out["field", f"player.{name}"] = _field(p, field)
+    for name, field in p.global_fields.items():
+        out["global", name] = _field(p, field)
+    for kind in p.kinds.values():
+        for field in kind.fields:
+            out["field", f"{kind.name}.{field.name}"] = _field(p, field)
+    for category, items in (("group", p.groups), ("square", p.squares)):
+        for name, decl in items.items():
+            out[category, name] = _text(p, decl)
+    if p.setup is not None:
+        out["setup", "setup"] = _text(p, p.setup)
     if p.turn is not None:
         for i, phase in enumerate(p.turn.phases, 1):
             out["phase", phase.name] = f"#{i}: {_text(p, phase)}"
     for name, supply in p.supplies.items():
         out["supply", name] = _text(p, supply)
     for status in p.statuses.values():
+        out["status", status.name] = _head(p, status)
         for i, phase in enumerate(status.phases, 1):
             out["phase", f"{status.name}.{phase.name}"] = f"#{i}: {_text(p, phase)}"
     for kind, items in (("handler", p.handlers), ("hook", p.hooks)):
         seen: collections.Counter = collections.Counter()
         for h in items:
-            head = _text(p, h).split(" / ")[0].rstrip(":")
+            head = _head(p, h).rstrip(":")
             seen[head] += 1
             out[kind, head if seen[head] == 1 else f"{head} ({seen[head]})"] = _text(p, h)
     for name, action in p.actions.items():
         out["action", name] = _text(p, action)
     for deck in p.decks.values():
+        out["deck", deck.name] = _head(p, deck)
         for card in deck.cards:
             out["card", f"{deck.name}.{card.name}"] = _text(p, card)
     for tables in p.tables.values():  # a kind's tables: one in the base, more where a variant adds rows
         for table in tables:
             for row in table.rows:
-                out["row", f"{table.kind}.{row.name}"] = _text(p, row)
+                out["row", f"{table.kind}.{row.name}"] = _row(p, row)
     for end in p.ends:
         out["end", end.reason] = _text(p, end)
     for category, items in (("function", p.defines), ("procedure", p.procedures), ("hint", p.hints)):
@@ -194,7 +246,7 @@ def compare(base: Rules, variant: Rules, a: list, b: list, seed: int, players: i
     money = []
     for rule in rules_seen:
         xs, ys = [g.get(rule, 0) for g in by_text[0]], [g.get(rule, 0) for g in by_text[1]]
-        money.append((rule, stats.mean(xs).value, stats.mean(ys).value, stats.paired_difference(xs, ys)))
+        money.append((rule, statistics.fmean(xs), statistics.fmean(ys), stats.paired_difference(xs, ys)))
     money.sort(key=lambda m: (-abs(m[3].value), m[0]))
 
     base_results = {r.title: r.passed for r in run_scenarios(base)}
@@ -229,6 +281,9 @@ def _money_by_text(rules: Rules, records: list) -> list:
 # ---- the report ------------------------------------------------------------------------------------------
 
 MONEY_SHOWN = 8
+# Declarations of one line: a change shows what it was and what it is, as a parameter's does. A change of
+# a rule of many lines shows the rule as it is now.
+ONE_LINE = {"parameter", "setting", "bank", "field", "global", "group", "square", "status", "deck", "row"}
 
 
 def _mark(significant: bool) -> str:
@@ -240,7 +295,7 @@ def format_diff(base_title: str, variant_title: str, found: list[Change], measur
     sign = {"added": "+", "removed": "-", "changed": "~"}
     for c in found:
         detail = c.variant if c.what != "removed" else c.base
-        if c.what == "changed" and c.category == "parameter":
+        if c.what == "changed" and c.category in ONE_LINE:
             detail = f"{c.base} -> {c.variant}"
         elif c.category == "scenario":
             detail = ""

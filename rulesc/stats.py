@@ -1,8 +1,16 @@
 """Intervals for the figures that simulations report, so that noise is not read as a finding.
 
-Proportions get a Wilson score interval; means a normal interval; paired differences (a base
-and a variant played on the same seeds) a normal interval on the per-seed differences, and paired
-yes/no outcomes McNemar's test. All at 95%: ±2 points on a win rate needs about 2,400 games.
+Proportions get a Wilson score interval; means a bootstrap percentile interval; paired differences
+(a base and a variant played on the same seeds) the same interval on the per-seed differences, and
+paired yes/no outcomes McNemar's test. All at 95%: ±2 points on a win rate needs about 2,400 games.
+
+Why a bootstrap rather than mean ± 1.96 standard errors: the figures simulations report are skewed
+and bounded below (money a rule pays, mostly nothing and now and then a lot; game lengths;
+eliminations), and a normal interval around such a mean can reach below anything a game can give
+(a rule that only ever pays money shown as `20 [-1, 41]`). A percentile interval is made of means
+of the values themselves, so it stays inside the range they can take, and it follows their skew.
+The resampling is seeded with a constant, so an interval depends only on its values: the same
+games give the same report, whatever was computed before.
 """
 
 from __future__ import annotations
@@ -43,15 +51,43 @@ def wilson(successes: int, n: int) -> Interval:
     return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
 
 
+RESAMPLES = 2000  # bootstrap resamples: enough for steady 2.5% and 97.5% points
+BOOTSTRAP_SEED = 0  # any constant: it makes an interval a function of its values alone
+DRAWN_AT_ONCE = 1_000_000  # values resampled in one array: bounds the memory for many games
+FEW_DISTINCT = 256  # at most this many distinct values: a resample is drawn as counts of each
+
+
 def mean(values: list) -> Interval:
-    """The mean with a normal 95% interval (a single value, or values all equal: no spread)."""
+    """The mean with its 95% bootstrap percentile interval (values all equal: no spread). The interval
+    lies within the values' range, so a quantity bounded below is never shown below its bound."""
     if not values:
         return Interval(0.0, 0.0, 0.0)
     m = statistics.fmean(values)
-    if len(values) < 2:
+    if min(values) == max(values):
         return Interval(m, m, m)
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return Interval(m, m - half, m + half)
+    return Interval(m, *_bootstrap_interval(values))
+
+
+def _bootstrap_interval(values: list) -> tuple[float, float]:
+    """The 2.5% and 97.5% points of the means of RESAMPLES resamples of `values`, drawn with
+    replacement from the same seed every time. A resample of values that take few distinct values
+    (money a rule pays, eliminations) is drawn as how many of each it holds (one multinomial draw:
+    milliseconds for any number of games); else value by value, in blocks. With numpy (which
+    matplotlib brings), imported here: only commands that sum up games need it."""
+    import numpy as np
+
+    data = np.asarray(values, dtype=float)
+    n = len(data)
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    distinct, counts = np.unique(data, return_counts=True)
+    if len(distinct) <= FEW_DISTINCT:
+        means = rng.multinomial(n, counts / n, size=RESAMPLES) @ distinct / n
+    else:
+        rows = max(1, DRAWN_AT_ONCE // n)  # resamples drawn at once
+        means = np.concatenate([data[rng.integers(0, n, size=(min(rows, RESAMPLES - start), n))].mean(axis=1)
+                                for start in range(0, RESAMPLES, rows)])
+    low, high = np.quantile(means, [0.025, 0.975])
+    return float(low), float(high)
 
 
 def paired_difference(base: list, variant: list) -> Interval:
