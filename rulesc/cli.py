@@ -141,10 +141,11 @@ def cmd_check(args) -> int:
                 results.append({"path": path, "diagnostics": [d.to_json() for d in exc.diagnostics]})
             else:
                 _report_rules_error(exc)
-                if not unread:  # the summary a file that parses gets, for one that does not
+                if not unread:  # the summary a file that loads gets, for one that does not
                     errors = sum(d.is_error for d in exc.diagnostics)
-                    print(f"{path}: does not parse\n  {plural(errors, 'error')}, "
-                          f"{plural(len(exc.diagnostics) - errors, 'warning')}")
+                    syntax = all(d.code.startswith("R01") for d in exc.diagnostics)  # else a variant's base, or
+                    print(f"{path}: does not {'parse' if syntax else 'load'}\n  {plural(errors, 'error')}, "
+                          f"{plural(len(exc.diagnostics) - errors, 'warning')}")  # what it removes, is wrong
             worst = max(worst, 2 if unread else 1)
             continue
         checked = check_program(rules_file)
@@ -282,6 +283,12 @@ def cmd_replay(args, rules) -> int:
     except ValueError as exc:
         print(f"rulesc: error: `{args.replay}` is not an event log (JSON lines): {exc}", file=sys.stderr)
         return 2
+    setup = log[0] if log and log[0].get("event") == "setup" else {}
+    for option, asked, logged in (("--seed", args.seed, setup.get("seed")),
+                                  ("--players", args.players, len(setup.get("players") or ()))):
+        if asked is not None and asked != logged:  # the log's own, or the replay would not be of this game
+            print(f"rulesc: error: {args.replay} is of the game of {option} {logged}, not {asked}", file=sys.stderr)
+            return 2
     try:
         result = replay(rules, log)
     except (ValueError, KeyError, StopIteration) as exc:
@@ -335,10 +342,18 @@ def _write_log(args, rules, game) -> None:
 
 
 def cmd_run(args) -> int:
+    if args.replay:
+        given = [option for option, value in (("--log", args.log), ("--check", args.check or None),
+                                              ("--draws", args.draws), ("--turn-limit", args.turn_limit))
+                 if value is not None]
+        if given:
+            print(f"rulesc: error: --replay plays the logged game again as it was: {', '.join(given)} cannot apply",
+                  file=sys.stderr)
+            return 2
+        return cmd_replay(args, _load(args))
+    args.seed = args.seed or 0
     _check_writable(args.log)
     rules = _load(args)
-    if args.replay:
-        return cmd_replay(args, rules)
     if args.turn_limit is not None and args.turn_limit < 1:
         print("rulesc: error: --turn-limit must be at least 1", file=sys.stderr)
         return 2
@@ -820,7 +835,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="play one game and print or log it")
     p.add_argument("file", metavar="FILE", help="the rules file")
-    p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    p.add_argument("--seed", type=int, help="the game's seed (default 0)")
     p.add_argument("--log", metavar="EVENTS.jsonl", help="write the event log as JSON lines ('-' for stdout)")
     p.add_argument("--replay", metavar="EVENTS.jsonl", help="play a logged game again and check it is the same")
     p.add_argument("--check", action="store_true",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 
 import attrs
 
@@ -122,7 +123,11 @@ def explain(header: dict | None, rules, overrides: list[str]) -> list[str]:
         now = " ".join(f"--set {s}" for s in overrides) or "no --set"
         reasons.append(f"this log was played with {was}; the replay has {now}")
     if header.get("sha256") not in (None, rules_hash(rules)):
-        reasons.append(f"the rules have changed since this log was played with `{header.get('file')}`")
+        played = header.get("file")
+        if played is not None and os.path.realpath(played) != os.path.realpath(rules.path):
+            reasons.append(f"this log was played with `{played}`, not `{rules.path}`")
+        else:
+            reasons.append(f"the rules have changed since this log was played with `{played}`")
     return reasons
 
 

@@ -153,3 +153,28 @@ def test_a_file_that_does_not_parse_gets_the_summary_line_too(tmp_path):
     code, out, err = rulesc("check", path)
     assert code == 1 and "did you mean `pay`?" in err and "to compare, write `==`" in err
     assert out == f"{path}: does not parse\n  2 errors, 0 warnings\n"
+
+
+def test_a_replay_refuses_the_options_it_cannot_apply_and_names_the_file_it_was_played_with(tmp_path):
+    base, log = tmp_path / "base.rules", tmp_path / "game.jsonl"
+    base.write_text(MINIMAL)
+    assert rulesc("run", base, "--seed", "3", "--log", log)[0] == 0
+    code, _, err = rulesc("run", base, "--replay", log, "--log", tmp_path / "again.jsonl")
+    assert code == 2 and "--log cannot apply" in err and not (tmp_path / "again.jsonl").exists()
+    assert rulesc("run", base, "--replay", log, "--seed", "3", "--players", "4")[0] == 0  # the log's own
+    for option, value, logged in (("--seed", "9", "3"), ("--players", "3", "4")):
+        code, _, err = rulesc("run", base, "--replay", log, option, value)
+        assert code == 2 and f"is of the game of {option} {logged}, not {value}" in err, err
+    other = tmp_path / "other.rules"
+    other.write_text(changed("param salary = $100", "param salary = $150"))
+    code, out, _ = rulesc("run", other, "--replay", log)
+    assert code == 1 and f"note: this log was played with `{base}`, not `{other}`" in out
+
+
+def test_a_variant_that_does_not_apply_to_its_base_does_not_load_rather_than_parse(tmp_path):
+    (tmp_path / "base.rules").write_text(MINIMAL)
+    variant = tmp_path / "variant.rules"
+    variant.write_text('extends "base.rules"\n\nremove scenario "no such scenario"\n')
+    code, out, err = rulesc("check", "--static", variant)
+    assert code == 1 and "R0510" in err
+    assert out == f"{variant}: does not load\n  1 error, 0 warnings\n"
