@@ -541,7 +541,9 @@ def cmd_diff(args) -> int:
     if args.format == "json":
         print(json.dumps(diff.diff_json(found, measured), indent=2))
     else:
-        sys.stdout.write(diff.format_diff(base.title, variant.title, found, measured))
+        titles = (base.title, variant.title) if base.title != variant.title else \
+            (f"{base.title} ({args.base})", f"{variant.title} ({args.variant})")  # told apart by their files
+        sys.stdout.write(diff.format_diff(*titles, found, measured))
     if args.plot is not None:
         from . import plots
         _plot_written(args.plot, plots.diff_figure(base.title, variant.title, measured), args.format)

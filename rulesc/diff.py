@@ -88,6 +88,18 @@ def _row(program, row) -> str:
     return " ".join([row.name] + [program.text_at(cell.span) for cell in row.cells])
 
 
+def _value(value, type_) -> str:
+    """A parameter's value as a rules file writes it: `$1,500`, `-$5`, `10%`, `3`, `true`."""
+    name = type_.name if type_ is not None else None
+    if name == "money" and isinstance(value, int):
+        return f"-${-value:,}" if value < 0 else f"${value:,}"
+    if name == "percent" and isinstance(value, int):
+        return f"{value}%"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
 def _declarations(rules: Rules) -> dict:
     """(category, name) -> what the declaration says, for every declaration that shapes play."""
     p = rules.program
@@ -95,9 +107,7 @@ def _declarations(rules: Rules) -> dict:
     for key, setting in p.settings.items():
         out["setting", key] = _after_colon(p, setting)
     for name, param in p.params.items():
-        value = rules.compiler.params.get(name)
-        money = rules.checked.types.get(id(param.value))
-        out["parameter", name] = f"${value:,}" if money is not None and money.name == "money" else repr(value)
+        out["parameter", name] = _value(rules.compiler.params.get(name), rules.checked.types.get(id(param.value)))
     if p.bank is not None:
         out["bank", "bank"] = _head(p, p.bank).removeprefix("bank ")
     for name, field in p.player_fields.items():
@@ -124,9 +134,10 @@ def _declarations(rules: Rules) -> dict:
     for kind, items in (("handler", p.handlers), ("hook", p.hooks)):
         seen: collections.Counter = collections.Counter()
         for h in items:
-            head = _head(p, h).rstrip(":")
+            first, *body = _lines(p, h)
+            head = first.rstrip(":")
             seen[head] += 1
-            out[kind, head if seen[head] == 1 else f"{head} ({seen[head]})"] = _text(p, h)
+            out[kind, head if seen[head] == 1 else f"{head} ({seen[head]})"] = " / ".join(body)  # its name is its head
     for name, action in p.actions.items():
         out["action", name] = _text(p, action)
     for deck in p.decks.values():

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # file, its base, a line `rulesc diff` must print for the change the header describes
 HOUSE_RULES = [
-    ("examples/finance-fines-pot.rules", "games/finance.rules", "~ handler on land Taxes: on land Taxes: / pay taxes from player to pot"),
+    ("examples/finance-fines-pot.rules", "games/finance.rules", "~ handler on land Taxes: pay taxes from player to pot"),
     ("examples/wheeler-no-auctions.rules", "games/wheeler.rules", "~ handler on land Property p as purchase when p.owner == none"),
     ("examples/wheeler-big-start.rules", "games/wheeler.rules", "- phase bump"),
     ("examples/wheeler-no-poaching.rules", "games/wheeler.rules", "~ handler on land Property p as bill"),
