@@ -235,3 +235,16 @@ def test_every_kind_of_declaration_is_compared(tmp_path):
     minimal = write(tmp_path, "minimal.rules", MINIMAL)
     listed = {c.category for c in changes(load_rules(str(EVERYTHING)), load_rules(str(minimal)))}
     assert set(COMPARED.values()) <= listed, set(COMPARED.values()) - listed
+
+
+def test_parameters_are_shown_as_a_file_writes_them_and_a_handler_once(tmp_path, capsys):
+    """A percent was shown `10 -> 15`, a negative amount `$-5`, a changed handler with its head twice,
+    and two files of one title as `X against X`."""
+    base = write(tmp_path, "base.rules", BASE + "\nparam cut = 10%\nparam fee = $5\n")
+    other = write(tmp_path, "other.rules", 'extends "base.rules"\n\noverride param cut = 15%\noverride param fee = -$5\n'
+                  "\nreplace on land B:\n    pay $1 from bank to player\n")
+    assert main(["diff", str(base), str(other)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"Negative move ({other}) against Negative move ({base})"
+    assert "  ~ parameter cut: 10% -> 15%" in out and "  ~ parameter fee: $5 -> -$5" in out
+    assert "  ~ handler on land B: pay $1 from bank to player" in out
