@@ -23,6 +23,7 @@ import attrs
 
 from rulesc.dsl import ast, walk
 from rulesc.dsl.parsed import parse_file
+from rulesc.dsl.variants import load_file
 
 BEGIN = "<!-- citations begin -->"
 END = "<!-- citations end -->"
@@ -105,17 +106,24 @@ def _by_paragraphs(text: str) -> list[Section]:
 
 
 def citations(path) -> list[Citation]:
-    """Every citation in a rules file as written (not its base's): the line, its code and the quote."""
-    tree = parse_file(path)
-    source = Path(path).read_text(encoding="utf-8").splitlines()
+    """Every citation of a rules file as written (its variations' too: `remove phase bump   § "…"`) and,
+    for a variant, of the rules it keeps of its base (`extends`; not those it removes or replaces), each
+    at its own file and line, the base's first: the line, its code and the quote."""
+    own = str(path)
+    sources: dict = {}  # file -> its lines, for the labels
     found: list[Citation] = []
 
-    def label(line: int) -> str:
+    def label(file: str, line: int) -> str:
+        if file not in sources:
+            sources[file] = Path(file).read_text(encoding="utf-8").splitlines()
+        source = sources[file]
         code = source[line - 1].strip() if 0 < line <= len(source) else ""
         code = re.split(r"\s(?:§|cite\s+\"|assumed\b)", " " + code, maxsplit=1)[0].strip()
         return code if len(code) <= 60 else code[:59].rstrip() + "…"
 
-    def visit(node, owner, in_scenario: bool):
+    def visit(node, owner, in_scenario: bool, inherited: bool):
+        if inherited and node.span.file in (None, own):  # the file's own: found as written
+            return
         scenario = in_scenario or isinstance(node, ast.Scenario)
         cite = None
         if isinstance(node, ast.Row):
@@ -125,13 +133,17 @@ def citations(path) -> list[Citation]:
         if cite:
             # A block's citation is its header's: `on land Corner:   § "…"`.
             at = owner if isinstance(node, ast.Block) and owner is not None else node
-            found.append(Citation(Path(path).name, at.span.line, label(at.span.line), cite, scenario))
+            file = at.span.file or own
+            found.append(Citation(Path(file).name, at.span.line, label(file, at.span.line), cite, scenario))
         for child in walk.children(node):
-            visit(child, node, scenario)
+            visit(child, node, scenario, inherited)
 
-    for decl in tree.decls:
-        visit(decl, None, False)
-    return sorted(set(found), key=lambda c: (c.line, c.quote))
+    for decl in parse_file(path).decls:
+        visit(decl, None, False, False)
+    if any(isinstance(decl, ast.Extends) for decl in parse_file(path).decls):
+        for decl in load_file(path).decls:
+            visit(decl, None, False, True)
+    return sorted(set(found), key=lambda c: (c.file == Path(own).name, c.line, c.quote))
 
 
 def place(quote: str, secs: list[Section]) -> Section | None:

@@ -65,3 +65,17 @@ def test_the_command_prints_and_updates(tmp_path):
     missing = subprocess.run([sys.executable, "-m", "rulesc", "citations", "nope.rules", "--rulebook", "x.txt"],
                              capture_output=True, text=True, cwd=ROOT)
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
+
+
+def test_a_variant_alone_cites_what_it_keeps_of_its_base_and_not_what_it_drops(tmp_path):
+    """`rulesc citations variant.rules` said no rule cites the sections its base's rules cite."""
+    variant = tmp_path / "no-bumping.rules"
+    variant.write_text(f'extends "{ROOT / "games/wheeler.rules"}"\n\n'
+                       'remove phase bump   § "Bumping Another Player"\n')
+    found = citations.citations(variant)
+    assert {c.file for c in found} == {"wheeler.rules", "no-bumping.rules"}
+    assert [c.label for c in found if c.file == "no-bumping.rules"] == ["remove phase bump"]
+    assert found[-1].file == "no-bumping.rules"  # the base's first
+    assert any(c.file == "wheeler.rules" and c.label.startswith("phase invest") for c in found)
+    bump = next(c for c in citations.citations(ROOT / "games/wheeler.rules") if c.label.startswith("phase bump"))
+    assert (bump.file, bump.line) not in {(c.file, c.line) for c in found}  # the phase the variant removes
