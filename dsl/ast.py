@@ -901,3 +901,4 @@ class RulesFile:
     span: Span
     sources: dict = attrs.Factory(dict)  # every file's text by path, the base files of a variant too
     overrides: tuple = ()  # a variant's `override param`s: Override records, base's first
+    removals: tuple = ()  # a variant's `remove …` Variations, base's first: named where what they removed is missed

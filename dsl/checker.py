@@ -912,10 +912,26 @@ def _always_does(block, target: str, procs: dict, seen: frozenset):
     return None
 
 
+def _blame_removal(program: Program, diag: Diagnostic) -> Diagnostic:
+    """An unknown name in a variant's base that the variant removed (`remove card NewsCards.Boom`,
+    still named by a base rule): the error stands where the name is, in the base, and a note points at
+    the variant's line that removed it, the user's to change."""
+    if diag.code not in ("R0205", "R0206") or diag.span is None or diag.path == program.path:
+        return diag
+    named = program.text_at(diag.span).split(".")[-1].strip()
+    for removal in reversed(program.removals):
+        if removal.target.split(".")[-1] == named:
+            note = Label(removal.span, f"the variant's `{removal.what} {removal.target}` removed it",
+                         removal.span.file or program.path)
+            return attrs.evolve(diag, labels=(*diag.labels, note))
+    return diag
+
+
 def check_program(rules: ast.RulesFile) -> Checked:
     program, diags = build_program(rules)
     checker = Checker(program, diags)
     checker.run()
+    diags[:] = [_blame_removal(program, d) for d in diags]
     # A variant's diagnostics come from several files: group them by file, then in reading order.
     diags.sort(key=lambda d: (d.path, d.span.line if d.span else 0, d.span.column if d.span else 0))
     return Checked(program, diags, checker.types, checker.assumptions)

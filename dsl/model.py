@@ -61,6 +61,7 @@ class Program:
     scenarios: list = attrs.Factory(list)
     extends: list = attrs.Factory(list)
     overrides: tuple = ()  # a variant's ast.Override records: each `override param` and the base's declaration
+    removals: tuple = ()  # a variant's `remove …` (ast.Variation), base's first
 
     def text_at(self, span) -> str:
         """The source text of a one-line span (in whichever file it is), or a stand-in."""
@@ -97,7 +98,7 @@ def move_marks(p: Program) -> dict:
 
 def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
     prog = Program(path=rules.path, source=rules.source, sources=dict(rules.sources) or {rules.path: rules.source},
-                   overrides=tuple(getattr(rules, "overrides", ())))
+                   overrides=tuple(getattr(rules, "overrides", ())), removals=tuple(getattr(rules, "removals", ())))
     diags: list[Diagnostic] = []
     seen: dict[str, tuple[str, Span]] = {}
 

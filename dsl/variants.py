@@ -82,9 +82,12 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
     base = _load(base_path, chain + [(path.resolve(), str(path), first)])
     decls = list(base.decls)
     overrides = list(base.overrides)
+    removals = list(base.removals)
     problems: list[Diagnostic] = []
     for decl in rules.decls[1:]:
         if isinstance(decl, ast.Variation):
+            if decl.what.startswith("remove "):
+                removals.append(decl)
             problem = _apply(decls, decl, overrides)
             if problem is not None:
                 problems.append(problem)
@@ -93,7 +96,8 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
     if problems:
         raise RulesError(problems)
     sources = {**base.sources, rules.path: rules.source}
-    return attrs.evolve(rules, decls=tuple(decls), sources=sources, overrides=tuple(overrides))
+    return attrs.evolve(rules, decls=tuple(decls), sources=sources, overrides=tuple(overrides),
+                        removals=tuple(removals))
 
 
 def _shipped_dirs() -> list[Path]:

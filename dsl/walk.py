@@ -36,8 +36,9 @@ def _check_leaf(value, parent) -> None:
 
 
 # Each node class's fields that can hold nodes, in declaration order (RulesFile's `sources`, the
-# texts, and `overrides`, the overridden params, are data, not tree): looked up once per class.
-_TREE_FIELDS = {cls: tuple(f.name for f in cls.__attrs_attrs__ if f.name not in ("sources", "overrides"))
+# texts, `overrides`, the overridden params, and `removals`, what a variant removed, are data, not
+# tree): looked up once per class.
+_TREE_FIELDS = {cls: tuple(f.name for f in cls.__attrs_attrs__ if f.name not in ("sources", "overrides", "removals"))
                 for cls in _NODES}
 
 

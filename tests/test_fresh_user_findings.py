@@ -178,3 +178,14 @@ def test_a_variant_that_does_not_apply_to_its_base_does_not_load_rather_than_par
     code, out, err = rulesc("check", "--static", variant)
     assert code == 1 and "R0510" in err
     assert out == f"{variant}: does not load\n  1 error, 0 warnings\n"
+
+
+def test_a_name_a_variant_removed_and_its_base_still_uses_points_at_the_removal(tmp_path):
+    """The errors stood in the base file with nothing pointing at the variant's line that caused them."""
+    variant = tmp_path / "no-boom.rules"
+    variant.write_text('extends "wallstreet"\n\nremove card NewsCards.Boom\n')
+    code, _, err = rulesc("check", "--static", variant)
+    assert code == 1
+    errors = [line for line in err.splitlines() if "error[" in line]
+    assert errors and all("wallstreet.rules:" in line and "Boom" in line for line in errors)
+    assert err.count(f"note: the variant's `remove card NewsCards.Boom` removed it at {variant}:3:1") == len(errors)
