@@ -10,6 +10,8 @@ named fields; every rule carries its `RuleRef` (`where`). Each `Game` makes its 
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from rulesc.dsl import ast
@@ -222,6 +224,9 @@ def _setting_value(compiler, setting, default=None):
     return compiler.expr(setting.value)(None, {})
 
 
+DECIMAL = re.compile(r"-?\$?[\d,]*\.\d+%?")  # `1.5`, `$2.50`, `2.5%`: no value of a rules file
+
+
 def parse_override(text: str) -> tuple[str, object]:
     """`NAME=VALUE` from `--set`, VALUE written as in a rules file (`$500`, `5`, `10%`)."""
     if "=" not in text:
@@ -231,6 +236,11 @@ def parse_override(text: str) -> tuple[str, object]:
     if not name.isidentifier():
         raise RulesError([Diagnostic("error", "R0010", f"`--set {text}`: `{name}` is not a parameter name", "--set",
                                      help="e.g. `--set starting_cash=$1500`")])
+    if DECIMAL.fullmatch(value):  # the parser's own message (`unexpected 5; expected a name`) says nothing useful
+        raise RulesError([Diagnostic("error", "R0012", f"`--set {name}`: `{value}` is not a value: values are whole "
+                                     "numbers (no decimals)", "--set",
+                                     help="write a whole amount, count or percentage, as in a rules file: "
+                                          "`$1,500`, `5`, `10%`")])
     try:
         if "\n" in value or "\r" in value:  # a second line would be parsed as more declarations
             raise RulesError([])
@@ -313,7 +323,7 @@ def _overrides(checked: Checked, texts) -> dict:
             raise RulesError([Diagnostic("error", "R0011", f"`--set {name}`: the rules have no parameter `{name}`",
                                          p.path, help="parameters are " + ", ".join(f"`{n}`" for n in p.params))])
         expected = checked.types.get(id(p.params[name].value))
-        literal = _literal(value_node)
+        literal = literal_of(value_node)
         if literal is None or (expected is not None and not compatible(expected, Type(literal.type))):
             shown = text.split("=", 1)[1].strip()
             raise RulesError([Diagnostic("error", "R0012", f"`--set {name}` needs {expected}, not `{shown}`",
@@ -322,7 +332,7 @@ def _overrides(checked: Checked, texts) -> dict:
     return values
 
 
-def _literal(node) -> ast.Literal | None:
+def literal_of(node) -> ast.Literal | None:
     """A value written out, as `--set` takes one: a literal, or a number's negative (`-$5`, as a file may
     write it), else None."""
     if isinstance(node, ast.Neg) and isinstance(node.operand, ast.Literal) and node.operand.type in ("money", "count", "percent"):

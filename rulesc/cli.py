@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shlex
 import sys
 import time
@@ -68,6 +69,20 @@ def _runtime_error(exc: RuleRuntimeError, args) -> int:
                      f"`rulesc run {shlex.quote(args.file)} {' '.join(options)} --log -`",)
     print(render_text(exc.diagnostic(notes), _source_of(exc.path)), file=sys.stderr)
     return 1
+
+
+NEGATIVE_VALUE = re.compile(r"-\$?[\d,.]+%?")  # `-$100`, `-5%`: argparse takes them for options
+
+
+def _negative_steps(sets: list, unknown: list) -> list:
+    """`--set NAME=FROM..TO step -$100`: argparse takes `-$100` (not a plain negative number) for an unknown
+    option and leaves the `--set` ending in `step`; give the value back to that `--set`, so that sweep says
+    what is wrong with the step. Returns the words still unknown."""
+    left = list(unknown)
+    for words in sets or ():
+        if words[-1] == "step" and left and NEGATIVE_VALUE.fullmatch(left[0]):
+            words.append(left.pop(0))
+    return left
 
 
 def _write_output(path: str, text: str) -> None:
@@ -945,6 +960,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         argcomplete.autocomplete(parser)
     args, unknown = parser.parse_known_args(argv)
+    if args.command == "sweep":
+        unknown = _negative_steps(args.set, unknown)
     if unknown:  # reported by the subcommand, with its own usage, not the top-level one
         sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         sub.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")

@@ -11,18 +11,23 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import sys
 from typing import Callable
 
 import attrs
 
 from rulesc.dsl.diagnostics import Diagnostic, RulesError
-from rulesc.interpreter.rules import Rules, parse_override
+from rulesc.interpreter.rules import Rules, literal_of, parse_override
 
 from . import runner
 from .balance import Balance, balance, balance_json, record_game, share_text
 
 MAX_VALUES = 100  # more values than this is a typing mistake, not a sweep
 SWEPT_TYPES = ("money", "count", "percent")
+KIND_NAMES = {"money": "an amount", "count": "a count", "percent": "a percentage"}
+EXAMPLE_STEPS = {"money": "$100", "count": "1", "percent": "5%"}
+STEP_SAID = re.compile(r"(?P<span>.*?)(?:\s+step\b\s*(?P<step>.*))?", re.S)  # `NAME=FROM..TO [step S]`
 
 
 @attrs.frozen
@@ -32,8 +37,10 @@ class Range:
     kind: str  # "money", "count" or "percent"
 
     def text(self, value: int) -> str:
-        """A value as `--set` takes it."""
-        return f"${value:,}" if self.kind == "money" else f"{value}%" if self.kind == "percent" else str(value)
+        """A value as `--set` takes it: the sign before the `$` (`-$500`), as a rules file writes it."""
+        if self.kind == "money":
+            return f"{'-' if value < 0 else ''}${abs(value):,}"
+        return f"{value}%" if self.kind == "percent" else str(value)
 
 
 def _usage(message: str, help_text: str = "e.g. `--set starting_cash=$1,000..$2,000 step $250`") -> RulesError:
@@ -41,40 +48,71 @@ def _usage(message: str, help_text: str = "e.g. `--set starting_cash=$1,000..$2,
 
 
 def parse_range(words: list[str]) -> Range:
-    """`NAME=FROM..TO [step S]` (the words of one `--set`), FROM and TO written as in a rules file.
-    The step may be left out for counts and percentages (1)."""
+    """`NAME=FROM..TO [step S]` (the words of one `--set`), FROM, TO and S written as in a rules file.
+    The step may be left out for counts and percentages (1). Like a range, the values stop at the last
+    step at or below TO; a TO the steps do not reach is said on stderr, since the user wrote it."""
     text = " ".join(words)
-    head, _, rest = text.partition(" step ")
+    said = STEP_SAID.fullmatch(text)
+    head, step_text = said["span"], said["step"]
     if "=" not in head or ".." not in head:
         raise _usage(f"`--set {text}` is not `NAME=FROM..TO step S`")
     name, _, span = head.partition("=")
     low_text, _, high_text = span.partition("..")
     name = name.strip()
-    low = _literal(name, low_text)
-    high = _literal(name, high_text)
+    low = _value(name, low_text)
+    high = _value(name, high_text)
     if low.type != high.type or low.type not in SWEPT_TYPES:
         raise _usage(f"`--set {text}`: FROM and TO must be two amounts, counts or percentages of the same kind")
-    if rest.strip():
-        step = _literal(name, rest)
-        if step.type != low.type and not (low.type == "percent" and step.type == "count"):
-            raise _usage(f"`--set {text}`: the step must be {'an amount' if low.type == 'money' else 'a number'} "
-                         f"like FROM and TO")
-        size = step.value
-    elif low.type == "money":
-        raise _usage(f"`--set {text}`: say the step between amounts, e.g. `step $100`")
-    else:
-        size = 1
-    if size <= 0 or high.value < low.value:
-        raise _usage(f"`--set {text}`: needs FROM <= TO and a step above 0")
-    values = list(range(low.value, high.value + 1, size))
+    size = _step(name, step_text, low.type, text)
+    if high.value < low.value:
+        raise _usage(f"`--set {text}`: needs FROM <= TO (the values go up from FROM by the step)")
+    values = range(low.value, high.value + 1, size)
     if len(values) > MAX_VALUES:
-        raise _usage(f"`--set {text}` makes {len(values)} values; a sweep takes at most {MAX_VALUES}",
+        raise _usage(f"`--set {text}` makes {len(values):,} values; a sweep takes at most {MAX_VALUES}",
                      "take a bigger step")
-    return Range(name, values, low.type)
+    swept = Range(name, list(values), low.type)
+    if values[-1] != high.value:
+        print(f"rulesc: note: {swept.text(high.value)} is not reached by steps of {swept.text(size)} from "
+              f"{swept.text(low.value)}; the last value is {swept.text(values[-1])}", file=sys.stderr)
+    return swept
 
 
-def _literal(name: str, text: str):
-    return parse_override(f"{name}={text.strip()}")[1]
+def _value(name: str, written: str):
+    """FROM, TO or the step as a literal (`ast.Literal`), read as `--set NAME=VALUE` reads a value: written as
+    in a rules file, a negative number (`-$500`) included."""
+    written = written.strip()
+    literal = literal_of(parse_override(f"{name}={written}")[1])
+    if literal is None:
+        raise _not_a_value(name, written,
+                           "FROM, TO and the step must each be an amount, a count or a percentage written out")
+    return literal
+
+
+def _not_a_value(name: str, written: str, why: str) -> RulesError:
+    """R0012, the code `--set NAME=VALUE` gives a value it cannot read, with why this one is not a value."""
+    return RulesError([Diagnostic("error", "R0012", f"`--set {name}`: `{written}` is not a value: {why}", "--set",
+                                  help="write a whole amount, count or percentage, as in a rules file: "
+                                       "`$1,500`, `5`, `10%`")])
+
+
+def _step(name: str, written: str | None, kind: str, text: str) -> int:
+    """The step, of the kind of FROM and TO, as `--set` wants the parameter's own type (`--set tariff=5` is
+    refused: `step 5` for percentages is too, and `step 3` for amounts is not taken for `$3`). Left out, it
+    is 1 for counts and percentages; amounts have no such natural step, so it must be said."""
+    if written is None:
+        if kind != "money":
+            return 1
+        raise _usage(f"`--set {text}`: say the step between amounts, e.g. `step $100`")
+    if not written:
+        raise _usage(f"`--set {text}`: `step` needs a value, e.g. `step {EXAMPLE_STEPS[kind]}`")
+    step = _value(name, written)
+    if step.type != kind:
+        raise _usage(f"`--set {text}`: the step must be {KIND_NAMES[kind]} like FROM and TO, not `{written.strip()}`",
+                     f"e.g. `step {EXAMPLE_STEPS[kind]}`")
+    if step.value <= 0:
+        raise _usage(f"`--set {text}`: the step must be above 0 (the values go up from FROM to TO)",
+                     f"e.g. `step {EXAMPLE_STEPS[kind]}`")
+    return step.value
 
 
 @attrs.define
@@ -115,6 +153,7 @@ def sweep(rules_by_value: list[Rules], swept: Range, games: int, seed: int, play
           progress: Callable[[int], None] | None = None) -> Sweep:
     """Play games `seed` .. `seed + games - 1` with each value's rules (`rules_by_value[i]`, compiled with
     `overrides` and `--set NAME=value i`) and make each value's balance table."""
+    check_fixed(swept, overrides or [])
     sets = [runner.RuleSet(rules, [*(overrides or []), f"{swept.name}={swept.text(v)}"])
             for rules, v in zip(rules_by_value, swept.values)]
     batches = [runner.Batch(i, first, count, (players, agents))
@@ -127,25 +166,42 @@ def sweep(rules_by_value: list[Rules], swept: Range, games: int, seed: int, play
     return Sweep(rules_by_value[0].title, swept, games, players, agents, seed, rows)
 
 
+def check_fixed(swept: Range, overrides: list[str]) -> None:
+    """Refuse a `--set NAME=VALUE` of the swept parameter: each value of the sweep would replace it, so one of
+    the two things the user asked for would be dropped without a word."""
+    for text in overrides:
+        if parse_override(text)[0] == swept.name:
+            raise _usage(f"`--set {text}` fixes `{swept.name}`, the parameter the sweep varies (from "
+                         f"{swept.text(swept.values[0])} to {swept.text(swept.values[-1])})",
+                         f"drop `--set {text}`, or sweep another parameter")
+
+
 def _record(rules: Rules, seed: int, players: int, agents: str):
     return record_game(rules, players, seed, agents)
 
 
 # ---- as text, JSON and CSV --------------------------------------------------------------------------------
 
-def _mean_cell(b: Balance, key: str, fmt: str) -> str:
-    i = b.figure(key).interval
-    return f"{fmt.format(i.value)} ±{fmt.format((i.high - i.low) / 2)}"
+def _means(balances: list[Balance], key: str, fmt: str) -> list[str]:
+    """Each value's mean as `value [low, high]`, as `simulate` shows it: the bootstrap interval is not
+    symmetric and stays within what games can give, which `±` would misstate. The parts are lined up
+    down the column so that it reads as a table."""
+    parts = [[fmt.format(x) for x in (i.value, i.low, i.high)] for i in (b.figure(key).interval for b in balances)]
+    value, low, high = (max(len(p[k]) for p in parts) for k in range(3))
+    return [f"{v:>{value}} [{lo:>{low}}, {hi:>{high}}]" for v, lo, hi in parts]
 
 
-def columns(s: Sweep) -> list[tuple[str, Callable[[Balance], str]]]:
-    """The text table's columns after the value: (heading, cell of a row's table)."""
-    out = [("turns", lambda b: _mean_cell(b, "turns", "{:.1f}")),
-           ("ended by a rule", lambda b: share_text(b.figure("completed").interval).strip())]
-    out += [(f"seat {k} won", lambda b, k=k: share_text(b.figure(f"seat_{k}_won").interval).strip())
-            for k in range(1, s.players + 1)]
-    out += [("cash spread", lambda b: _mean_cell(b, "spread", "{:,.0f}")),
-            ("eliminated", lambda b: _mean_cell(b, "bankruptcies", "{:.2f}"))]
+def _shares(balances: list[Balance], key: str) -> list[str]:
+    return [share_text(b.figure(key).interval).strip() for b in balances]
+
+
+def columns(s: Sweep) -> list[tuple[str, list[str]]]:
+    """The text table's columns after the value: (heading, a cell for each row)."""
+    balances = [row.balance for row in s.rows]
+    out = [("turns", _means(balances, "turns", "{:.1f}")), ("ended by a rule", _shares(balances, "completed"))]
+    out += [(f"seat {k} won", _shares(balances, f"seat_{k}_won")) for k in range(1, s.players + 1)]
+    out += [("cash spread", _means(balances, "spread", "{:,.0f}")),
+            ("eliminated", _means(balances, "bankruptcies", "{:.2f}"))]
     return out
 
 
@@ -154,7 +210,8 @@ def format_sweep(s: Sweep) -> str:
             f"({s.players} players, {s.agents} agents, seeds {s.seed}..{s.seed + s.games - 1} for each); "
             "95% intervals")
     cols = columns(s)
-    table = [[s.name] + [h for h, _ in cols]] + [[row.text] + [cell(row.balance) for _, cell in cols] for row in s.rows]
+    table = [[s.name] + [h for h, _ in cols]] + [[row.text] + [cells[i] for _, cells in cols]
+                                                 for i, row in enumerate(s.rows)]
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     lines = [head, ""]
     for r in table:
