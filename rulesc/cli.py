@@ -553,12 +553,13 @@ def cmd_diff(args) -> int:
         except RunError as exc:
             print(f"rulesc: error: {exc}", file=sys.stderr)
             return 2
+    scenarios = diff.scenario_changes(base, variant) if measured is None else None  # cheap: said with no games too
     if args.format == "json":
-        print(json.dumps(diff.diff_json(found, measured), indent=2))
+        print(json.dumps(diff.diff_json(found, measured, scenarios), indent=2))
     else:
         titles = (base.title, variant.title) if base.title != variant.title else \
             (f"{base.title} ({args.base})", f"{variant.title} ({args.variant})")  # told apart by their files
-        sys.stdout.write(diff.format_diff(*titles, found, measured))
+        sys.stdout.write(diff.format_diff(*titles, found, measured, scenarios))
     if args.plot is not None:
         from . import plots
         _plot_written(args.plot, plots.diff_figure(base.title, variant.title, measured), args.format)

@@ -241,6 +241,15 @@ def measure(base: Rules, variant: Rules, games: int, seed: int, players: int, ag
     return compare(base, variant, a, b, seed, players, agents)
 
 
+def scenario_changes(base: Rules, variant: Rules) -> list[tuple[str, bool, bool | None]]:
+    """The base's scenarios whose outcome the variant changes: (title, passed in the base, passes in the
+    variant, or None where the variant removed it). Cheap: no game is played for it."""
+    base_results = {r.title: r.passed for r in run_scenarios(base)}
+    variant_results = {r.title: r.passed for r in run_scenarios(variant)}
+    return [(title, ok, variant_results.get(title)) for title, ok in base_results.items()
+            if variant_results.get(title) != ok]
+
+
 def compare(base: Rules, variant: Rules, a: list, b: list, seed: int, players: int, agents: str) -> Measured:
     """The paired comparison of the base's records `a` and the variant's `b` (the same seeds)."""
     games = len(a)
@@ -260,16 +269,11 @@ def compare(base: Rules, variant: Rules, a: list, b: list, seed: int, players: i
         money.append((rule, statistics.fmean(xs), statistics.fmean(ys), stats.paired_difference(xs, ys)))
     money.sort(key=lambda m: (-abs(m[3].value), m[0]))
 
-    base_results = {r.title: r.passed for r in run_scenarios(base)}
-    variant_results = {r.title: r.passed for r in run_scenarios(variant)}
-    scenarios = [(title, ok, variant_results.get(title)) for title, ok in base_results.items()
-                 if variant_results.get(title) != ok]
-
     return Measured(games, players, agents, seed,
                     turns=stats.paired_difference([g.turns for g in a], [g.turns for g in b]),
                     spread=stats.paired_difference([g.spread for g in a], [g.spread for g in b]),
                     base_turns=stats.mean([g.turns for g in a]), variant_turns=stats.mean([g.turns for g in b]),
-                    outcomes=found, money=money, scenarios=scenarios,
+                    outcomes=found, money=money, scenarios=scenario_changes(base, variant),
                     bankruptcies=stats.paired_difference([g.bankruptcies for g in a], [g.bankruptcies for g in b]),
                     base=a, variant=b)
 
@@ -301,7 +305,9 @@ def _mark(significant: bool) -> str:
     return "  *" if significant else ""
 
 
-def format_diff(base_title: str, variant_title: str, found: list[Change], measured: Measured | None) -> str:
+def format_diff(base_title: str, variant_title: str, found: list[Change], measured: Measured | None,
+                scenarios: list | None = None) -> str:
+    """The report; with no games measured, `scenarios` (`scenario_changes`) are reported alone."""
     lines = [f"{variant_title} against {base_title}", "", f"what the variant changes ({len(found)}):"]
     sign = {"added": "+", "removed": "-", "changed": "~"}
     for c in found:
@@ -314,7 +320,7 @@ def format_diff(base_title: str, variant_title: str, found: list[Change], measur
     if not found:
         lines.append("  nothing")
     if measured is None:
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + ([""] + _scenario_lines(scenarios) if scenarios is not None else [])) + "\n"
     m = measured
     lines += ["", f"measured on {m.games} paired games ({m.players} players, {m.agents} agents, "
                   f"seeds {m.seed}..{m.seed + m.games - 1}); 95% intervals, * marks a significant difference", ""]
@@ -332,17 +338,22 @@ def format_diff(base_title: str, variant_title: str, found: list[Change], measur
     for rule, before, after, diff in m.money[:MONEY_SHOWN]:
         lines.append(f"  {_shorten(rule, 48):<48} {before:>12,.0f} -> {after:>12,.0f}  "
                      f"{_interval(diff, '{:+,.0f}')}{_mark(diff.excludes_zero)}")
-    lines += ["", "base scenarios whose outcome changes:"]
-    for title, before, after in m.scenarios:
-        now = "removed" if after is None else ("passes" if after else "fails")
-        lines.append(f"  {title}: {'passes' if before else 'fails'} in the base, {now} in the variant")
-    if not m.scenarios:
-        lines.append("  none")
+    lines += [""] + _scenario_lines(m.scenarios)
     return "\n".join(lines) + "\n"
 
 
-def diff_json(found: list[Change], measured: Measured | None) -> dict:
+def _scenario_lines(scenarios: list) -> list[str]:
+    lines = ["base scenarios whose outcome changes:"]
+    for title, before, after in scenarios:
+        now = "removed" if after is None else ("passes" if after else "fails")
+        lines.append(f"  {title}: {'passes' if before else 'fails'} in the base, {now} in the variant")
+    return lines + (["  none"] if not scenarios else [])
+
+
+def diff_json(found: list[Change], measured: Measured | None, scenarios: list | None = None) -> dict:
     out: dict = {"changes": [attrs.asdict(c) for c in found]}
+    if scenarios is not None:
+        out["scenarios"] = [{"title": t, "base": a, "variant": b} for t, a, b in scenarios]
     if measured is not None:
         m = measured
         out["measured"] = {

@@ -207,8 +207,9 @@ COMPARED = {"settings": "setting", "params": "parameter", "bank": "bank", "playe
             "ends": "end", "hints": "hint", "defines": "function", "procedures": "procedure",
             "invariants": "invariant", "scenarios": "scenario"}
 # ... and those that are not declarations of their own: the file, the game's title (the report's first
-# line), the things (the rows and groups), what the variant extends and overrides (its changes are listed).
-NOT_COMPARED = {"path", "source", "sources", "game", "things", "extends", "overrides"}
+# line), the things (the rows and groups), what the variant extends, overrides and removes (its changes are
+# listed).
+NOT_COMPARED = {"path", "source", "sources", "game", "things", "extends", "overrides", "removals"}
 
 MINIMAL = """game "Minimal":
     players: 2 to 2
@@ -248,3 +249,16 @@ def test_parameters_are_shown_as_a_file_writes_them_and_a_handler_once(tmp_path,
     assert out[0] == f"Negative move ({other}) against Negative move ({base})"
     assert "  ~ parameter cut: 10% -> 15%" in out and "  ~ parameter fee: $5 -> -$5" in out
     assert "  ~ handler on land B: pay $1 from bank to player" in out
+
+
+def test_the_scenarios_a_variant_changes_are_said_without_games(tmp_path, capsys):
+    """Only `--games` compared the base's scenarios, which plays no game and costs little."""
+    root = Path(__file__).resolve().parent.parent
+    assert main(["diff", str(root / "games/wheeler.rules"), str(root / "examples/wheeler-no-poaching.rules")]) == 0
+    out = capsys.readouterr().out
+    assert "base scenarios whose outcome changes:\n  poaching a debt-ridden property: passes in the base, " \
+           "removed in the variant\n" in out
+    assert main(["diff", str(root / "games/wheeler.rules"), str(root / "examples/wheeler-no-poaching.rules"),
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["scenarios"] == [{"title": "poaching a debt-ridden property", "base": True, "variant": None}]
