@@ -18,6 +18,7 @@ from rulesc.interpreter.agents import Agent, HeuristicAgent, make_agents
 from rulesc.interpreter.dealing import ActionChoice
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.events import FIELDS
+from rulesc.interpreter.state import Account
 
 ENDED = object()  # what a question returns once the input has run out
 
@@ -57,9 +58,10 @@ class Words:
         self.phases = {ph.name: ph.title for ph in program.turn.phases if ph.title} if program.turn else {}
         self.phases.update({ph.name: ph.title for s in program.statuses.values() for ph in s.phases if ph.title})
         self.statuses = {s.name: s.title or s.name for s in program.statuses.values()}
-        self.money_fields = {f.name for f in program.player_fields.values() if f.type.name == "money"} | \
-            {f.name for kind in program.kinds.values() for f in kind.fields if f.type.name == "money"} | \
-            {f.name for f in program.global_fields.values() if f.type.name == "money"}
+        self.money_fields, self.percent_fields = (
+            {f.name for f in program.player_fields.values() if f.type.name == which} |
+            {f.name for kind in program.kinds.values() for f in kind.fields if f.type.name == which} |
+            {f.name for f in program.global_fields.values() if f.type.name == which} for which in ("money", "percent"))
 
     def square(self, name) -> str:
         name = _value(name)
@@ -70,7 +72,12 @@ class Words:
         return f"\"{self.cards[name]}\"" if name in self.cards else name
 
     def field(self, field, value) -> str:
-        return money(value) if field in self.money_fields and isinstance(value, int) else _value(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if field in self.money_fields:
+                return money(value)
+            if field in self.percent_fields:
+                return f"{value}%"
+        return _value(value)
 
     def describe(self, kind: str, payload: tuple) -> str | None:
         """One event as a sentence, or None for the engine's bookkeeping nobody needs to read."""
@@ -86,8 +93,8 @@ class Words:
             return f"{self.phases[e['phase']]}:" if e["phase"] in self.phases else None
         if kind == "roll":
             faces = e["faces"] if isinstance(e["faces"], (list, tuple)) else [e["faces"]]
-            return f"{v['player']} rolls {' and '.join(map(str, faces))}" + \
-                (f" ({sum(faces)})" if len(faces) > 1 else "")
+            who = f"{v['player']} rolls" if e["player"] is not None else "the dice show"  # a roll of the setup's
+            return f"{who} {' and '.join(map(str, faces))}" + (f" ({sum(faces)})" if len(faces) > 1 else "")
         if kind == "move":
             return f"{v['player']} moves {v['steps']} from {self.square(e['from'])} to {self.square(e['to'])}"
         if kind == "pass":
@@ -100,7 +107,7 @@ class Words:
             return f"{source} pays {money(e['amount'])} to {to}" if source != "the bank" else \
                 f"the bank pays {money(e['amount'])} to {to}"
         if kind == "set":
-            target = self.square(e["target"]) if e["target"] is not None else "the game"
+            target = self.square(e["target"]) if e["target"] not in (None, "global") else "the game"  # a global's
             new = self.field(e["field"], e["new"])
             return f"{target}: {e['field']} is now {new}"
         if kind == "draw":
@@ -171,8 +178,19 @@ def status(game, seat: int | None = None, words: Words | None = None) -> str:
         line += f"; holds {', '.join(holds)}" if holds else "; holds nothing"
         if cards:
             line += f"; cards kept: {', '.join(cards)}"
+        shown = [f"{name} {_field_text(name, value, words)}" for name, value in p.f.items() if name != "cash"
+                 and not (seat is not None and p.seat != seat and name in game.rules.hidden_fields)]
+        if shown:  # the rest of what the rules keep on a player (a deposit, loans, a car)
+            line += f"; {', '.join(shown)}"
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def _field_text(name: str, value, words: Words | None) -> str:
+    """A player's field as `status` shows it: an account by what it holds."""
+    if isinstance(value, Account):
+        return money(value.balance)
+    return words.field(name, value) if words else _value(value)
 
 
 def board_view(game, words: Words | None = None) -> str:

@@ -189,3 +189,17 @@ def test_a_name_a_variant_removed_and_its_base_still_uses_points_at_the_removal(
     errors = [line for line in err.splitlines() if "error[" in line]
     assert errors and all("wallstreet.rules:" in line and "Boom" in line for line in errors)
     assert err.count(f"note: the variant's `remove card NewsCards.Boom` removed it at {variant}:3:1") == len(errors)
+
+
+def test_play_says_the_setup_roll_a_percent_and_every_field_of_a_player():
+    """`play` said `nobody rolls 6` for the setup's roll, `global: interest is now 60` for 60%, and its
+    `status` showed only cash of what Wall Street keeps on a player (deposit, loans, insurance, car)."""
+    proc = subprocess.run([sys.executable, "-m", "rulesc", "play", "games/wallstreet.rules", "--players", "2",
+                           "--seed", "3"], input="status\n\n", capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "the dice show 6\nthe game: interest is now 60%\n" in out and "nobody rolls" not in out
+    assert "  P1 (you): on Wall Street News, cash $600,000; holds nothing; deposit $0, loans 0, insured no, " \
+           "car nobody\n" in out
+    assert "  P2: on Wall Street News, cash hidden; holds nothing; loans 0, insured no, car nobody\n" in out
