@@ -223,6 +223,7 @@ def cmd_check(args) -> int:
 
 def cmd_diagram(args) -> int:
     from .diagram import DiagramError, build_diagram, write_graph
+    _check_writable(args.output)
     rules_file = load_file(args.file)
     checked = check_program(rules_file)
     if not checked.ok:
@@ -245,7 +246,7 @@ def cmd_diagram(args) -> int:
     try:
         written = write_graph(graph, output, args.format)
     except DiagramError as exc:
-        print(f"rulesc: {exc}", file=sys.stderr)
+        print(f"rulesc: error: {exc}", file=sys.stderr)
         return 2
     for path in written:
         print(f"wrote {path}")
@@ -278,7 +279,7 @@ def cmd_doc(args) -> int:
         try:
             render_file(dot_path, image, "svg")
         except DiagramError as exc:
-            print(f"rulesc: {exc}", file=sys.stderr)
+            print(f"rulesc: error: {exc}", file=sys.stderr)
             return 2
         print(f"wrote {image}")
     return 0

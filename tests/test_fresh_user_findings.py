@@ -203,3 +203,11 @@ def test_play_says_the_setup_roll_a_percent_and_every_field_of_a_player():
     assert "  P1 (you): on Wall Street News, cash $600,000; holds nothing; deposit $0, loans 0, insured no, " \
            "car nobody\n" in out
     assert "  P2: on Wall Street News, cash hidden; holds nothing; loans 0, insured no, car nobody\n" in out
+
+
+def test_diagram_refuses_a_missing_folder_as_every_command_does(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(MINIMAL)
+    code, _, err = rulesc("diagram", path, "-o", tmp_path / "nodir" / "f.svg")
+    assert code == 2 and err == f"rulesc: error: cannot write `{tmp_path / 'nodir' / 'f.svg'}`: no folder " \
+                               f"`{tmp_path / 'nodir'}`\n"
