@@ -96,7 +96,7 @@ def _not_a_value(name: str, written: str, why: str) -> RulesError:
 
 
 def _step(name: str, written: str | None, kind: str, text: str) -> int:
-    """The step, of the kind of FROM and TO, as `--set` wants the parameter's own type (`--set tariff=5` is
+    """The step, of the kind of FROM and TO, as `--set` wants the parameter's own type (`--set rate=5` for a percentage is
     refused: `step 5` for percentages is too, and `step 3` for amounts is not taken for `$3`). Left out, it
     is 1 for counts and percentages; amounts have no such natural step, so it must be said."""
     if written is None:
