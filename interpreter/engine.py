@@ -231,13 +231,12 @@ class Game(Cards, Dealing):
         reads stands (the change counters, as for actions; a hint of fixed data alone, as most are,
         is worked out once per thing); a hint that reads uncounted state is worked out every time."""
         known = self._worth_cache.get(thing)  # only things of the hint's kind are kept
-        reads = self._worth_reads
-        if known is not None and known[0] == self._worth_key(self.versions):
-            return known[1]
+        if known is not None and (not self._worth_reads or known[0] == self._worth_key(self.versions)):
+            return known[1]  # (a hint of fixed data alone reads no counter: its answer stands for good)
         hint = self._worth_hint
         if hint is None or not isinstance(thing, Thing) or thing.kind != self._worth_kind:
             return 0
-        if reads is None:
+        if self._worth_reads is None:
             return hint.value(self, {hint.var: thing})
         key = self._worth_key(self.versions)  # the sum of the counters: they only grow, so it moves with them
         value = hint.value(self, {hint.var: thing})
