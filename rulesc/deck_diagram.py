@@ -45,6 +45,16 @@ def _effect(card: ast.Card) -> str:
     return "other"
 
 
+def _statements(statements, depth: int = 0):
+    """(depth, statement) for a card's effect: each statement, and indented under it those of its blocks
+    (an `if`'s, a loop's), so that a card that pays only if uninsured shows the payment, not the `if` alone."""
+    for stmt in statements:
+        yield depth, stmt
+        for child in walk.children(stmt):
+            if isinstance(child, ast.Block):
+                yield from _statements(child.statements, depth + 1)
+
+
 def build_deck_diagram(program, name: str) -> graphviz.Digraph:
     """The cards of deck `name` (a KeyError names the decks there are)."""
     p: Program = _program_of(program)
@@ -75,11 +85,11 @@ def build_deck_diagram(program, name: str) -> graphviz.Digraph:
             facts.append("in force until the next draw")
         if facts:
             label.line(", ".join(facts), size=9)
-        body = card.body.statements
-        for stmt in body[:LINES]:
-            label.code(_shorten(text.head(stmt), COND_WIDTH - 8), width=COND_WIDTH)
-        if len(body) > LINES:
-            label.line(f"… and {len(body) - LINES} more", size=9)
+        shown = list(_statements(card.body.statements))
+        for depth, stmt in shown[:LINES]:
+            label.code(_shorten(text.head(stmt), COND_WIDTH - 8 - 2 * depth), prefix="  " * depth, width=COND_WIDTH)
+        if len(shown) > LINES:
+            label.line(f"… and {len(shown) - LINES} more", size=9)
         label.cite(card.body.meta)
         fill, border = colours[_effect(card)]
         g.node(nid, str(label), fillcolor=fill, color=border)

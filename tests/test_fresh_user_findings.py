@@ -211,3 +211,15 @@ def test_diagram_refuses_a_missing_folder_as_every_command_does(tmp_path):
     code, _, err = rulesc("diagram", path, "-o", tmp_path / "nodir" / "f.svg")
     assert code == 2 and err == f"rulesc: error: cannot write `{tmp_path / 'nodir' / 'f.svg'}`: no folder " \
                                f"`{tmp_path / 'nodir'}`\n"
+
+
+def test_a_deck_diagram_shows_what_a_card_does_inside_its_if():
+    """A card whose payment stands under `if not player.insured:` showed the `if` alone."""
+    from rulesc.deck_diagram import build_deck_diagram
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+
+    root = Path(__file__).resolve().parent.parent
+    source = build_deck_diagram(check_program(load_file(root / "games/wallstreet.rules")).program, "NewsCards").source
+    crash = next(line for line in source.splitlines() if line.strip().startswith("Crash [label="))
+    assert "if not player.insured:" in crash and "  pay $100,000 from player to bank" in crash
