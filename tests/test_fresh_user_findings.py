@@ -221,5 +221,5 @@ def test_a_deck_diagram_shows_what_a_card_does_inside_its_if():
 
     root = Path(__file__).resolve().parent.parent
     source = build_deck_diagram(check_program(load_file(root / "games/wallstreet.rules")).program, "NewsCards").source
-    crash = next(line for line in source.splitlines() if line.strip().startswith("Crash [label="))
+    crash = next(line for line in source.splitlines() if "_Crash [label=" in line)
     assert "if not player.insured:" in crash and "  pay $100,000 from player to bank" in crash
