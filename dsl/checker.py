@@ -835,7 +835,7 @@ class Checker(TypeChecker):
         decision was never asked, and a misspelt option was not taken (the first was, in both cases).
         An option that exists but is not offered at that moment is a fair answer (it tests that it is
         not offered). Not for a scenario a variant inherits: a house rule may drop a decision its
-        base's scenarios answer (no poaching: `poach` is not asked)."""
+        base's scenarios answer (a house rule that drops a `choose` leaves its answers unasked)."""
         if answer.span.file not in (None, self.p.path):
             return
         if answer.decision not in self.decisions:
