@@ -51,8 +51,13 @@ def _mends(parser: Lark, chunk: str, token: Token, replacement: str) -> bool:
     """Whether the parser, reading `replacement` for `token`, reads the token's line to its end. A fix is
     suggested only where it mends the line: `player.cash = $5` (its `set` forgotten) lexes as `play er.cash
     = $5`, and `==` there gets further but still fails at the end of the line, so `==` is not offered."""
-    fixed = chunk[:token.start_pos] + replacement + chunk[token.end_pos:]
-    line_end = fixed.find("\n", token.start_pos)
+    return _reads_with(parser, chunk, token.start_pos, token.end_pos, replacement)
+
+
+def _reads_with(parser: Lark, chunk: str, start: int, end: int, replacement: str) -> bool:
+    """Whether the parser, reading `replacement` for `chunk[start:end]`, reads that line to its end."""
+    fixed = chunk[:start] + replacement + chunk[end:]
+    line_end = fixed.find("\n", start)
     try:
         parser.parse(fixed)
     except Exception as exc:  # noqa: BLE001 - however the parse fails, where it stopped is what tells
@@ -160,6 +165,23 @@ def _keyword_hint(exc: Exception, accepted: set[str], chunk: str, parser: Lark) 
     return nearest_hint(str(exc.token), [word for word in near if _mends(parser, chunk, exc.token, word)])
 
 
+ASSIGNMENT = re.compile(r"[ \t]*[A-Za-z_]\w*(?:\.\w+)*[ \t]*=(?!=)")  # `player.cash = …`: a value given
+
+
+def _set_hint(line_number: int, chunk: str, parser: Lark) -> str | None:
+    """A line that gives a value with no statement word (`player.cash = $5`, its `set` forgotten) fails
+    wherever the lexer went astray (`player` read as the keyword `play` and `er`): offer `set` where it
+    makes the line read."""
+    starts = [0, *(i + 1 for i, char in enumerate(chunk) if char == "\n")]
+    if not 0 < line_number <= len(starts) or not ASSIGNMENT.match(chunk, starts[line_number - 1]):
+        return None
+    start = starts[line_number - 1]
+    indent = len(chunk[start:]) - len(chunk[start:].lstrip(" \t"))
+    if _reads_with(parser, chunk, start + indent, start + indent, "set "):
+        return "to change a value, write `set` before it: `set NAME = VALUE`"
+    return None
+
+
 def slip_hint(exc: Exception, diag: Diagnostic, lines: list[str], chunk: str, accepted: set[str],
               parser: Lark) -> str | None:
     """The help for the first recognised slip behind this syntax error in `chunk` (a declaration of the
@@ -168,4 +190,4 @@ def slip_hint(exc: Exception, diag: Diagnostic, lines: list[str], chunk: str, ac
     line = lines[diag.span.line - 1] if 0 < diag.span.line <= len(lines) else ""
     return (_tab_hint(exc, accepted, lines, diag.span.line) or _decimal_money_hint(line, diag.span.column)
             or _c_operator_hint(exc, chunk) or _comparison_hint(exc, chunk, parser)
-            or _keyword_hint(exc, accepted, chunk, parser))
+            or _keyword_hint(exc, accepted, chunk, parser) or _set_hint(diag.span.line, chunk, parser))

@@ -176,7 +176,7 @@ def test_a_near_keyword_that_would_not_mend_the_line_is_not_offered():
     # `plyr` is near the keyword `play`, but `play.cash = $5` is no statement either
     diag = only_error("on land Tax:\n    plyr.cash = $5\n")
     assert where(diag) == ("R0101", 26, 5)
-    assert diag.help is None
+    assert diag.help == "to change a value, write `set` before it: `set NAME = VALUE`"  # what does mend it
 
 
 def test_a_misspelt_keyword_in_a_variant_keeps_what_a_variant_can_write():
@@ -198,3 +198,20 @@ def test_rulesc_check_prints_the_hint_at_the_token_and_exits_1(tmp_path):
     assert f"{path}:26:20: error[R0101]: unexpected `=`" in proc.stderr
     assert "  help: to compare, write `==`" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ---- a value given with no statement word -------------------------------------------------------------------
+
+@pytest.mark.parametrize("added", [
+    "on land Tax:\n    player.cash = $5\n",  # lexed `play er.cash`: it said only "expected `by`"
+    "on land Tax:\n    cash = $5\n",
+    "on land Tax:\n    pay $1 from player to bank\n    player.cash = player.cash + $5\n",
+])
+def test_a_forgotten_set_is_named(added):
+    diag = only_error(added)
+    assert diag.code == "R0101" and diag.help == "to change a value, write `set` before it: `set NAME = VALUE`"
+
+
+def test_a_comparison_is_not_taken_for_a_forgotten_set():
+    diag = only_error("on land Tax:\n    if player.cash = $5:\n        pass\n")
+    assert diag.help.startswith("to compare, write `==`")
