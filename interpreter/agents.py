@@ -27,6 +27,12 @@ class Agent:
     def bid(self, game, player, thing, low: int, high: int) -> int | None:
         return None
 
+    def bidder(self, game, player, thing, cash: int):
+        """bid(low): this agent's bids in one open auction in which nothing changes between bids (no
+        windows), `cash` the most it may bid: each is `bid`'s answer, asked when it is needed. An
+        agent whose bids follow from what it knows when the auction opens works them out once."""
+        return lambda low: self.bid(game, player, thing, low, cash)
+
     def choose(self, game, player, name: str, options: list):
         return options[0]
 
@@ -119,6 +125,22 @@ class HeuristicAgent(Agent):
             return None
         step = max(1, limit // 10)
         return min(limit, max(low, low + step - 1))
+
+    def bidder(self, game, player, thing, cash):
+        """`bid`, with its limit worked out once: the worth and the reserve stand while nothing changes."""
+        if type(self).bid is not HeuristicAgent.bid:  # a subclass that bids otherwise
+            return super().bidder(game, player, thing, cash)
+        known = self._constant_reserve
+        reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
+        limit = min(game.worth(thing) if thing is not None else 0, cash - reserve)
+        raise_by = max(1, limit // 10) - 1  # `bid`'s step, less the 1 that `low` is above the standing bid
+
+        def bid(low):
+            if limit < low:
+                return None
+            raised = low + raise_by  # `min(limit, max(low, low + step - 1))`, step >= 1
+            return raised if raised < limit else limit
+        return bid
 
     def choose(self, game, player, name, options):
         """The option the rules' `hint NAME(x: …)` scores highest (NAME: the decision's name with

@@ -67,6 +67,10 @@ class Blindfolded:
     def bid(self, game, player, thing, low, high):
         return self._masked(player, "bid", thing, low, high)
 
+    def bidder(self, game, player, thing, cash):
+        """Each bid asked of `bid`, masked as it is made (`Agent.bidder`)."""
+        return lambda low: self.bid(game, player, thing, low, cash)
+
     def choose(self, game, player, name, options):
         return self._masked(player, "choose", name, options)
 

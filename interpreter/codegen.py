@@ -36,11 +36,11 @@ UNTRACKED = "@untracked"  # state with no change counter: never reuse a result
 
 
 def counters_sum(reads, versions: str) -> str:
-    """The Python of the sum of the change counters of `reads` (a counter not yet moved counts 0),
-    spelled out: `versions.get('@out', 0) + …`."""
+    """The Python of the sum of the change counters of `reads`, spelled out: `versions['@out'] + …`
+    (`Game.versions` counts 0 for a counter not yet moved)."""
     if not reads:
         return "0"
-    return " + ".join(f"{versions}.get({r!r}, 0)" for r in reads)
+    return " + ".join(f"{versions}[{r!r}]" for r in reads)
 
 
 _KEYS: dict = {}  # reads -> its `counters_key`
@@ -50,7 +50,7 @@ def counters_key(reads) -> object:
     """key(versions): the sum of the change counters of `reads`, the key an answer is kept under (a
     condition's, a define's, a worth's): counters only grow, so it moves exactly when one does. It is
     computed at every window, so it is spelled out for the reads (`counters_sum`): three times as fast
-    as `sum(map(versions.get, reads, repeat(0)))`. One per tuple of reads; `key.reads` is the tuple."""
+    as `sum(map(versions.__getitem__, reads))`. One per tuple of reads; `key.reads` is the tuple."""
     reads = tuple(reads)
     key = _KEYS.get(reads)
     if key is None:

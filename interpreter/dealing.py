@@ -67,10 +67,7 @@ class Dealing:
         `windows` (`auction … with window`): before each of his bids, a bidder whose agent wants
         one gets an action window, in which his `bidding` is the lowest bid he may make, so that
         he may raise the cash for it (a bid is "an immediate use" of a loan)."""
-        current = self.state.players[self.state.current]
-        # A player named twice in `among` bids once (a list like `[players[0], current]` may repeat one).
-        unique = {p.seat: p for p in bidders if not p.out}.values()
-        order = sorted(unique, key=lambda p: (p.seat - current.seat) % len(self.state.players))
+        order = self._from_current(bidders)
         if self.emitting:
             self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         high, price = None, minimum - 1
@@ -78,6 +75,8 @@ class Dealing:
         # Each bidder's agent, asked for once per auction rather than at every bid (an auction makes a
         # dozen bids or more): `Game.agent` answers the same for a player throughout a game.
         agent_of = {p.seat: self.agent(p) for p in active}
+        # Without windows nothing changes between bids: each agent's bids, from what it knows now.
+        bidder_of = None if windows else {p.seat: agent_of[p.seat].bidder(self, p, thing, p.f["cash"]) for p in active}
         while active and not (len(active) == 1 and active[0] is high):
             for bidder in list(active):
                 if bidder is high:
@@ -89,7 +88,10 @@ class Dealing:
                 if cash < low:
                     active.remove(bidder)
                     continue
-                bid = agent_of[bidder.seat].bid(self, bidder, thing, low, cash)
+                if bidder_of is None:
+                    bid = agent_of[bidder.seat].bid(self, bidder, thing, low, cash)
+                else:
+                    bid = bidder_of[bidder.seat](low)
                 if bid is None:
                     active.remove(bidder)
                     continue
@@ -104,6 +106,18 @@ class Dealing:
                 if len(active) == 1:
                     break
         return self._auction_result(thing, high, price, where)
+
+    def _from_current(self, bidders) -> list:
+        """The bidders still in, each once (a list like `[players[0], current]` may repeat one), in
+        seat order from the current player's."""
+        state = self.state
+        current = state.current
+        if bidders is self.active:  # the players still in, in seat order, as most auctions have it
+            k = next((i for i, p in enumerate(bidders) if p.seat >= current), 0)
+            return bidders[k:] + bidders[:k] if k else list(bidders)
+        unique = {p.seat: p for p in bidders if not p.out}.values()
+        seats = len(state.players)
+        return sorted(unique, key=lambda p: (p.seat - current) % seats)
 
     def round_auction(self, thing, minimum: int, bidders, where: RuleRef, windows: bool, after, passes: int,
                       bluffing: bool):
@@ -405,13 +419,12 @@ class Dealing:
         it depends on stands, so that only what changed is tested again. Each thing is tested as the
         whole condition would test it, in the same order."""
         first, first_reads, rest, rest_reads = layers
-        versions = self.versions.get
         field = action.prefilter
         if field is None:
             candidates = self.kind_things.get(action.kind, ())
         else:  # `_held_by`, its usual answer written out
             known = self.action_cache.get((action.kind, field))
-            held = known[1] if known is not None and known[0] == versions(field, 0) else self._held_by(action.kind, field)
+            held = known[1] if known is not None and known[0] == self.versions[field] else self._held_by(action.kind, field)
             candidates = held.get(player, ())
         counts = self.versions
         first_key, rest_key = first_reads(counts), rest_reads(counts)
@@ -454,7 +467,7 @@ class Dealing:
         things, in their order. Shared by every player and every action filtered by that field, and
         found again only when the field changed (on any thing): ownership changes far less often
         than the other things a condition reads."""
-        version = self.versions.get(field, 0)
+        version = self.versions[field]
         known = self.action_cache.get((kind, field))  # beside the actions' entries (by seat)
         if known is not None and known[0] == version:
             return known[1]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import random
+from collections import defaultdict
 
 from rulesc.dsl.builtins import HINT_WORTH
 
@@ -79,8 +80,9 @@ class Game(Cards, Dealing):
         self.phase_at = -1  # the phase the current turn has reached: -1 before the first, len(phases) after the last
         self.window_only = None  # while a `window for P only …` is open, the actions it allows
         # Change counters per field name (and codegen's markers), and the legal actions
-        # computed under them: see `legal_actions`.
-        self.versions: dict = {}
+        # computed under them: see `legal_actions`. A counter not yet moved counts 0, read as
+        # `versions[name]` (a subscript, not a call of `get`: generated code reads them all the time).
+        self.versions: defaultdict = defaultdict(int)
         self.action_cache: dict = {}
         self._plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
         self._some_safe = False  # ... and whether testing any of them cannot fail (then it may be left out)
@@ -349,7 +351,7 @@ class Game(Cards, Dealing):
         if how == "place":
             player.at = dest
             player.visits += 1  # a new visit, wherever the token arrives (`once per visit` counts from here)
-            versions[POSITION] = versions.get(POSITION, 0) + 1
+            versions[POSITION] += 1
             self.depth -= 1
             return
         try:
@@ -366,7 +368,7 @@ class Game(Cards, Dealing):
                             self._pass(player, (start + k) % n, where)
             player.at = dest
             player.visits += 1
-            versions[POSITION] = versions.get(POSITION, 0) + 1
+            versions[POSITION] += 1
             occupant = self.board[dest]
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 if self._record:
@@ -421,7 +423,7 @@ class Game(Cards, Dealing):
         else:
             target.balance += amount
         versions = self.versions
-        versions["cash"] = versions.get("cash", 0) + 1
+        versions["cash"] += 1
         paid = self.paid_by_rule
         if paid is not None:
             paid[where] = paid.get(where, 0) + amount
@@ -464,14 +466,14 @@ class Game(Cards, Dealing):
 
     # ---- state changes --------------------------------------------------------------------------------
     def _changed(self, name: str) -> None:
-        self.versions[name] = self.versions.get(name, 0) + 1
+        self.versions[name] += 1
 
     def set_field(self, target, field: str, value, where: RuleRef) -> None:
         f = target.f
         old = f.get(field)
         f[field] = value
         versions = self.versions  # `_changed`, written out: a `set` runs several times a turn
-        versions[field] = versions.get(field, 0) + 1
+        versions[field] += 1
         if self.emitting:  # `emit`, written out
             if self._record:
                 self.events.append((self.state.turn, "set", where, target.name, field, name_of(old), name_of(value)))

@@ -89,3 +89,32 @@ def test_a_bid_that_peeks_at_hidden_cash_is_refused():
     with pytest.raises(HiddenFieldRead, match="read .*'s hidden field `cash`"):
         for _ in range(12):
             game.play_turn()
+
+
+def test_the_heuristic_bids_worked_out_once_are_the_bids_it_makes_one_by_one():
+    """`HeuristicAgent.bidder` (an open auction without windows) gives, for every lowest bid, what
+    `bid` gives: pass where its limit is below, else the same amount."""
+    game = Game(_rules(hidden=False), ["Ann", "Bob"], seed=1, agents={0: HeuristicAgent(1, 0), 1: HeuristicAgent(1, 1)})
+    agent, ann = game.agents[0], game.state.players[0]
+    lots = [t for t in game.things if t.kind == "Lot"]
+    assert len({game.worth(t) for t in lots}) > 1
+    for thing in lots:
+        for cash in (0, 5, 40, 100, 1000):
+            bids = agent.bidder(game, ann, thing, cash)
+            asked = [agent.bid(game, ann, thing, low, cash) for low in range(1, cash + 2)]
+            assert [bids(low) for low in range(1, cash + 2)] == asked
+            assert any(b is not None for b in asked) or cash < 5
+
+
+class Stubborn(HeuristicAgent):
+    """Bids the lowest bid until $30, whatever the worth: a subclass that bids otherwise."""
+
+    def bid(self, game, player, thing, low, high):
+        return low if low <= 30 else None
+
+
+def test_an_agent_that_bids_its_own_way_is_asked_at_every_bid():
+    game = Game(_rules(hidden=False), ["Ann", "Bob"], seed=1, agents={0: Stubborn(1, 0), 1: Stubborn(1, 1)})
+    game.play_turn()
+    bids = [e for e in game.events if e[1] == "bid"]
+    assert [e[-1][-1] for e in bids] == list(range(1, 31))  # each raised the other by $1, up to $30
