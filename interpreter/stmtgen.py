@@ -2,7 +2,7 @@
 
 A block (a handler's, a phase's, an action's, a card's body) becomes one generated function
 `f(g, e)` whose statements are written out one after the other, with their expressions inlined
-as the Python the expression codegen makes, the step budget counted in place, and the engine
+as the Python the expression codegen makes, the step budget counted once a block, and the engine
 called directly: `pay rent from player to p.owner` runs as a few lines that compute the amount,
 test the operands and call `g.pay`, instead of a statement closure calling an expression function
 for each operand and `g.tick`. `if` and `for` bodies are written inside their statement, so a
@@ -11,7 +11,7 @@ handler's whole body is usually one function.
 This is the fast path for the statements a game runs most. Any other statement compiles through
 its `Compiler._s_X` method, the general path (every statement has one), and the generated code
 calls that closure in its place; the two behave alike, statement for statement: the same
-evaluation order, the same events (the engine makes them), the same steps counted and the same
+evaluation order, the same events (the engine makes them), a step for each statement and the same
 errors at the same places.
 """
 
@@ -48,6 +48,7 @@ class _Function:
         self.lines: list[str] = []
         self.namespace: dict = dict(HELPERS)
         self.count = 0
+        self.steps: list[list] = []  # per block being written: [its statements' steps, the first's node name]
 
     def name(self, prefix: str, value) -> str:
         """A name in the function's namespace bound to `value`."""
@@ -145,6 +146,8 @@ class StatementCodegen:
         auction's), right after that statement (all of them share the rule's one `e`)."""
         rebound = {n for s in statements if isinstance(s, _FOR_THE_BLOCK) for n in _names(s)} & local
         kept = self._keep(fn, sorted(rebound), indent)
+        start = len(fn.lines)
+        fn.steps.append([0, None])
         for stmt in statements:
             inner = self._keep(fn, [stmt.var] if isinstance(stmt, _FOR_THE_BODY) and stmt.var in local else [], indent)
             write = getattr(self, "_w_" + type(stmt).__name__, None)
@@ -156,6 +159,11 @@ class StatementCodegen:
                 local = write(fn, stmt, local, indent, self.compiler.where(stmt))
             self._give_back(fn, inner, indent)
         self._give_back(fn, kept, indent)
+        steps, first = fn.steps.pop()
+        if steps:  # the block's steps counted as it starts (`_tick`)
+            fn.lines[start:start] = ["    " * indent + f"g.steps += {steps}",
+                                     "    " * indent + f"if g.steps > {STEP_BUDGET}:",
+                                     "    " * (indent + 1) + f"g.over_budget({first})"]
         return local
 
     @staticmethod
@@ -187,12 +195,16 @@ class StatementCodegen:
         return indent + branches > MAX_INDENT or loops >= MAX_LOOPS
 
     def _tick(self, fn: _Function, node, indent: int) -> None:
-        """What `Game.tick` does: the statement running now, and one step of the turn's budget."""
+        """What `Game.tick` does: the statement running now, and one step of the turn's budget. The
+        steps of a block's statements written out are counted together as the block starts (a block
+        runs whole, or ends the turn or the game): a turn that loops runs blocks again and again, and
+        is stopped all the same, at the first statement of the block that would pass the budget."""
         n = fn.name("_n", node)
         fn.add(indent, f"g.last_node = {n}")
-        fn.add(indent, "g.steps += 1")
-        fn.add(indent, f"if g.steps > {STEP_BUDGET}:")
-        fn.add(indent + 1, f"g.over_budget({n})")
+        block = fn.steps[-1]
+        block[0] += 1
+        if block[1] is None:
+            block[1] = n
 
     def _expr(self, fn: _Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
         """Compute expression `node` into a new local of the function; returns its name. A failure
