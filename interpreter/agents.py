@@ -100,7 +100,7 @@ class HeuristicAgent(Agent):
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
         self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
         self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
-        self._act_hints = (None, {})  # (rules, {action name: its `hint act_NAME` or None})
+        self._act_hints = (None, {}, False)  # see `_learn_hints`
         self._relevance = (None, ())  # (rules, what `wanted_actions` works from: see `_relevance`)
         self._acted_in, self._acted_game = -1, None  # the turn (of which game) the two below are of:
         self._last_acted: dict = {}  # thing (or amount, or None) -> the action last taken on it in the turn
@@ -164,7 +164,10 @@ class HeuristicAgent(Agent):
         """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
         it; the first of equals); then, raising cash, sell; else buy what is affordable above
         the reserve. Never an action that would go round a loop in this turn (`_taking`)."""
-        if len(game.rules.actions) > 1:  # a loop takes two actions
+        known = self._act_hints
+        if known[0] is not game.rules:
+            known = self._learn_hints(game.rules)
+        if known[2]:  # a loop takes two actions
             if self._acted_in != game.state.turn or self._acted_game is not game:
                 self._new_turn(game)
             elif self._looping and options:
@@ -172,7 +175,7 @@ class HeuristicAgent(Agent):
                 options = [option for option in options if (option.action, option.argument) not in looping]
         best, best_score, plain = None, 0, []
         if options:
-            hints = self._hints(game.rules)
+            hints = known[1]
             env = {"player": player}  # one for all options: a hint reads only its own names from it
             action = score = hint = var = None
         for option in options:
@@ -266,12 +269,12 @@ class HeuristicAgent(Agent):
         self._last_offer = (offer, stamp)
         return offer
 
-    def _hints(self, rules) -> dict:
-        """{action name: its `hint act_NAME`, or None}, looked up once for these rules."""
-        known = self._act_hints
-        if known[0] is not rules:
-            self._act_hints = known = (rules, {a.name: rules.hints.get(action_hint(a.name)) for a in rules.actions})
-        return known[1]
+    def _learn_hints(self, rules) -> tuple:
+        """(rules, {action name: its `hint act_NAME`, or None}, whether they have two actions or more,
+        so that the agent could go round a loop): looked up once for these rules."""
+        self._act_hints = (rules, {a.name: rules.hints.get(action_hint(a.name)) for a in rules.actions},
+                           len(rules.actions) > 1)
+        return self._act_hints
 
     def _cost(self, game, option: ActionChoice) -> int:
         """What taking an action on a thing costs: its `value` if it has one, else a quarter of its worth."""

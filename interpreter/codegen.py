@@ -100,7 +100,12 @@ def _one(item, kind: str) -> tuple:
     return (item,) if type(item) is Thing and item.kind == kind else ()
 
 
-HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_one": _one, "_Problem": _Problem}
+# What a failing expression raises inside, turned into a rule error at the expression: one name, so
+# that each `except` in generated code is a few bytes (its handler lies between the lines that run).
+EXPRESSION_ERRORS = (_Problem, AttributeError, TypeError, KeyError, IndexError)
+
+HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_one": _one, "_Problem": _Problem,
+           "_ERRORS": EXPRESSION_ERRORS}
 
 
 class ExpressionCodegen:
@@ -133,7 +138,7 @@ class ExpressionCodegen:
                 f"    try:\n"
                 f"{prologue}"
                 f"        return {source}\n"
-                f"    except (_Problem, AttributeError, TypeError, KeyError, IndexError) as exc:\n"
+                f"    except _ERRORS as exc:\n"
                 f"        _fail(exc)\n")
         namespace = dict(HELPERS)
         namespace.update(constants)

@@ -226,16 +226,13 @@ class Dealing:
         else for each."""
         options = []
         only = self.window_only
-        kept = shared = None  # this player's kept answers, by action name (in `action_cache` by seat, beside
-        if self.cache_actions:  # `_held_by`'s), and those that are the same for every player (under None)
-            cache = self.action_cache
-            kept = cache.get(player.seat)
-            if kept is None:
-                kept = cache[player.seat] = {}
-            shared = cache.get(None)
-            if shared is None:
-                shared = cache[None] = {}
-        plan = self._plan if self._plan is not None else self._make_plan()
+        if self.cache_actions:  # this player's kept answers, by action name, and those that are the same for every player
+            kept, shared = self.kept_actions[player.seat], self.kept_for_all
+        else:
+            kept = shared = None
+        plan = self._plan
+        if plan is None:
+            plan = self._make_plan()
         counts = self.versions
         for action, name, own_turn_only, timed, key_of, volatile, per_option, layers, safe, anyone in plan:
             if wanted is not None and safe and name not in wanted:
@@ -591,7 +588,7 @@ class Dealing:
                     self.events.append((self.state.turn, "window", where, player.name))
                 if self._observer is not None:
                     self._observer(self, "window", where, (player.name,))
-            own_turn = player is self.state.players[self.state.current]
+            own_turn = player.seat == self.state.current
             agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)  # as in `choose`
             # Only an agent of its own asks for fewer actions (a blindfolded one is asked for all), and
             # only where some action may be left out.

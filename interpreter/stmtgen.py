@@ -28,9 +28,6 @@ from .state import TWO_DICE, Bank, Player
 MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
 MAX_LOOPS = 8
 
-# What a failing expression raises inside; turned into a rule error at the expression (as codegen does).
-_EXPRESSION_ERRORS = "(_Problem, AttributeError, TypeError, KeyError, IndexError)"
-
 
 def _constant(source: str) -> bool:
     """Whether generated source is a number, text, truth value or none written out (nothing to compute)."""
@@ -226,7 +223,7 @@ class StatementCodegen:
         for n in sorted(used):
             fn.add(indent + 1, f"L_{n} = e[{n!r}]")
         fn.add(indent + 1, f"{target} = {source}")
-        fn.add(indent, f"except {_EXPRESSION_ERRORS} as exc:")
+        fn.add(indent, "except _ERRORS as exc:")  # codegen.EXPRESSION_ERRORS
         fn.add(indent + 1, f"{fn.name('_fail', codegen._failure(node))}(exc)")
         return target
 

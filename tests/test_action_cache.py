@@ -366,10 +366,12 @@ def test_a_stable_answer_that_reads_no_player_is_kept_once_for_all_players():
 
 
 def test_a_spelled_out_key_is_the_sum_of_the_counters_it_reads():
-    """`codegen.counters_key`: the key kept answers are compared by, one function per tuple of reads."""
+    """`codegen.counters_key`: the key kept answers are compared by, one function per tuple of reads,
+    over a game's counters (`Game.versions`: one not yet moved counts 0)."""
     from rulesc.interpreter.codegen import counters_key
 
-    versions = {"owner": 3, "@out": 2, "houses": 11}
+    versions = Game(load_rules(str(GAMES / "finance.rules")), 2).versions
+    versions.update({"owner": 3, "@out": 2, "houses": 11})
     for reads in [(), ("owner",), ("houses", "owner"), ("@out", "houses", "missing", "owner")]:
         key = counters_key(reads)
         assert key(versions) == sum(versions.get(r, 0) for r in reads)
