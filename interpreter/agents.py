@@ -101,7 +101,8 @@ class HeuristicAgent(Agent):
         self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
         self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
         self._act_hints = (None, {}, False)  # see `_learn_hints`
-        self._relevance = (None, ())  # (rules, what `wanted_actions` works from: see `_relevance`)
+        self._choice_hints = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
+        self._relevance = (None, frozenset(), frozenset(), ())  # (rules, what `wanted_actions` works from: `_relevance_of`)
         self._acted_in, self._acted_game = -1, None  # the turn (of which game) the two below are of:
         self._last_acted: dict = {}  # thing (or amount, or None) -> the action last taken on it in the turn
         self._looping: set = set()  # (action, thing) that would go round a loop if taken again this turn
@@ -145,7 +146,12 @@ class HeuristicAgent(Agent):
     def choose(self, game, player, name, options):
         """The option the rules' `hint NAME(x: …)` scores highest (NAME: the decision's name with
         `_` for spaces), else the first."""
-        prefer = game.rules.hints.get(decision_hint(name))
+        known = self._choice_hints
+        if known[0] is not game.rules:
+            known = self._choice_hints = (game.rules, {})
+        prefer = known[1].get(name, _UNKNOWN)
+        if prefer is _UNKNOWN:  # its hint, looked up once a decision for these rules
+            prefer = known[1][name] = game.rules.hints.get(decision_hint(name))
         if prefer is None or prefer.var is None:
             return options[0]
         var, score = prefer.var, prefer.value
@@ -238,17 +244,13 @@ class HeuristicAgent(Agent):
         > $0 then p.loan else $0` scores every loan 0 when nothing is owed, and then no loan is wanted."""
         known = self._relevance
         if known[0] is not game.rules:
-            self._relevance = known = (game.rules, _relevance_of(game.rules))
-        wanted = []
+            self._relevance = known = (game.rules, *_relevance_of(game.rules))
+        _, unless_raising, always, judged = known
+        if not judged:
+            return always if raising is not None else unless_raising
+        wanted = list(unless_raising if raising is None else always)
         env = {"player": player}
-        for name, hinted, condition, then, orelse in known[1]:
-            if not hinted:
-                if raising is None:
-                    wanted.append(name)
-                continue
-            if condition is None:
-                wanted.append(name)
-                continue
+        for name, condition, then, orelse in judged:
             branch = then if condition(game, env) else orelse
             score = branch(game, env) if callable(branch) else branch
             if branch is None or not isinstance(score, (int, float)) or score > 0:
@@ -376,15 +378,21 @@ class HeuristicAgent(Agent):
         return False
 
 
-_LAST_RELEVANCE: list = [None, ()]  # the last rules file's `_relevance`: [rules, found]
+_LAST_RELEVANCE: list = [None, ()]  # the last rules file's `_relevance_of`: [rules, found]
 
 
-def _relevance_of(rules) -> list:
-    """`_relevance(rules)`, worked out once for all the games of a file: agents are made anew for each
-    game, and simulate plays thousands of one file (the last file's is kept, shared by every agent)."""
+def _relevance_of(rules) -> tuple:
+    """`_relevance(rules)` sorted for `HeuristicAgent.wanted_actions`: (the actions wanted unless raising
+    cash: those without a hint and those always wanted; those always wanted; (name, C, A, B) for those
+    whose hint it works out), as frozensets but the last.
+    Worked out once for all the games of a file: agents are made anew for each game, and simulate
+    plays thousands of one file (the last file's is kept, shared by every agent)."""
     rules_then, found = _LAST_RELEVANCE
     if rules_then is not rules:
-        found = _relevance(rules)
+        entries = _relevance(rules)
+        found = (frozenset(name for name, hinted, condition, *_ in entries if not hinted or condition is None),
+                 frozenset(name for name, hinted, condition, *_ in entries if hinted and condition is None),
+                 tuple((name, *parts) for name, hinted, *parts in entries if hinted and parts[0] is not None))
         _LAST_RELEVANCE[:] = rules, found
     return found
 
@@ -434,6 +442,7 @@ def _only_missing(members, player):
 
 
 _NO_SCORE = object()  # no option scored yet
+_UNKNOWN = object()  # not looked up yet
 
 
 

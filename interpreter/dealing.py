@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import attrs
 
+from .actiongen import write_legal_actions
 from .codegen import COUNTED, counters_key, fixed_fields
 from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
@@ -223,60 +224,12 @@ class Dealing:
         what each condition reads; the engine counts changes); otherwise the previous
         answer stands. The volatile part (cash...) is tested every time: once for all the
         things offered when it does not read the action's argument (`player.owing > $0`),
-        else for each."""
-        options = []
-        only = self.window_only
-        if self.cache_actions:  # this player's kept answers, by action name, and those that are the same for every player
-            kept, shared = self.kept_actions[player.seat], self.kept_for_all
-        else:
-            kept = shared = None
-        plan = self._plan
-        if plan is None:
-            plan = self._make_plan()
-        counts = self.versions
-        for action, name, own_turn_only, timed, key_of, volatile, per_option, layers, safe, anyone in plan:
-            if wanted is not None and safe and name not in wanted:
-                continue
-            if own_turn_only and not own_turn:
-                continue
-            if only is not None and name not in only:
-                continue
-            if timed and not self._allowed_now(action, player):
-                continue
-            if action.amount is not None:  # what it offers depends on amounts computed now: never cached
-                options.extend(self._legal_amounts(action, player))
-                continue
-            if kept is not None:
-                key = key_of(counts)  # the sum of what it reads' counters: they only grow, so it moves when one does
-                store = shared if anyone else kept
-                cached = store.get(name)
-                if cached is not None and cached[0] == key:
-                    found = cached[1]
-                elif layers is None:
-                    found = self._legal(action, player)
-                    store[name] = (key, found)
-                else:
-                    found, passed = self._legal_in_layers(action, player, layers, cached)
-                    kept[name] = (key, found, passed)
-            else:
-                found = self._legal(action, player)
-            if not found:
-                continue
-            if volatile is None:
-                options.extend(found)
-            elif not per_option:  # one test for all the options
-                if volatile(self, {"player": player}):
-                    options.extend(found)
-            elif action.select is None:
-                var = action.var
-                env = {"player": player}
-                for choice in found:
-                    env[var] = choice.argument
-                    if volatile(self, env):
-                        options.append(choice)
-            else:
-                options.extend(self._selected(action, player, found))
-        return options
+        else for each. The loop over the actions is written out once for the rules (actiongen.py)."""
+        legal = self.rules.legal_actions
+        if legal is None:
+            self._make_plan()
+            legal = self.rules.legal_actions
+        return legal(self, player, own_turn, wanted)
 
     def _selected(self, action, player: Player, found: list) -> list:
         """The options whose thing passes a volatile part that matches a fixed field first (see
@@ -302,8 +255,9 @@ class Dealing:
 
     def _make_plan(self) -> list:
         rules = self.rules
-        if rules.action_plan is None:  # made once for every game of these rules
+        if rules.action_plan is None:  # made once for every game of these rules, and written out (actiongen.py)
             rules.action_plan = _action_plan(rules.actions, fixed_fields(rules.program))
+            rules.legal_actions = write_legal_actions(rules.action_plan)
         self._plan = rules.action_plan
         self._some_safe = any(entry[8] for entry in self._plan)
         return self._plan

@@ -202,6 +202,7 @@ class Rules:
     written: object = None  # the turn and the arrivals written out as Python (turngen.WrittenTurn)
     # What the engine works out from the rules alone, once for every game of them, on first use:
     action_plan: list | None = None  # the actions as `Dealing.legal_actions` walks them (dealing._action_plan)
+    legal_actions: object = None  # legal(g, player, own_turn, wanted): `legal_actions` written out (actiongen.py)
     amount_tests: dict = attrs.Factory(dict)  # an amount action's tests taken apart (`Dealing._amount_tests`)
     thing_start: tuple | None = None  # the things' starting fields as far as every game has them the same (starting.py)
 
