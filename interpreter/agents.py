@@ -99,6 +99,7 @@ class HeuristicAgent(Agent):
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
         self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
+        self._tradable_groups = (None, [])  # (game, its groups of two or more of a kind that may be traded)
         self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
         self._act_hints = (None, {}, False)  # see `_learn_hints`
         self._choice_hints = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
@@ -337,9 +338,11 @@ class HeuristicAgent(Agent):
         known = self._sellers_known
         if known[0] is not player or known[1] != key:  # a player is of one game
             sellers = []
-            for members in game.members.values():
-                if len(members) < 2 or members[0].kind not in kinds:
-                    continue
+            groups = self._tradable_groups
+            if groups[0] is not game:
+                groups = self._tradable_groups = (game, [members for members in game.members.values()
+                                                         if len(members) >= 2 and members[0].kind in kinds])
+            for members in groups[1]:
                 thing = _only_missing(members, player)
                 if thing is not None:
                     owner = thing.f.get("owner")
