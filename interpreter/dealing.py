@@ -548,12 +548,12 @@ class Dealing:
             # only where some action may be left out.
             if self._plan is None:
                 self._make_plan()
+            legal = self.rules.legal_actions  # `legal_actions`, called without the method in between
             wanted = getattr(type(agent), "wanted_actions", None) if self._some_safe else None
             for _ in range(MAX_WINDOW_ACTIONS):
                 if player.out or (raising is not None and player.f["cash"] >= raising):
                     return
-                options = self.legal_actions(player, own_turn, raising is not None,
-                                             wanted(agent, self, player, raising) if wanted is not None else None)
+                options = legal(self, player, own_turn, wanted(agent, self, player, raising) if wanted is not None else None)
                 choice = agent.act(self, player, options, raising)
                 if choice is None:
                     return

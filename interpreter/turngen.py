@@ -159,6 +159,8 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     add(1, "try:")
     indent = 2 + shift  # the level of what is written below with `fn.add` (not `add`), the bodies' too
     turn_names = frozenset({"player"})
+    # Where the turn has reached (`Game.phase_at`) is read only by actions timed against a phase.
+    timed = any(action.relation is not None for action in rules.actions)
     for h in rules.hooks["before"]:
         _hook(fn, indent, h, writer)
     if rules.statuses:
@@ -166,7 +168,8 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
         indent += 1
     for index, phase in enumerate(rules.phases):
         inner = indent
-        fn.add(inner, f"g.phase_at = {index}")
+        if timed:
+            fn.add(inner, f"g.phase_at = {index}")
         p = fn.name("_phase", phase)
         if phase.when is not None:
             fn.add(inner, f"if {writer.condition(fn, inner, phase.when, phase.node.when, turn_names, 'env')}:")
@@ -179,7 +182,8 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     fn.add(indent, "pass")
     add(1, "except TurnEnded:")
     add(2, "pass")
-    add(1, f"g.phase_at = {len(rules.phases)}")
+    if timed:
+        add(1, f"g.phase_at = {len(rules.phases)}")
     if rules.hooks["after"]:
         add(1, "if not player.out:")
         add(2, "try:")
@@ -219,9 +223,10 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
             add(1, "versions = g.versions")
             add(1, f"if {counters_sum(tuple(sorted(reads)), 'versions')} != g._ends_false_at:")
             add(2, "g.check_end()")
-    add(1, "if g.turn_limit is not None and state.turn >= g.turn_limit:")
+    add(1, "if state.turn >= g.turn_limit:")  # (a game always has one: `Game.turn_limit`)
     add(2, "g.end_game('turn limit', None, NO_RULE)")
-    add(1, "g.phase_at = -1")  # the next turn has not reached its first phase
+    if timed:
+        add(1, "g.phase_at = -1")  # the next turn has not reached its first phase
     add(1, "players = state.players")
     add(1, "player = players[state.current]")
     add(1, "if player.extra_turns and not player.out:")
