@@ -345,7 +345,7 @@ class HeuristicAgent(Agent):
             for members in groups[1]:
                 thing = _only_missing(members, player)
                 if thing is not None:
-                    owner = thing.f.get("owner")
+                    owner = thing.f["owner"]
                     if owner is not None and not owner.out:
                         sellers.append((thing, owner, game.worth(thing) * 2))
             known = self._sellers_known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
@@ -434,10 +434,11 @@ def _stamp(game) -> tuple:
 
 
 def _only_missing(members, player):
-    """The one member of a group that `player` does not own, or None if none or several."""
+    """The one member of a group that `player` does not own, or None if none or several (a group of
+    a kind that may be traded: its things have an `owner`, R0903)."""
     missing = None
     for member in members:
-        if member.f.get("owner") is not player:
+        if member.f["owner"] is not player:
             if missing is not None:
                 return None
             missing = member
