@@ -8,7 +8,8 @@ the same `--games` seeds three ways, one after the other in this one process: by
 rulesc recording events (as `simulate` does), and with rulesc's events off; the order rotates
 from round to round. Times are CPU time (`time.process_time`), since the machine is shared; the
 figures are the best and the median of the rounds, and the ratio is rulesc's median over the
-hand-written median (1.0: as fast as hand-written Python).
+hand-written median (1.0: as fast as hand-written Python); beside it, the median of each round's
+own quotient, which a machine that slows down for a while moves less (both play in that round).
 
 `--also FILE` (repeatable) plays FILE's games with rulesc in the same rounds (events recorded and
 off; the same seeds and players). No hand-written simulator exists for it, so its figure is
@@ -91,7 +92,10 @@ def main() -> None:
     hand = statistics.median(rates[names[0]])
     for name in names:
         median = statistics.median(rates[name])
-        ratio = "" if name == names[0] else f"   ratio {median / hand:.2f}x hand-written (medians)"
+        ratio = ""
+        if name != names[0]:  # and each round's quotient (played minutes apart at most), their median
+            rounds = statistics.median(r / h for r, h in zip(rates[name], rates[names[0]]))
+            ratio = f"   ratio {median / hand:.2f}x hand-written (medians), {rounds:.2f}x (rounds' median)"
         print(f"  {name:<24} best {max(rates[name]):9,.0f}  median {median:9,.0f} player-turns/s{ratio}")
     for name in others:
         median = statistics.median(rates[name])
