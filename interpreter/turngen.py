@@ -240,11 +240,14 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     add(1, "if not p.out:")
     add(2, "state.current = p.seat")
     add(2, done)
-    add(1, "for k in range(2, n + 1):")
-    add(2, "p = players[(state.current + k) % n]")
-    add(2, "if not p.out:")
+    add(1, "active = g.active")  # the players still in, in seat order: the first after this seat, else the first
+    add(1, "for p in active:")
+    add(2, "if p.seat > state.current:")
     add(3, "state.current = p.seat")
-    add(3, "break" if loop else "return")  # (out of the seats' loop: the turn's end either way)
+    add(3, "break")
+    add(1, "else:")
+    add(2, "if active:")
+    add(3, "state.current = active[0].seat")
     name = "play_game" if loop else "play_turn"
     return writer.statements.define(fn, name, "g", f"{rules.path} {'game' if loop else 'turn'}")
 
