@@ -100,10 +100,7 @@ class Dealing:
                     raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {cash}")
                 high, price = bidder, bid
                 if self.emitting:  # `emit`, written out: most of an auction's events are bids
-                    if self._record:
-                        self.events.append((self.state.turn, "bid", where, bidder.name, bid))
-                    if self._observer is not None:
-                        self._observer(self, "bid", where, (bidder.name, bid))
+                    self.event_sink((self.state.turn, "bid", where, bidder.name, bid))
                 if len(active) == 1:
                     break
         return self._auction_result(thing, high, price, where)
@@ -538,10 +535,7 @@ class Dealing:
         outer, self.window_only = self.window_only, only  # a debt inside it opens an ordinary window
         try:
             if self.emitting:  # `emit`, written out: one of the events made every turn
-                if self._record:
-                    self.events.append((self.state.turn, "window", where, player.name))
-                if self._observer is not None:
-                    self._observer(self, "window", where, (player.name,))
+                self.event_sink((self.state.turn, "window", where, player.name))
             own_turn = player.seat == self.state.current
             agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)  # as in `choose`
             # Only an agent of its own asks for fewer actions (a blindfolded one is asked for all), and

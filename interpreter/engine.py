@@ -39,7 +39,7 @@ class Game(Cards, Dealing):
     # (Python shares the keys of instance dicts of up to 30 only), where a slot is read in place. Those
     # read every turn come first, so that they share the object's first cache lines.
     __slots__ = (
-        "state", "emitting", "_record", "_observer", "events", "steps", "last_node", "depth", "versions",
+        "state", "emitting", "event_sink", "_record", "_observer", "events", "steps", "last_node", "depth", "versions",
         "board", "land_fire", "pass_ahead", "pass_fire", "ring", "stops", "agents", "rules", "forced_dice",
         "on_settled", "all_quiet", "active", "phase_at", "window_only", "cache_actions", "action_cache", "kept_actions",
         "kept_for_all", "_plan",
@@ -60,9 +60,9 @@ class Game(Cards, Dealing):
             raise ValueError(f"{rules.title} is for {low} to {high} players, not {len(names)}")
         self._record = record
         self._observer = None
-        self.emitting = record  # True when an event would be recorded or observed: see `emit`
         self.turn_limit = turn_limit or rules.turn_limit or DEFAULT_TURN_LIMIT
         self.events = EventLog()
+        self._sink()  # `emitting`: True when an event would be recorded or observed; `event_sink` (see `emit`)
         # Tools that need only a game's figures, not its log (simulate, diff, sweep), play with events
         # off and read these: the money paid by each rule (when set to a dict before play) and the
         # seat that moved first (set by `setup`).
@@ -160,7 +160,9 @@ class Game(Cards, Dealing):
     # ---- events and budget -------------------------------------------------------------------
     # An event is made only when something takes it: the log (`record`) or an `observer` (the
     # property checker, coverage, replay, play). Every caller tests `emitting` first, so that with
-    # events off not even the payload (names, lists) is built.
+    # events off not even the payload (names, lists) is built, then hands the event, a tuple
+    # `(turn, kind, rule, *payload)`, to `event_sink`: the log's own `append` when only the log
+    # takes events (a call of a list method, no Python function between), else `_take_event`.
     @property
     def record(self) -> bool:
         return self._record
@@ -168,7 +170,7 @@ class Game(Cards, Dealing):
     @record.setter
     def record(self, value: bool) -> None:
         self._record = value
-        self.emitting = value or self._observer is not None
+        self._sink()
 
     @property
     def observer(self):
@@ -178,13 +180,21 @@ class Game(Cards, Dealing):
     @observer.setter
     def observer(self, value) -> None:
         self._observer = value
-        self.emitting = self._record or value is not None
+        self._sink()
+
+    def _sink(self) -> None:
+        self.emitting = self._record or self._observer is not None
+        self.event_sink = self._take_event if self._observer is not None else self.events.append if self._record else None
+
+    def _take_event(self, event: tuple) -> None:
+        """An event for the log, if it records, and for the observer."""
+        if self._record:
+            self.events.append(event)
+        self._observer(self, event[1], event[2], event[3:])
 
     def emit(self, kind: str, where: RuleRef, *payload) -> None:
-        if self._record:
-            self.events.append((self.state.turn, kind, where, *payload))
-        if self._observer is not None:
-            self._observer(self, kind, where, payload)
+        if self.emitting:
+            self.event_sink((self.state.turn, kind, where, *payload))
 
     def tick(self, where: RuleRef, node) -> None:
         self.last_node = node
@@ -283,10 +293,7 @@ class Game(Cards, Dealing):
             result = TWO_DICE[6 * first + second - 7]
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 who = player.name if player is not None else None
-                if self._record:
-                    self.events.append((self.state.turn, "roll", where, who, [first, second]))
-                if self._observer is not None:
-                    self._observer(self, "roll", where, (who, [first, second]))
+                self.event_sink((self.state.turn, "roll", where, who, [first, second]))
             return result
         else:
             rnd = self.state.rng.random
@@ -343,10 +350,7 @@ class Game(Cards, Dealing):
         n = self.ring
         if self.emitting:  # `emit`, written out: one of the events made every turn
             came, went = self.board[start].name, self.board[dest].name
-            if self._record:
-                self.events.append((self.state.turn, "move", where, player.name, came, went, steps))
-            if self._observer is not None:
-                self._observer(self, "move", where, (player.name, came, went, steps))
+            self.event_sink((self.state.turn, "move", where, player.name, came, went, steps))
         self.depth += 1  # `descend`, written out: a move is the most frequent
         if self.depth > MAX_DEPTH:
             self.moves_too_deep()
@@ -374,10 +378,7 @@ class Game(Cards, Dealing):
             versions[POSITION] += 1
             occupant = self.board[dest]
             if self.emitting:  # `emit`, written out: one of the events made every turn
-                if self._record:
-                    self.events.append((self.state.turn, "land", where, player.name, occupant.name))
-                if self._observer is not None:
-                    self._observer(self, "land", where, (player.name, occupant.name))
+                self.event_sink((self.state.turn, "land", where, player.name, occupant.name))
             fire = self.land_fire[dest]
             if fire is not None:
                 fire(self, player, occupant)
@@ -431,10 +432,7 @@ class Game(Cards, Dealing):
         if paid is not None:
             paid[where] = paid.get(where, 0) + amount
         if self.emitting:  # `emit`, written out: one of the events made every turn
-            if self._record:
-                self.events.append((self.state.turn, "pay", where, amount, source.name, target.name))
-            if self._observer is not None:
-                self._observer(self, "pay", where, (amount, source.name, target.name))
+            self.event_sink((self.state.turn, "pay", where, amount, source.name, target.name))
 
     def _resolve_debt(self, debtor: Player, creditor, owed: int, where: RuleRef) -> bool:
         """Run `on debt`; True if the debtor can now pay, False if he left the game."""
@@ -478,10 +476,7 @@ class Game(Cards, Dealing):
         versions = self.versions  # `_changed`, written out: a `set` runs several times a turn
         versions[field] += 1
         if self.emitting:  # `emit`, written out
-            if self._record:
-                self.events.append((self.state.turn, "set", where, target.name, field, name_of(old), name_of(value)))
-            if self._observer is not None:
-                self._observer(self, "set", where, (target.name, field, name_of(old), name_of(value)))
+            self.event_sink((self.state.turn, "set", where, target.name, field, name_of(old), name_of(value)))
 
     def supply_left(self, supply) -> int:
         """The pieces of a supply the bank still holds: its size less those on the things of its kind."""

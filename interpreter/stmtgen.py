@@ -88,10 +88,7 @@ def write_emit(fn: _Function, indent: int, kind: str, where: str, payload: str, 
     """`Game.emit`, written out: the event made only when something takes it; `payload` is the
     Python of its fields, separated by commas, `turn` that of the turn's number."""
     fn.add(indent, "if g.emitting:")
-    fn.add(indent + 1, "if g._record:")
-    fn.add(indent + 2, f"g.events.append(({turn}, {kind!r}, {where}, {payload}))")
-    fn.add(indent + 1, "if g._observer is not None:")
-    fn.add(indent + 2, f"g._observer(g, {kind!r}, {where}, ({payload},))")
+    fn.add(indent + 1, f"g.event_sink(({turn}, {kind!r}, {where}, {payload}))")
 
 
 class StatementCodegen:
@@ -259,10 +256,7 @@ class StatementCodegen:
         fn.add(indent + 1, "if g.emitting:")
         fn.add(indent + 2, f"{who} = e.get('player')")
         payload = f"{who}.name if {who} is not None else None, [{first}, {second}]"
-        fn.add(indent + 2, "if g._record:")
-        fn.add(indent + 3, f"g.events.append((g.state.turn, 'roll', {w}, {payload}))")
-        fn.add(indent + 2, "if g._observer is not None:")
-        fn.add(indent + 3, f"g._observer(g, 'roll', {w}, ({payload}))")
+        fn.add(indent + 2, f"g.event_sink((g.state.turn, 'roll', {w}, {payload}))")
         return local | {node.var}
 
     def _w_Move(self, fn, node, local, indent, where):
