@@ -20,6 +20,7 @@ from __future__ import annotations
 from ast import literal_eval
 
 from rulesc.dsl import ast
+from rulesc.dsl.walk import walk
 
 from .codegen import HELPERS, POSITION
 from .errors import MAX_DEPTH, STEP_BUDGET
@@ -443,12 +444,17 @@ class StatementCodegen:
         items = self._expr(fn, node.collection, local, indent)
         legal, item, var = fn.temp(), fn.temp(), node.var
         inner = local | {var}
+        bound = {var: item}  # the test reads the item from the loop's own local, and the rule's other names
+        if node.where is not None:  # from locals read once before the loop (a test changes nothing)
+            for name in sorted({n.id for n in walk(node.where) if isinstance(n, ast.Name)} & (local - {var})):
+                bound[name] = fn.temp()
+                fn.add(indent, f"{bound[name]} = e[{name!r}]")
         fn.add(indent, f"{legal} = []")
-        fn.add(indent, f"for {item} in g.iterate({items}):")  # the test reads the item from the loop's own local
+        fn.add(indent, f"for {item} in g.iterate({items}):")
         if node.where is None:
             fn.add(indent + 1, f"{legal}.append({item})")
         else:
-            test = self._expr(fn, node.where, inner, indent + 1, {var: item})
+            test = self._expr(fn, node.where, inner, indent + 1, bound)
             fn.add(indent + 1, f"if {test}:")
             fn.add(indent + 2, f"{legal}.append({item})")
         fn.add(indent, f"if {legal}:")  # nothing to choose from: the statement does nothing
