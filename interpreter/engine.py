@@ -161,8 +161,8 @@ class Game(Cards, Dealing):
     # An event is made only when something takes it: the log (`record`) or an `observer` (the
     # property checker, coverage, replay, play). Every caller tests `emitting` first, so that with
     # events off not even the payload (names, lists) is built, then hands the event, a tuple
-    # `(turn, kind, rule, *payload)`, to `event_sink`: the log's own `append` when only the log
-    # takes events (a call of a list method, no Python function between), else `_take_event`.
+    # `(turn, kind, rule, *payload)`, to `event_sink`: the log's own list's `extend` when only the
+    # log takes events (a call of a list method, no Python function between), else `_take_event`.
     @property
     def record(self) -> bool:
         return self._record
@@ -184,7 +184,8 @@ class Game(Cards, Dealing):
 
     def _sink(self) -> None:
         self.emitting = self._record or self._observer is not None
-        self.event_sink = self._take_event if self._observer is not None else self.events.append if self._record else None
+        self.event_sink = self._take_event if self._observer is not None else self.events.values.extend \
+            if self._record else None
 
     def _take_event(self, event: tuple) -> None:
         """An event for the log, if it records, and for the observer."""

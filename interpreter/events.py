@@ -1,10 +1,10 @@
 """Events: every change of a game's state, each carrying the rule that made it.
 
 While a game runs an event is an `Event` (a named tuple) of the turn, its kind, the rule and a
-payload; a game's log (`EventLog`) keeps each as one flat plain tuple, the turn, kind and rule
-followed by the payload's fields (the cheapest thing to make: a recorded game makes several every
-turn), and hands them out as `Event`s; the payload is a tuple whose field names are listed in
-FIELDS (`field_index` gives a field's position once, for tools).
+payload; a game's log (`EventLog`) keeps their values flat, one event after another in one list
+(the cheapest thing to keep: a recorded game makes several every turn), and hands them out as
+`Event`s; the payload is a tuple whose field names are listed in FIELDS (`field_index` gives a
+field's position once, for tools).
 The rule is a `RuleRef`: the file (its path as loaded, so a variant's base is told apart
 from a file of the same name elsewhere) and the line. The compiler makes one `RuleRef` per
 rule location, so an event only points at it. `event_to_json` gives the readable form that
@@ -58,40 +58,102 @@ class Event(NamedTuple):
     payload: tuple
 
 
-
 PAYLOAD = 3  # where a row's payload begins (see `EventLog.rows`)
 _new_event = tuple.__new__
 
 
-def _as_event(row: tuple) -> Event:
-    """The `Event` of a row of the log, `(turn, kind, rule, *payload)`."""
-    return _new_event(Event, (row[0], row[1], row[2], row[3:]))
+class EventLog:
+    """A game's events in order, kept flat: each event's values, `turn, kind, rule, *payload`, one
+    after another in one list (`values`), read as `Event`s by index, slice, iteration, reversed
+    iteration and `pop`. A recorded game makes several events a turn and keeps thousands: a row
+    of its own for each (a tuple) was as many objects to make, to keep in memory and to free,
+    and keeping them cost more than making them; flat, the log is one list that grows. The engine
+    hands each event to `append` (or to `values.extend`, the same): a plain tuple, copied in.
 
+    Where each event starts is found when the log is read (a kind's event has the size its
+    FIELDS give), as far as it has grown since it was last read."""
 
-class EventLog(list):
-    """A game's events in order: appended as flat plain tuples `(turn, kind, rule, *payload)` (one
-    allocation each, where an `Event` with its payload takes three), read as `Event`s — by index,
-    slice, iteration, reversed iteration and `pop`."""
+    __slots__ = ("values", "_starts", "_found")
 
-    __slots__ = ()
+    def __init__(self):
+        self.values: list = []
+        self._starts: list = []  # where each event found so far starts in `values` ...
+        self._found = 0  # ... and where the next would start
+
+    def append(self, row: tuple) -> None:
+        """One event, `(turn, kind, rule, *payload)`, its payload as FIELDS[kind] lists it."""
+        self.values.extend(row)
+
+    def _index(self) -> list:
+        values, starts, at = self.values, self._starts, self._found
+        end = len(values)
+        if at < end:
+            sizes = _SIZES
+            while at < end:
+                starts.append(at)
+                at += sizes[values[at + 1]]
+            self._found = at
+        return starts
+
+    def _event(self, at: int) -> Event:
+        values = self.values
+        return _new_event(Event, (values[at], values[at + 1], values[at + 2],
+                                  tuple(values[at + PAYLOAD:at + _SIZES[values[at + 1]]])))
+
+    def _row(self, at: int) -> tuple:
+        values = self.values
+        return tuple(values[at:at + _SIZES[values[at + 1]]])
+
+    def __len__(self) -> int:
+        return len(self._index())
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
 
     def __getitem__(self, index):
-        item = list.__getitem__(self, index)
-        return list(map(_as_event, item)) if isinstance(index, slice) else _as_event(item)
+        starts = self._index()
+        if isinstance(index, slice):
+            return [self._event(at) for at in starts[index]]
+        return self._event(starts[index])
 
     def __iter__(self):
-        return map(_as_event, list.__iter__(self))
+        i = 0
+        while i < len(self):  # (a log read while it grows is read to its end)
+            yield self._event(self._starts[i])
+            i += 1
 
     def __reversed__(self):
-        return map(_as_event, list.__reversed__(self))
+        return map(self._event, reversed(self._index()[:]))
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, EventLog):
+            return self.values == other.values
+        return NotImplemented if not isinstance(other, list) else list(self) == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"EventLog({list(self)!r})"
 
     def pop(self, index: int = -1) -> Event:
-        return _as_event(list.pop(self, index))
+        starts = self._index()
+        at = starts[index]
+        event = self._event(at)
+        del self.values[at:at + _SIZES[event.kind]]
+        position = starts.index(at)
+        del starts[position:]  # the events after it start elsewhere now: found again when read
+        self._found = at
+        return event
+
+    def clear(self) -> None:
+        self.values.clear()
+        self._starts.clear()
+        self._found = 0
 
     def rows(self):
-        """The events as the flat tuples kept, `(turn, kind, rule, *payload)` (a payload field is at
+        """The events as flat tuples, `(turn, kind, rule, *payload)` (a payload field is at
         `PAYLOAD + field_index(…)`): for a reader that goes through a whole log (no `Event` made)."""
-        return list.__iter__(self)
+        return map(self._row, self._index()[:])
 
 
 FIELDS = {
@@ -127,6 +189,9 @@ FIELDS = {
     "eliminate": ("player",),
     "end": ("reason", "winner"),
 }
+
+
+_SIZES = {kind: PAYLOAD + len(fields) for kind, fields in FIELDS.items()}  # an event's values in the flat log
 
 
 def field_index(kind: str, name: str) -> int:

@@ -129,8 +129,9 @@ def test_a_game_of_quiet_agents_gives_each_player_his_window_as_the_turn_by_turn
     assert skipped
 
 
-def test_the_log_keeps_plain_tuples_and_hands_out_events(tmp_path):
-    """EventLog: what the engine appends (a plain tuple) is read back as an Event, however it is read."""
+def test_the_log_keeps_plain_values_and_hands_out_events(tmp_path):
+    """EventLog: what the engine appends (a plain tuple, its values kept flat) is read back as an
+    Event, however it is read, and as the tuple it was by `rows`."""
     from rulesc.interpreter.events import Event
 
     game = game_of(tmp_path, "")
@@ -145,6 +146,12 @@ def test_the_log_keeps_plain_tuples_and_hands_out_events(tmp_path):
     assert next(reversed(log)).turn == log[-1].turn
     last = log[-1]
     assert log.pop() == last and isinstance(last, Event) and len(log) == len(list(log))
+    events = list(log)
+    assert log.pop(1) == events[1] and list(log) == events[:1] + events[2:]  # one from the middle
+    log.append((9, "extra", events[0].rule, "P1"))  # read again as it grows
+    assert log[-1] == Event(9, "extra", events[0].rule, ("P1",)) and len(log) == len(events)
+    log.clear()
+    assert not log and len(log) == 0 and list(log) == [] and list(log.rows()) == []
 
 
 def test_the_watched_turn_plays_the_games_the_written_turn_plays():
