@@ -99,12 +99,15 @@ class HeuristicAgent(Agent):
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
         self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
-        self._tradable_groups = (None, [])  # (game, its groups of two or more of a kind that may be traded)
+        # What an agent keeps of a game is kept by the game's state, never by the game: the game holds its
+        # agents, and an agent holding the game would make the two a cycle, which only Python's cycle
+        # collector frees (after tracing everything the game keeps, its whole event log).
+        self._tradable_groups = (None, [])  # (game state, its groups of two or more of a kind that may be traded)
         self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
         self._act_hints = (None, {}, False)  # see `_learn_hints`
         self._choice_hints = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
         self._relevance = (None, frozenset(), frozenset(), ())  # (rules, what `wanted_actions` works from: `_relevance_of`)
-        self._acted_in, self._acted_game = -1, None  # the turn (of which game) the two below are of:
+        self._acted_in, self._acted_game = -1, None  # the turn (of which game: its state) the two below are of:
         self._last_acted: dict = {}  # thing (or amount, or None) -> the action last taken on it in the turn
         self._looping: set = set()  # (action, thing) that would go round a loop if taken again this turn
 
@@ -175,7 +178,7 @@ class HeuristicAgent(Agent):
         if known[0] is not game.rules:
             known = self._learn_hints(game.rules)
         if known[2]:  # a loop takes two actions
-            if self._acted_in != game.state.turn or self._acted_game is not game:
+            if self._acted_in != game.state.turn or self._acted_game is not game.state:
                 self._new_turn(game)
             elif self._looping and options:
                 looping = self._looping
@@ -221,7 +224,7 @@ class HeuristicAgent(Agent):
 
     def _new_turn(self, game) -> None:
         """Forget the actions of another turn (see `_taking`)."""
-        self._acted_in, self._acted_game = game.state.turn, game
+        self._acted_in, self._acted_game = game.state.turn, game.state
         if self._last_acted:
             self._last_acted, self._looping = {}, set()
 
@@ -339,8 +342,8 @@ class HeuristicAgent(Agent):
         if known[0] is not player or known[1] != key:  # a player is of one game
             sellers = []
             groups = self._tradable_groups
-            if groups[0] is not game:
-                groups = self._tradable_groups = (game, [members for members in game.members.values()
+            if groups[0] is not game.state:
+                groups = self._tradable_groups = (game.state, [members for members in game.members.values()
                                                          if len(members) >= 2 and members[0].kind in kinds])
             for members in groups[1]:
                 thing = _only_missing(members, player)

@@ -46,11 +46,11 @@ class Blindfolded:
     """An agent whose every answer is given with the other players' hidden fields masked (a game
     keeps one per seat: `Game.agent`)."""
 
-    def __init__(self, agent, game, hidden: frozenset):
-        self.inner, self._game, self._hidden = agent, game, hidden
+    def __init__(self, agent, hidden: frozenset):
+        self.inner, self._hidden = agent, hidden  # (not the game: the game keeps its blindfolds)
 
-    def _masked(self, viewer, question: str, *args):
-        game, hidden = self._game, self._hidden
+    def _masked(self, game, viewer, question: str, *args):
+        hidden = self._hidden
         saved = []
         for p in game.state.players:
             if p is not viewer:
@@ -65,25 +65,25 @@ class Blindfolded:
                 p.f = fields
 
     def bid(self, game, player, thing, low, high):
-        return self._masked(player, "bid", thing, low, high)
+        return self._masked(game, player, "bid", thing, low, high)
 
     def bidder(self, game, player, thing, cash):
         """Each bid asked of `bid`, masked as it is made (`Agent.bidder`)."""
         return lambda low: self.bid(game, player, thing, low, cash)
 
     def choose(self, game, player, name, options):
-        return self._masked(player, "choose", name, options)
+        return self._masked(game, player, "choose", name, options)
 
     def wants_window(self, game, player, own_turn):
         if type(self.inner).wants_window is Agent.wants_window:  # answers `own_turn`, reading nothing
             return own_turn
-        return self._masked(player, "wants_window", own_turn)
+        return self._masked(game, player, "wants_window", own_turn)
 
     def act(self, game, player, options, raising):
-        return self._masked(player, "act", options, raising)
+        return self._masked(game, player, "act", options, raising)
 
     def accept(self, game, player, offer):
-        return self._masked(player, "accept", offer)
+        return self._masked(game, player, "accept", offer)
 
     def __getattr__(self, name):  # save, restore and an agent's own attributes
         return getattr(self.inner, name)
@@ -97,4 +97,4 @@ def consulted(agent, game, known=None):
         return agent
     if known is not None and known.inner is agent:
         return known
-    return Blindfolded(agent, game, hidden)
+    return Blindfolded(agent, hidden)

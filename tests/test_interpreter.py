@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from pathlib import Path
@@ -241,3 +242,29 @@ def test_an_actions_cash_test_is_kept_apart_from_what_can_be_reused(finance):
     ann.f["cash"] = 10  # the reused answer must still see that houses cost $50
     game._changed("cash")
     assert game.legal_actions(ann, True) == []
+
+
+@pytest.mark.parametrize("name", ["finance", "wheeler", "wallstreet"])
+def test_a_game_let_go_is_freed_at_once(name):
+    """Nothing a game holds (its agents, their blindfolds) holds the game: a game dropped is freed by
+    its reference count, its event log with it, not left for Python's cycle collector to trace (all
+    its events) and free later."""
+    rules = load_rules(str(ROOT / "games" / f"{name}.rules"))
+    Game(rules, 4, seed=2, agents=make_agents("heuristic", 2, 4)).play()  # what is compiled on first use
+    gc.collect()
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        game = Game(rules, 4, seed=1, agents=make_agents("heuristic", 1, 4))
+        game.play()
+        assert len(game.events) > 100
+        del game
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        left = {type(o).__name__ for o in gc.garbage} & {"Game", "EventLog", "HeuristicAgent", "Blindfolded", "Player"}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if collecting:
+            gc.enable()
+    assert not left
