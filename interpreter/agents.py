@@ -103,7 +103,7 @@ class HeuristicAgent(Agent):
         # agents, and an agent holding the game would make the two a cycle, which only Python's cycle
         # collector frees (after tracing everything the game keeps, its whole event log).
         self._tradable_groups = (None, [])  # (game state, its groups of two or more of a kind that may be traded)
-        self._seller_reads = (None, None)  # (rules, what the sellers depend on): see `_find_seller_reads`
+        self._seller_reads = (None, None, None, False)  # see `_find_seller_reads`
         self._act_hints = (None, {}, False)  # see `_learn_hints`
         self._choice_hints = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
         self._relevance = (None, frozenset(), frozenset(), ())  # (rules, what `wanted_actions` works from: `_relevance_of`)
@@ -310,15 +310,22 @@ class HeuristicAgent(Agent):
 
     def _buy_to_complete(self, game, player):
         """Offer to buy the one missing member of a group the player nearly owns, at twice its worth."""
-        kinds = game.rules.trade_kinds
-        if not kinds or not game.rules.trade_cash:
+        plan = self._seller_reads
+        if plan[0] is not game.rules:
+            plan = self._find_seller_reads(game.rules)
+        _, kinds, key_of, priced_every_time = plan
+        if kinds is None:  # nothing to trade, or trades without cash
             return None
         known = self._constant_reserve  # `reserve`, its usual answer written out: asked in every window
         reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
         spare = player.f["cash"] - 2 * reserve
         if spare <= 0:
             return None
-        cheapest, sellers = self._sellers(game, player, kinds)
+        key = key_of(game.versions)  # the sum of the counters: they only grow, so it changes when one does
+        known = self._sellers_known
+        if known[0] is not player or known[1] != key or priced_every_time:  # (a player is of one game)
+            known = self._sellers(game, player, kinds, key, priced_every_time)
+        cheapest, sellers = known[2], known[3]
         if cheapest is None or cheapest > spare:  # the common case: nothing he could pay for
             return None
         for thing, owner, price in sellers:
@@ -329,43 +336,41 @@ class HeuristicAgent(Agent):
                 return offer
         return None
 
-    def _sellers(self, game, player, kinds) -> tuple:
-        """(the lowest price, [(member, owner, price)]) for the one member the player lacks of each
-        tradable group of two or more he nearly owns, in group order, where a player still in owns
-        it. Asked at the end of every turn, it is mostly the same: it is found again only when an
-        `owner` changed, a player left or what `worth` reads changed (the engine counts all three;
-        a worth that reads uncounted state is priced every time)."""
-        key_of, priced_every_time = self._seller_reads[1] if self._seller_reads[0] is game.rules \
-            else self._find_seller_reads(game.rules)
-        key = key_of(game.versions)  # the sum of the counters: they only grow, so it changes when one does
+    def _sellers(self, game, player, kinds, key, priced_every_time: bool) -> tuple:
+        """(player, key, the lowest price, [(member, owner, price)]) for the one member the player lacks of
+        each tradable group of two or more he nearly owns, in group order, where a player still in owns
+        it, kept as `_sellers_known`. Asked at the end of every turn, it is mostly the same: it is found
+        again only when an `owner` changed, a player left or what `worth` reads changed (`key`: the
+        engine counts all three; a worth that reads uncounted state is priced every time)."""
         known = self._sellers_known
-        if known[0] is not player or known[1] != key:  # a player is of one game
+        if known[0] is not player or known[1] != key:
             sellers = []
             groups = self._tradable_groups
             if groups[0] is not game.state:
                 groups = self._tradable_groups = (game.state, [members for members in game.members.values()
-                                                         if len(members) >= 2 and members[0].kind in kinds])
+                                                               if len(members) >= 2 and members[0].kind in kinds])
             for members in groups[1]:
                 thing = _only_missing(members, player)
                 if thing is not None:
                     owner = thing.f["owner"]
                     if owner is not None and not owner.out:
                         sellers.append((thing, owner, game.worth(thing) * 2))
-            known = self._sellers_known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
-        elif priced_every_time:
+        else:  # priced every time: the same members and owners, priced again
             sellers = [(thing, owner, game.worth(thing) * 2) for thing, owner, _ in known[3]]
-            known = self._sellers_known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
-        return known[2], known[3]
+        self._sellers_known = known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
+        return known
 
     def _find_seller_reads(self, rules) -> tuple:
-        """(the key of what the sellers depend on: `owner`, who is out and what the `worth` hint reads,
+        """(rules, the kinds that may be traded or None where there are none or no trade takes cash,
+        the key of what the sellers depend on: `owner`, who is out and what the `worth` hint reads,
         whether the hint reads uncounted state too), found once for these rules."""
         hint = rules.hints.get(HINT_WORTH)
         worth = hint.value.reads if hint is not None else frozenset()
         fixed = fixed_fields(rules.program)  # a worth of fixed data (a title's cost) is priced once
         reads = tuple(sorted({"owner", OUT} | {r for r in worth if r != UNTRACKED and r not in fixed}))
-        self._seller_reads = (rules, (counters_key(reads), UNTRACKED in worth))
-        return self._seller_reads[1]
+        kinds = rules.trade_kinds if rules.trade_kinds and rules.trade_cash else None
+        self._seller_reads = (rules, kinds, counters_key(reads), UNTRACKED in worth)
+        return self._seller_reads
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.worth(t) for t in offer.gives) + offer.cash
