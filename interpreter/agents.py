@@ -213,7 +213,7 @@ class HeuristicAgent(Agent):
         if raising is not None:
             return self._offer(game, self._sell_for_cash(game, player, raising))
         if plain:
-            spare = player.f["cash"] - self.reserve(game)
+            spare = player.f_cash - self.reserve(game)
             affordable = [o for o in plain if not isinstance(o.argument, int) and self._cost(game, o) <= spare]
             if affordable:
                 return self._taking(max(affordable, key=lambda o: (
@@ -287,20 +287,20 @@ class HeuristicAgent(Agent):
         thing = option.argument
         if thing is None:
             return 0
-        value = thing.f.get("value")
+        value = getattr(thing, "f_value", None)
         return value if isinstance(value, int) else game.worth(thing) // 4
 
     def _owned(self, game, player, kinds):
-        return [t for t in game.things if t.kind in kinds and t.f.get("owner") is player]
+        return [t for t in game.things if t.kind in kinds and getattr(t, "f_owner", None) is player]
 
     def _sell_for_cash(self, game, player, owed):
         if not game.rules.trade_kinds:
             return None
         mine = sorted(self._owned(game, player, game.rules.trade_kinds), key=game.worth)
-        buyers = sorted((p for p in game.active if p is not player), key=lambda p: -p.f["cash"])
+        buyers = sorted((p for p in game.active if p is not player), key=lambda p: -p.f_cash)
         for thing in mine:
             for buyer in buyers:
-                price = min(game.worth(thing), buyer.f["cash"])
+                price = min(game.worth(thing), buyer.f_cash)
                 if price <= 0:
                     continue
                 offer = TradeOffer(player, buyer, (thing,), (), -price)
@@ -318,7 +318,7 @@ class HeuristicAgent(Agent):
             return None
         known = self._constant_reserve  # `reserve`, its usual answer written out: asked in every window
         reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
-        spare = player.f["cash"] - 2 * reserve
+        spare = player.f_cash - 2 * reserve
         if spare <= 0:
             return None
         key = key_of(game.versions)  # the sum of the counters: they only grow, so it changes when one does
@@ -352,7 +352,7 @@ class HeuristicAgent(Agent):
             for members in groups[1]:
                 thing = _only_missing(members, player)
                 if thing is not None:
-                    owner = thing.f["owner"]
+                    owner = thing.f_owner
                     if owner is not None and not owner.out:
                         sellers.append((thing, owner, game.worth(thing) * 2))
         else:  # priced every time: the same members and owners, priced again
@@ -375,7 +375,7 @@ class HeuristicAgent(Agent):
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.worth(t) for t in offer.gives) + offer.cash
         given = sum(game.worth(t) for t in offer.takes)
-        return received >= given and player.f["cash"] + min(0, offer.cash) >= self.reserve(game)
+        return received >= given and player.f_cash + min(0, offer.cash) >= self.reserve(game)
 
     def accept(self, game, player, offer):
         # The agent's own view: what it gets is what the proposer gives.
@@ -384,7 +384,7 @@ class HeuristicAgent(Agent):
     def _breaks_own_group(self, game, player, offer) -> bool:
         for thing in offer.takes:
             for group, members in game.members.items():
-                if thing in members and all(t.f.get("owner") is player for t in members):
+                if thing in members and all(getattr(t, "f_owner", None) is player for t in members):
                     return True
         return False
 
@@ -446,7 +446,7 @@ def _only_missing(members, player):
     a kind that may be traded: its things have an `owner`, R0903)."""
     missing = None
     for member in members:
-        if member.f["owner"] is not player:
+        if member.f_owner is not player:
             if missing is not None:
                 return None
             missing = member

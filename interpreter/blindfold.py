@@ -6,40 +6,38 @@ the whole state; an agent answering a decision must not read another player's hi
 
 Rather than hand each agent a copy of the state (every decision would pay for the copy, and any
 reference the copy missed — a thing's owner, a trade's partner — would lead back to the real
-thing), the engine hands the agent the real game with the other players' field dicts swapped for
-masked copies for the length of the call: whatever path the agent takes to another player, it
-meets the mask. Reading a hidden field there (`p.f["cash"]`) raises `HiddenFieldRead`, an
-`AgentError`: an agent that peeks is broken, like one that answers with an illegal move. `.get()`
-answers None, so a display can show "hidden". Rules with no hidden field pay nothing: the agents
-are used as they are.
+thing), the engine hands the agent the real game with the other players put in a masked class for
+the length of the call (`masked_class`: the rules file's class of players whose hidden fields are
+properties that raise): whatever path the agent takes to another player, rules written out
+included, it meets the mask. Reading a hidden field there (`p.f["cash"]`, `p.f_cash`) raises
+`HiddenFieldRead`, an `AgentError`: an agent that peeks is broken, like one that answers with an
+illegal move. `.f.get()` answers None, so a display can show "hidden". Rules with no hidden field
+pay nothing: the agents are used as they are.
 """
 
 from __future__ import annotations
 
+import functools
+
 from .agents import Agent
 from .dealing import AgentError
+from .state import field_attr
 
 
 class HiddenFieldRead(AgentError):
     """An agent read another player's `hidden` field."""
 
 
-class MaskedFields(dict):
-    """Another player's fields as a viewer sees them: the hidden ones are absent, and asked for by name they raise."""
-
-    __slots__ = ("owner", "viewer", "hidden")
-
-    def __init__(self, fields: dict, hidden: frozenset, owner, viewer):
-        dict.__init__(self, fields)  # a copy made in C, then the few hidden fields taken out
-        for key in hidden:
-            if dict.__contains__(self, key):
-                dict.__delitem__(self, key)
-        self.owner, self.viewer, self.hidden = owner, viewer, hidden
-
-    def __missing__(self, key):
-        if key in self.hidden:
-            raise HiddenFieldRead(f"the agent of {self.viewer.name} read {self.owner.name}'s hidden field `{key}`")
-        raise KeyError(key)
+@functools.lru_cache(maxsize=256)
+def masked_class(players: type, hidden: frozenset, viewer: str) -> type:
+    """`players` (a rules file's class of players) as the agent of `viewer` sees them: each hidden
+    field a property that raises. It adds no slot, so a player's class can be swapped for it and back."""
+    def hiding(field: str):
+        def read(player):
+            raise HiddenFieldRead(f"the agent of {viewer} read {player.name}'s hidden field `{field}`")
+        return property(read)
+    attributes = {field_attr(field): hiding(field) for field in hidden if field in players.declared}
+    return type(players.__name__, (players,), {"__slots__": (), "masked": hidden, **attributes})
 
 
 class Blindfolded:
@@ -50,19 +48,18 @@ class Blindfolded:
         self.inner, self._hidden = agent, hidden  # (not the game: the game keeps its blindfolds)
 
     def _masked(self, game, viewer, question: str, *args):
-        hidden = self._hidden
-        saved = []
+        players = game.rules.player_class
+        masked = masked_class(players, self._hidden, viewer.name)
+        saved = [(p, p.__class__) for p in game.state.players]  # (unmasked, unless asked within another's call)
         for p in game.state.players:
-            if p is not viewer:
-                saved.append((p, p.f))
-                p.f = MaskedFields(p.f, hidden, p, viewer)
+            p.__class__ = players if p is viewer else masked
         game.masking += 1
         try:
             return getattr(self.inner, question)(game, viewer, *args)
         finally:
             game.masking -= 1
-            for p, fields in saved:
-                p.f = fields
+            for p, kind in saved:
+                p.__class__ = kind
 
     def bid(self, game, player, thing, low, high):
         return self._masked(game, player, "bid", thing, low, high)

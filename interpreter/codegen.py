@@ -3,8 +3,8 @@
 Conditions are where a game spends its time (every legal action is a condition
 evaluated over many things), so each expression becomes one generated function
 `f(g, e)` instead of a tree of closures: `p.owner == player and all(q in p.group:
-q.owner == player)` runs as `L_p.f['owner'] is L_player and all(v_q.f['owner'] is
-L_player for v_q in g.members.get(L_p.f['group'], ()))`. The checker's inferred types
+q.owner == player)` runs as `L_p.f_owner is L_player and all(v_q.f_owner is
+L_player for v_q in g.members.get(L_p.f_group, ()))` (a field is an attribute: state.with_fields). The checker's inferred types
 choose the translation (identity for players, things and squares, value equality for
 numbers, text, lists and cards); an expression the checker did not type is an internal
 error, never a guess. Any failure inside (a field of `none`, an index out of range, a
@@ -22,7 +22,7 @@ from rulesc.dsl.model import move_marks
 from rulesc.dsl.walk import walk
 
 from .errors import InternalError, RuleRuntimeError
-from .state import Held, Thing
+from .state import FIELD_PREFIX, Held, Thing, field_attr
 
 PLAYER_ATTRIBUTES = set(PLAYER_FIELDS) - {PLAYER_POSITION}  # kept as attributes of the engine's Player
 
@@ -97,7 +97,7 @@ def _best(pairs):
 
 def _one(item, kind: str) -> tuple:
     """The things of `kind` that are `item`: it alone, or none (see `ExpressionCodegen._picked`)."""
-    return (item,) if type(item) is Thing and item.kind == kind else ()
+    return (item,) if isinstance(item, Thing) and item.kind == kind else ()
 
 
 # What a failing expression raises inside, turned into a rule error at the expression: one name, so
@@ -246,6 +246,9 @@ class ExpressionCodegen:
                 message = str(exc)
             elif isinstance(exc, AttributeError) and "NoneType" in str(exc):
                 message = f"`{text}` reads a field of a value that is `none` here"
+            elif isinstance(exc, AttributeError) and (exc.name or "").startswith(FIELD_PREFIX):
+                message = (f"`{text}` reads the field `{exc.name[len(FIELD_PREFIX):]}`, which "
+                           f"{getattr(exc.obj, 'name', 'the value')} does not have")
             else:
                 message = f"`{text}` cannot be computed here ({exc})"
             raise RuleRuntimeError(message, path, span, help="guard the rule with `when … != none`"
@@ -298,7 +301,7 @@ class ExpressionCodegen:
                 self.reads.add("cash")
                 return f"{obj}.{node.name}"
             self.reads.add(node.name)
-            return f"{obj}.f[{node.name!r}]"
+            return f"{obj}.{field_attr(node.name)}"
         if isinstance(node, ast.Index):
             return f"_at({sub(node.obj)}, {sub(node.index)})"
         if isinstance(node, ast.Call):

@@ -16,7 +16,7 @@ from .actiongen import write_legal_actions
 from .codegen import COUNTED, counters_key, fixed_fields
 from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
-from .state import Held, Player, Thing, name_of
+from .state import Held, Player, Thing, field_attr, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
 MAX_AMOUNTS = 10_000  # the most amounts one action may offer at once (`from … to … step …`)
@@ -72,12 +72,12 @@ class Dealing:
         if self.emitting:
             self.emit("auction", where, thing.name, minimum, [p.name for p in order])
         high, price = None, minimum - 1
-        active = [p for p in order if p.f["cash"] >= minimum]
+        active = [p for p in order if p.f_cash >= minimum]
         # Each bidder's agent, asked for once per auction rather than at every bid (an auction makes a
         # dozen bids or more): `Game.agent` answers the same for a player throughout a game.
         agent_of = {p.seat: self.agent(p) for p in active}
         # Without windows nothing changes between bids: each agent's bids, from what it knows now.
-        bidder_of = None if windows else {p.seat: agent_of[p.seat].bidder(self, p, thing, p.f["cash"]) for p in active}
+        bidder_of = None if windows else {p.seat: agent_of[p.seat].bidder(self, p, thing, p.f_cash) for p in active}
         while active and not (len(active) == 1 and active[0] is high):
             for bidder in list(active):
                 if bidder is high:
@@ -85,7 +85,7 @@ class Dealing:
                 low = price + 1 if high is not None else minimum
                 if windows:
                     self._bid_window(bidder, agent_of[bidder.seat], low, where)
-                cash = bidder.f["cash"]
+                cash = bidder.f_cash
                 if cash < low:
                     active.remove(bidder)
                     continue
@@ -149,7 +149,7 @@ class Dealing:
             low = price + 1 if high is not None else minimum
             if windows:
                 self._bid_window(bidder, agent_of[bidder.seat], low, where)
-            cash = bidder.f["cash"]
+            cash = bidder.f_cash
             top = self.bluff_limit(cash, minimum) if bluffing else cash
             bid = agent_of[bidder.seat].bid(self, bidder, thing, low, top) if top >= low and not bidder.out else None
             if bid is None:
@@ -188,9 +188,9 @@ class Dealing:
         """A `bluffing` auction's winner short of the price may raise cash (a window, as a debtor
         does); True if he can then pay, else he is exposed as a bluffer."""
         winner = sale.winner
-        if winner.f["cash"] < sale.price and not winner.out:
+        if winner.f_cash < sale.price and not winner.out:
             self.raise_cash(winner, sale.price, where)
-        if winner.f["cash"] >= sale.price and not winner.out:
+        if winner.f_cash >= sale.price and not winner.out:
             return True
         if self.emitting:
             self.emit("bluff", where, winner.name, sale.price)
@@ -236,10 +236,11 @@ class Dealing:
         value = value_of(self, env)
         matching = self._matching(action.name, found, field, value)
         if matching is None:  # a value that cannot be looked up: compared with each
+            attr = field_attr(field)
             if identity:
-                matching = [choice for choice in found if choice.argument.f[field] is value]
+                matching = [choice for choice in found if getattr(choice.argument, attr) is value]
             else:
-                matching = [choice for choice in found if choice.argument.f[field] == value]
+                matching = [choice for choice in found if getattr(choice.argument, attr) == value]
         if rest is None:
             return matching
         var = action.var
@@ -296,9 +297,10 @@ class Dealing:
         known = self._matched.get(name)
         if known is None or known[0] is not found:
             index: dict | None = {}
+            attr = field_attr(field)
             try:
                 for choice in found:
-                    index.setdefault(choice.argument.f[field], []).append(choice)
+                    index.setdefault(getattr(choice.argument, attr), []).append(choice)
             except TypeError:  # an unhashable value (a list)
                 index = None
             self._matched[name] = known = (found, index)
@@ -408,7 +410,8 @@ class Dealing:
             return self.kind_things.get(action.kind, ())
         if self.cache_actions:
             return self._held_by(action.kind, field).get(player, ())
-        return [t for t in self.kind_things.get(action.kind, ()) if t.f[field] is player]
+        attr = field_attr(field)
+        return [t for t in self.kind_things.get(action.kind, ()) if getattr(t, attr) is player]
 
     def _held_by(self, kind: str, field: str) -> dict:
         """The things of a kind by the value of a field that names a player (`owner`): each player's
@@ -420,8 +423,9 @@ class Dealing:
         if known is not None and known[0] == version:
             return known[1]
         held: dict = {}
+        attr = field_attr(field)
         for thing in self.kind_things.get(kind, ()):
-            holder = thing.f[field]
+            holder = getattr(thing, attr)
             if holder is None:  # nobody's: only players are asked for
                 continue
             things = held.get(holder)
@@ -477,7 +481,7 @@ class Dealing:
         if offer.cash and not rules.trade_cash:
             return False
         payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)
-        if payer.f["cash"] < amount:
+        if payer.f_cash < amount:
             return False
         for side, owner in ((offer.gives, offer.proposer), (offer.takes, offer.partner)):
             for thing in side:
@@ -485,7 +489,7 @@ class Dealing:
                     if not self._card_is_tradable(thing, owner, side):
                         return False
                 elif not isinstance(thing, Thing) or thing.kind not in rules.trade_kinds \
-                        or thing.f.get("owner") is not owner:
+                        or getattr(thing, "f_owner", None) is not owner:
                     return False
         if rules.trade_when is not None:
             return bool(rules.trade_when(self, {"player": offer.proposer, "partner": offer.partner}))
@@ -545,7 +549,7 @@ class Dealing:
             legal = self.rules.legal_actions  # `legal_actions`, called without the method in between
             wanted = getattr(type(agent), "wanted_actions", None) if self._some_safe else None
             for _ in range(MAX_WINDOW_ACTIONS):
-                if player.out or (raising is not None and player.f["cash"] >= raising):
+                if player.out or (raising is not None and player.f_cash >= raising):
                     return
                 options = legal(self, player, own_turn, wanted(agent, self, player, raising) if wanted is not None else None)
                 choice = agent.act(self, player, options, raising)

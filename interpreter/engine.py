@@ -24,7 +24,8 @@ from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleR
 from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
 from .starting import start_things
-from .state import TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, name_of, state_to_json
+from .state import (FIELD_PREFIX, TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of,
+                    state_to_json)
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
@@ -95,7 +96,8 @@ class Game(Cards, Dealing):
         self.move_marks = frozenset()  # ... and the move's marks (`move … with double_rent`)
 
         self.squares = rules.squares
-        self.things = [Thing(name, rules.thing_kinds[name], {}) for name in rules.thing_names]
+        thing = rules.thing_class
+        self.things = [thing(name, rules.thing_kinds[name]) for name in rules.thing_names]
         self.by_name = {t.name: t for t in self.things}
         self.board = [self.by_name.get(n) or self.squares[n] for n in rules.board]
         self.ring = len(self.board)  # squares past the ring's end are off the board
@@ -118,9 +120,10 @@ class Game(Cards, Dealing):
             state.bank.balance = rules.bank_amount(self, {})
         start = rules.board.index(rules.start)
         for seat, name in enumerate(names):
-            state.players.append(Player(seat=seat, name=name, f={}, at=start))
+            state.players.append(rules.player_class(seat=seat, name=name, at=start))
         for p in state.players:
-            p.f = {field: default(self, {"player": p}) for field, default in rules.player_defaults.items()}
+            for field, value in [(field, default(self, {"player": p})) for field, default in rules.player_defaults.items()]:
+                setattr(p, field_attr(field), value)
         state.globals = {k: d(self, {}) for k, d in rules.global_defaults.items()}
         for name, deck in rules.decks.items():
             order = [c.name for c in deck.cards]
@@ -294,14 +297,14 @@ class Game(Cards, Dealing):
             result = TWO_DICE[6 * first + second - 7]
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 who = player.name if player is not None else None
-                self.event_sink((self.state.turn, "roll", where, who, [first, second]))
+                self.event_sink((self.state.turn, "roll", where, who, result.faces))  # shared: no list made
             return result
         else:
             rnd = self.state.rng.random
             faces = tuple(int(rnd() * 6) + 1 for _ in range(count))
         result = Roll(faces, sum(faces), count > 1 and len(set(faces)) == 1)
         if self.emitting:
-            self.emit("roll", where, player.name if player is not None else None, list(faces))
+            self.emit("roll", where, player.name if player is not None else None, faces)
         return result
 
     def move(self, player: Player, how: str, amount, where: RuleRef) -> None:
@@ -412,9 +415,9 @@ class Game(Cards, Dealing):
         if isinstance(source, Player):
             if source.out:
                 raise self.error(f"{source.name} is out of the game and cannot pay")
-            if source.f["cash"] < amount and not self._resolve_debt(source, target, amount, where):
+            if source.f_cash < amount and not self._resolve_debt(source, target, amount, where):
                 return
-            source.f["cash"] -= amount
+            source.f_cash -= amount
         else:
             if isinstance(source, Account) and source.balance < amount:
                 raise self.error(f"`{source.name}` holds {source.balance} and cannot pay {amount}",
@@ -424,7 +427,7 @@ class Game(Cards, Dealing):
                 raise self.error("the bank has run out of money",
                                  help="declare `bank unlimited`, or a rule for what happens when it runs dry")
         if isinstance(target, Player):
-            target.f["cash"] += amount
+            target.f_cash += amount
         else:
             target.balance += amount
         versions = self.versions
@@ -440,7 +443,7 @@ class Game(Cards, Dealing):
         if self.emitting:
             self.emit("debt", where, debtor.name, creditor.name, owed)
         if not self.rules.debt:
-            raise self.error(f"{debtor.name} owes {owed} but has {debtor.f['cash']}, and the rules have no `on debt`",
+            raise self.error(f"{debtor.name} owes {owed} but has {debtor.f_cash}, and the rules have no `on debt`",
                              help="add `on debt:` saying what happens")
         env = {"player": debtor, "debtor": debtor, "creditor": creditor, "owed": owed}
         self.descend("debts raise debts", help="look for an `on debt` that asks the debtor for more than his cash")
@@ -452,8 +455,8 @@ class Game(Cards, Dealing):
                     return False
         finally:
             self.depth -= 1
-        if debtor.f["cash"] < owed:
-            raise self.error(f"`on debt` left {debtor.name} owing {owed} with {debtor.f['cash']} in cash",
+        if debtor.f_cash < owed:
+            raise self.error(f"`on debt` left {debtor.name} owing {owed} with {debtor.f_cash} in cash",
                              help="end `on debt` by eliminating a debtor who is still short")
         return True
 
@@ -471,9 +474,9 @@ class Game(Cards, Dealing):
         self.versions[name] += 1
 
     def set_field(self, target, field: str, value, where: RuleRef) -> None:
-        f = target.f
-        old = f.get(field)
-        f[field] = value
+        attr = FIELD_PREFIX + field
+        old = getattr(target, attr, None)
+        setattr(target, attr, value)
         versions = self.versions  # `_changed`, written out: a `set` runs several times a turn
         versions[field] += 1
         if self.emitting:  # `emit`, written out
@@ -481,12 +484,13 @@ class Game(Cards, Dealing):
 
     def supply_left(self, supply) -> int:
         """The pieces of a supply the bank still holds: its size less those on the things of its kind."""
-        return supply.size - sum(t.f[supply.field] for t in self.kind_things.get(supply.kind, ()))
+        attr = field_attr(supply.field)
+        return supply.size - sum(getattr(t, attr) for t in self.kind_things.get(supply.kind, ()))
 
     def set_supplied(self, target, field: str, value, where: RuleRef, supply) -> None:
         """`set` of a field a supply counts: raising it takes pieces from the bank, which must hold them;
         lowering it gives them back."""
-        taken = value - target.f[field]
+        taken = value - getattr(target, field_attr(field))
         left = self.supply_left(supply)
         if taken > left:
             raise self.error(f"the bank has {left} of `{supply.name}` left, and this takes {taken}",

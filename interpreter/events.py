@@ -200,8 +200,10 @@ def field_index(kind: str, name: str) -> int:
 
 
 def event_to_json(seq: int, event: Event) -> dict:
+    """The event as JSON has it: a tuple in the payload (a roll's faces, shared) is a list there."""
     out = {"seq": seq, "turn": event.turn, "event": event.kind}
-    out.update(zip(FIELDS[event.kind], event.payload))
+    out.update((name, list(value) if type(value) is tuple else value)
+               for name, value in zip(FIELDS[event.kind], event.payload))
     out["rule"] = event.rule.text
     return out
 

@@ -25,7 +25,7 @@ from rulesc.dsl.types import Type, compatible
 from .codegen import POSITION, UNTRACKED, fixed_fields
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
-from .state import Account, Square, Supply
+from .state import Account, Player, Square, Supply, Thing, with_fields
 from .turngen import write_turn
 
 
@@ -205,6 +205,8 @@ class Rules:
     legal_actions: object = None  # legal(g, player, own_turn, wanted): `legal_actions` written out (actiongen.py)
     amount_tests: dict = attrs.Factory(dict)  # an amount action's tests taken apart (`Dealing._amount_tests`)
     thing_start: tuple | None = None  # the things' starting fields as far as every game has them the same (starting.py)
+    thing_class: type = Thing  # every thing's class: a slot for each field of every kind (state.with_fields)
+    player_class: type = Player  # every player's class: a slot for each declared player field
 
     @property
     def program(self):
@@ -498,6 +500,9 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
     )
+    rules.thing_class = with_fields(Thing, [*(f.name for k in p.kinds.values() for f in k.fields),
+                                            *(n for cells in thing_cells.values() for n in cells)])
+    rules.player_class = with_fields(Player, list(p.player_fields))
     rules.written = write_turn(rules)
     return rules
 

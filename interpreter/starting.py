@@ -13,6 +13,8 @@ the list of things, when every cell of the field that names their group is compu
 
 from __future__ import annotations
 
+from .state import field_attr
+
 PLAIN = (int, float, str, bool, type(None))  # values a game may share with the next: never changed in place
 
 
@@ -22,16 +24,17 @@ def _constant(function) -> bool:
 
 
 def start_things(game, rules) -> None:
-    """Fill `game.things`' fields (empty dicts) as the rules start them, and `game.members`."""
+    """Fill `game.things`' fields (none set yet) as the rules start them, and `game.members`."""
     known = rules.thing_start
     if known is None:
         _first_game(game, rules)
         return
     fields, members = known
     for t, (template, rest) in zip(game.things, fields):
-        f = t.f = template.copy()
-        for field, compute in rest:
-            f[field] = compute(game, {})
+        for attr, value in template:
+            setattr(t, attr, value)
+        for attr, compute in rest:
+            setattr(t, attr, compute(game, {}))
     if members is not None:
         things = game.things
         game.members = {things[group]: [things[i] for i in positions] for group, positions in members}
@@ -49,11 +52,12 @@ def _first_game(game, rules) -> None:
     fields = []
     for t in game.things:
         writers = _writers(rules, t)
+        f = t.f
         for field, compute in writers:
-            t.f[field] = compute(game, {})
-        varying = {field for field, compute in writers if not (_constant(compute) and isinstance(t.f[field], PLAIN))}
-        template = {field: (None if field in varying else value) for field, value in t.f.items()}
-        fields.append((template, [(field, compute) for field, compute in writers if field in varying]))
+            f[field] = compute(game, {})
+        varying = {field for field, compute in writers if not (_constant(compute) and isinstance(f[field], PLAIN))}
+        template = [(field_attr(field), None if field in varying else value) for field, value in f.items()]
+        fields.append((template, [(field_attr(field), compute) for field, compute in writers if field in varying]))
     game.members = _members(game, rules)
     position = {id(t): i for i, t in enumerate(game.things)}
     kept_members = None

@@ -22,9 +22,11 @@ from ast import literal_eval
 from rulesc.dsl import ast
 from rulesc.dsl.walk import walk
 
-from .codegen import HELPERS, POSITION
+from .codegen import HELPERS, IDENTITY, POSITION
 from .errors import MAX_DEPTH, STEP_BUDGET
-from .state import TWO_DICE, Bank, Player
+from .state import TWO_DICE, Bank, Player, field_attr, name_of
+
+PLAIN_TYPES = frozenset({"money", "count", "percent", "bool", "text"})  # values events show as they are
 
 MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
 MAX_LOOPS = 8
@@ -256,7 +258,7 @@ class StatementCodegen:
         fn.add(indent + 1, f"e[{node.var!r}] = _TWO_DICE[6 * {first} + {second} - 7]")
         fn.add(indent + 1, "if g.emitting:")
         fn.add(indent + 2, f"{who} = e.get('player')")
-        payload = f"{who}.name if {who} is not None else None, [{first}, {second}]"
+        payload = f"{who}.name if {who} is not None else None, e[{node.var!r}].faces"  # a shared tuple
         fn.add(indent + 2, f"g.event_sink((g.state.turn, 'roll', {w}, {payload}))")
         return local | {node.var}
 
@@ -326,16 +328,16 @@ class StatementCodegen:
         # debt, an account's limit) goes through `Game.pay`.
         add = fn.add
         fn.namespace.update(_Player=Player, _Bank=Bank)
-        can = f"not {source}.out and {source}.f['cash'] >= {amount}" if pays == "player" \
+        can = f"not {source}.out and {source}.f_cash >= {amount}" if pays == "player" \
             else f"type({source}) is _Bank and {source}.unlimited"
         add(indent, f"if {amount} > 0 and {source} is not {target} and {can}:")
         inner = indent + 1
-        add(inner, f"{source}.f['cash'] -= {amount}" if pays == "player" else f"{source}.balance -= {amount}")
+        add(inner, f"{source}.f_cash -= {amount}" if pays == "player" else f"{source}.balance -= {amount}")
         if paid == "player":
-            add(inner, f"{target}.f['cash'] += {amount}")
+            add(inner, f"{target}.f_cash += {amount}")
         else:
-            add(inner, f"if type({target}) is _Player:")
-            add(inner + 1, f"{target}.f['cash'] += {amount}")
+            add(inner, f"if isinstance({target}, _Player):")
+            add(inner + 1, f"{target}.f_cash += {amount}")
             add(inner, "else:")
             add(inner + 1, f"{target}.balance += {amount}")
         add(inner, "versions = g.versions")
@@ -361,8 +363,26 @@ class StatementCodegen:
         fn.add(indent, f"if {target} is None:")
         fn.add(indent + 1, f"{fn.name('_none', self.compiler._none_failure(node.target))}()")
         value = self._expr(fn, node.value, local, indent)
-        fn.add(indent, f"g.set_field({target}, {node.target.name!r}, {value}, {w})")
+        # `Game.set_field`, written out: the field is an attribute (state.with_fields)
+        field = node.target.name
+        attr, old = field_attr(field), fn.temp()
+        fn.add(indent, f"{old} = getattr({target}, {attr!r}, None)")
+        fn.add(indent, f"{target}.{attr} = {value}")
+        fn.add(indent, f"g.versions[{field!r}] += 1")
+        field_type = self.codegen.type_of(node.target)
+        shown = f"{self._shown(fn, field_type, old)}, {self._shown(fn, field_type, value)}"
+        write_emit(fn, indent, "set", w, f"{target}.name, {field!r}, {shown}")
         return local
+
+    def _shown(self, fn, t, value: str) -> str:
+        """`state.name_of(value)` for a value of type `t`, written out where the type settles it."""
+        if not t.is_list and t.name in PLAIN_TYPES:
+            return value
+        if not t.is_list and (t.name in IDENTITY or t.name in self.compiler.program.kinds
+                              or t.name in self.compiler.program.groups):
+            return f"({value}.name if {value} is not None else None)"
+        fn.namespace["_name_of"] = name_of
+        return f"_name_of({value})"
 
     def _w_Let(self, fn, node, local, indent, where):
         value = self._expr(fn, node.value, local, indent)

@@ -73,7 +73,7 @@ def record_game(rules: Rules, players: int, seed: int, agents: str = "heuristic"
 
         def observe(g, kind, where, payload) -> None:
             if kind == "turn" and (state.turn - 1) % players == 0:
-                samples.append((state.turn - 1, tuple(p.f.get("cash", 0) for p in state.players)))
+                samples.append((state.turn - 1, tuple(getattr(p, "f_cash", 0) for p in state.players)))
         game.observer = observe
     failure = None
     if check:
@@ -84,7 +84,7 @@ def record_game(rules: Rules, players: int, seed: int, agents: str = "heuristic"
     state = game.state
     money = game.paid_by_rule
     first = game.first_seat + 1 if game.first_seat is not None else 1
-    cash = tuple(p.f.get("cash", 0) for p in state.players)
+    cash = tuple(getattr(p, "f_cash", 0) for p in state.players)
     reason = BROKEN if failure is not None else state.end_reason or BROKEN
     return GameRecord(seed, state.turn, reason, state.winner.seat + 1 if state.winner is not None else None, first,
                       cash, tuple(p.out for p in state.players), dict(money), tuple(samples) if wealth else None,

@@ -64,7 +64,7 @@ def test_state_round_trips_through_json_without_loss(finance):
     data = state_to_json(game.state)
     text = json.dumps(data, sort_keys=True)
     fresh = Game(finance, 3, seed=0, agents=make_agents("heuristic", 0, 3))
-    restored = state_from_json(json.loads(text), fresh.things, fresh.squares)
+    restored = state_from_json(json.loads(text), fresh.things, fresh.squares, finance.player_class)
     assert json.dumps(state_to_json(restored), sort_keys=True) == text
     owners = {t.name: t.f["owner"] for t in restored.things if t.kind == "Lease" and t.f["owner"] is not None}
     assert owners and all(o in restored.players for o in owners.values())
@@ -82,7 +82,7 @@ def test_a_restored_game_plays_on_exactly_like_the_original(finance):
     original.play()
 
     copy = Game(finance, 3, seed=0, agents=make_agents("heuristic", 21, 3), turn_limit=80)
-    copy.state = state_from_json(snapshot, copy.things, copy.squares)
+    copy.state = state_from_json(snapshot, copy.things, copy.squares, copy.rules.player_class)
     copy.things = copy.state.things
     copy.active = [p for p in copy.state.players if not p.out]
     copy.state.over = False
@@ -268,3 +268,22 @@ def test_a_game_let_go_is_freed_at_once(name):
         if collecting:
             gc.enable()
     assert not left
+
+
+def test_fields_are_attributes_and_read_as_a_dict(finance):
+    """A player's and a thing's declared fields live in slots of the rules file's classes (what rules
+    written out read); `.f` shows the same fields as a dict, for code that names them at run time."""
+    game = Game(finance, 2, seed=3)
+    ann, lease = game.state.players[0], next(t for t in game.things if t.kind == "Lease")
+    assert type(ann) is finance.player_class and type(lease) is finance.thing_class
+    assert ann.f_cash == ann.f["cash"] == 1000 and dict(ann.f) == {"cash": 1000}
+    assert list(lease.f) == ["number", "series", "value", "rents", "owner", "houses", "withdrawn"]
+    assert lease.f.get("owner") is None and "owner" in lease.f and "no such field" not in lease.f
+    lease.f["owner"] = ann  # the view writes the attribute
+    assert lease.f_owner is ann and lease.f == {**lease.f, "owner": ann}
+    with pytest.raises(KeyError, match="has no field `colour`"):
+        lease.f["colour"] = "red"  # a field the rules do not declare: no slot for it
+    with pytest.raises(KeyError):
+        _ = ann.f["houses"]  # a field of things, never of players
+    del lease.f["houses"]
+    assert "houses" not in lease.f and len(lease.f) == 6 and lease.f.get("houses", 7) == 7

@@ -414,7 +414,7 @@ def test_a_saved_game_continues_identically_with_every_agent(kind):
     agents = make_agents(kind, 999, 3)  # other seeds: only what was saved may matter
     agents_from_json(agents, saved["agents"])
     copy = Game(finance, 3, seed=0, agents=agents, turn_limit=70)
-    copy.state = state_from_json(saved["state"], copy.things, copy.squares)
+    copy.state = state_from_json(saved["state"], copy.things, copy.squares, copy.rules.player_class)
     copy.things = copy.state.things
     copy.active = [p for p in copy.state.players if not p.out]
     copy.state.over, copy.started = False, True

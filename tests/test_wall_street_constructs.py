@@ -214,7 +214,7 @@ def test_showing_round_trips_through_json():
     data = state_to_json(g.state)
     assert data["showing"] == {"News": ["News", "Boom"]}
     fresh = game(NEWS)
-    back = state_from_json(data, fresh.things, fresh.squares)
+    back = state_from_json(data, fresh.things, fresh.squares, fresh.rules.player_class)
     assert back.showing == g.state.showing
 
 
@@ -281,7 +281,7 @@ def test_limits_hold_in_whole_games_and_survive_json():
             loans[turn, payload[0]] = loans.get((turn, payload[0]), 0) + 1
     assert loans and set(loans.values()) == {1}
     data = state_to_json(g.state)
-    back = state_from_json(data, Game(rules, 2, seed=4).things, g.squares)
+    back = state_from_json(data, Game(rules, 2, seed=4).things, g.squares, rules.player_class)
     assert [(p.visits, p.uses) for p in back.players] == [(p.visits, p.uses) for p in g.state.players]
     assert any(p.uses for p in back.players)
 
@@ -665,7 +665,7 @@ def test_accounts_are_counted_by_money_conservation_and_survive_json():
     fresh = Game(rules, 2, seed=4, agents=make_agents("random", 4, 2), turn_limit=80)
     assert total == sum(p.f["cash"] for p in fresh.state.players) + fresh.state.bank.balance
     data = state_to_json(g.state)
-    back = state_from_json(data, g.state.things, {})
+    back = state_from_json(data, g.state.things, {}, g.rules.player_class)
     assert state_to_json(back) == data
     assert back.players[0].f["savings"].balance == accounts[0].balance
 
@@ -756,10 +756,28 @@ def test_agents_decide_with_the_others_hidden_fields_masked():
     for seen in watcher.seen:
         assert seen["Bob"] == (None, False) and isinstance(seen["Ann"][0], int)
     # the mask is lifted when the agent has answered: the engine reads and pays from every field
-    assert all(type(p.f) is dict and isinstance(p.f["cash"], int) for p in g.state.players)
+    assert all(type(p) is rules.player_class and isinstance(p.f["cash"], int) for p in g.state.players)
     peeking = Game(rules, ["Ann", "Bob"], seed=1, agents={0: Peeker(), 1: HeuristicAgent(1, 1)})
     with pytest.raises(HiddenFieldRead, match="agent of Ann read Bob's hidden field `cash`"):
         peeking.play_turn()
+
+
+class AttributePeeker(HeuristicAgent):
+    """An agent that reads another player's hidden cash as rules written out read it: the attribute."""
+
+    def act(self, game, player, options, raising):
+        richest = max(p.f_cash for p in game.state.players if p is not player)
+        return super().act(game, player, options, raising) if richest >= 0 else None
+
+
+def test_the_mask_covers_a_field_read_as_an_attribute_and_is_lifted_after():
+    from rulesc.interpreter.blindfold import HiddenFieldRead
+    rules = compile_rules(hidden_rules("action spend own turn:\n    pay $1 from player to bank\n"))
+    peeking = Game(rules, ["Ann", "Bob"], seed=1, agents={0: AttributePeeker(), 1: HeuristicAgent(1, 1)})
+    with pytest.raises(HiddenFieldRead, match="agent of Ann read Bob's hidden field `cash`"):
+        peeking.play_turn()
+    bob = peeking.state.players[1]
+    assert type(bob) is rules.player_class and bob.f_cash == bob.f["cash"] == 100
 
 
 def test_with_nothing_hidden_agents_see_everything():

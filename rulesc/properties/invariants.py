@@ -35,7 +35,7 @@ from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import NO_RULE, RuleRef, field_index
 from rulesc.interpreter.rules import Rules
-from rulesc.interpreter.state import Account
+from rulesc.interpreter.state import Account, field_attr
 
 MONEY = "money is conserved"
 NEGATIVE = "no player has negative cash"
@@ -112,9 +112,12 @@ class InvariantChecker:
         self.types = failure_types
         self.declared = [inv for inv in rules.invariants if inv.text not in skip]
         state = game.state
-        self.money = self._money()
         self.cards = {d: self._cards(d) for d in state.decks}
         self.owned_things = [t for t in game.things if "owner" in t.f]
+        # The players' fields that are accounts (`deposit: account`), by attribute: money too.
+        self.account_attrs = [field_attr(n) for n, v in state.players[0].f.items() if isinstance(v, Account)] \
+            if state.players else []
+        self.money = self._money()
         self.money_fields = money_fields(rules)
         self.eliminated: dict = {}  # player name -> index of its `eliminate` event
         self.run_player = None  # who took the last turn, and how many turns in a row
@@ -142,9 +145,10 @@ class InvariantChecker:
 
     def _money(self) -> int:
         state = self.game.state
-        accounts = sum(v.balance for holder in (*(p.f for p in state.players), state.globals)
-                       for v in holder.values() if isinstance(v, Account))
-        return sum(p.f.get("cash", 0) for p in state.players) + state.bank.balance + accounts
+        accounts = sum(v.balance for p in state.players for v in (getattr(p, a, None) for a in self.account_attrs)
+                       if isinstance(v, Account)) \
+            + sum(v.balance for v in state.globals.values() if isinstance(v, Account))
+        return sum(getattr(p, "f_cash", 0) for p in state.players) + state.bank.balance + accounts
 
     def fail(self, invariant: str, message: str, index: int | None, where: RuleRef, before=None, after=None):
         raise self.types[invariant](invariant, message, index, where, self.game, before=before, after=after)
@@ -204,7 +208,7 @@ class InvariantChecker:
                           {"total": self.money}, {"total": total})
         if NEGATIVE not in skip:
             for p in state.players:
-                cash = p.f.get("cash", 0)
+                cash = getattr(p, "f_cash", 0)
                 if cash < 0:
                     self.fail(NEGATIVE, f"{p.name} has {cash} in cash", index, where,
                               {"player": p.name, "cash": self._cash_before(p.name, cash, kind, payload)},
@@ -277,7 +281,7 @@ class InvariantChecker:
     def _check_out(self) -> None:
         held: dict = {}
         for t in self.owned_things:
-            owner = t.f.get("owner")
+            owner = t.f_owner
             if owner is not None and getattr(owner, "out", False):
                 held.setdefault(owner.name, []).append(t.name)
         for p in self.game.state.players:
