@@ -15,6 +15,7 @@ what is significant at 95%; and the base's scenarios whose outcome the variant c
 from __future__ import annotations
 
 import collections
+import re
 import statistics
 from typing import Callable
 
@@ -278,6 +279,14 @@ def compare(base: Rules, variant: Rules, a: list, b: list, seed: int, players: i
                     base=a, variant=b)
 
 
+ASSUMED_NOTE = re.compile(r'\s+assumed\s+"[^"]*"\s*$')  # `pay … assumed "why"`: a note, not the statement
+
+
+def _statement(line: str) -> str:
+    """A statement's line as the money table names it: without its citation or `assumed` note."""
+    return ASSUMED_NOTE.sub("", line.split("§")[0]).strip()
+
+
 def _money_by_text(rules: Rules, records: list) -> list:
     """Each game's money by rule, the rule named by its text (a base and its variant share texts, not lines)."""
     sources = RuleSources.of(rules.program)
@@ -287,7 +296,7 @@ def _money_by_text(rules: Rules, records: list) -> list:
         money: collections.Counter = collections.Counter()
         for rule, amount in g.money.items():
             if rule not in texts:
-                texts[rule] = sources.text(rule).split("§")[0].strip() or "(the engine)"
+                texts[rule] = _statement(sources.text(rule)) or "(the engine)"
             money[texts[rule]] += amount
         out.append(dict(money))
     return out
@@ -336,7 +345,7 @@ def format_diff(base_title: str, variant_title: str, found: list[Change], measur
                      f"{o.test.base_only:>4} / {o.test.variant_only:<4}{_mark(o.test.significant)}")
     lines += ["", "money by rule, per game (the biggest changes):"]
     for rule, before, after, diff in m.money[:MONEY_SHOWN]:
-        lines.append(f"  {_shorten(rule, 48):<48} {before:>12,.0f} -> {after:>12,.0f}  "
+        lines.append(f"  {_shorten_middle(rule, 48):<48} {before:>12,.0f} -> {after:>12,.0f}  "
                      f"{_interval(diff, '{:+,.0f}')}{_mark(diff.excludes_zero)}")
     lines += [""] + _scenario_lines(m.scenarios)
     return "\n".join(lines) + "\n"
@@ -375,3 +384,13 @@ def diff_json(found: list[Change], measured: Measured | None, scenarios: list | 
 def _shorten(text: str | None, width: int = 90) -> str:
     text = text or ""
     return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _shorten_middle(text: str, width: int) -> str:
+    """`text` in `width` characters, its middle left out: a statement's start says what it does and
+    its end whom it pays (`… from player to pot` against `… from player to bank`, where a house rule
+    changes only that)."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 2
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]

@@ -143,3 +143,16 @@ def test_the_command_line_gives_json_with_intervals():
     income = next(m for m in measured["money"] if m["rule"].startswith("pay circuit_income"))
     assert income["variant"] > income["base"]
     assert set(income["difference"]) == {"value", "low", "high"}
+
+
+def test_money_rows_keep_apart_what_a_house_rule_changes_and_leave_out_notes():
+    """`replace on land Tariff` pays the same tariff to the pot: the two statements differ only at
+    their end, which the table keeps in sight; a statement's `assumed` note is not its text."""
+    base, variant = load_rules(str(FINANCE)), load_rules(str(ROOT / "examples" / "finance-fines-pot.rules"))
+    measured = measure(base, variant, 16, 0, 4)
+    labels = [rule for rule, *_ in measured.money]
+    assert "pay debtor.cash from debtor to creditor" in labels
+    assert not any("assumed" in label or "§" in label for label in labels)
+    text = format_diff(base.title, variant.title, changes(base, variant), measured)
+    shown = [line[2:50].rstrip() for line in text.splitlines() if line.startswith("  pay tariff")]
+    assert len(shown) == 2 and {label.rsplit(" to ", 1)[1] for label in shown} == {"bank", "pot"}
