@@ -13,6 +13,7 @@ diagnostics and events point into the base where the base is meant.
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 
 import attrs
@@ -121,7 +122,7 @@ def shipped_games() -> list[str]:
 def _resolve_base(path: Path, written: str) -> Path:
     """`extends "X"`: X relative to the variant's own folder; if no such file and X is a bare name
     (`NAME` or `NAME.rules`, no folder), the shipped game of that name."""
-    here = path.parent / written
+    here = Path(os.path.normpath(path.parent / written))  # `examples/../games/x.rules` shown as `games/x.rules`
     if here.is_file() or "/" in written or "\\" in written:
         return here
     name = written if written.endswith(".rules") else written + ".rules"

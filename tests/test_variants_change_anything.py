@@ -284,3 +284,12 @@ def test_a_file_next_to_the_variant_comes_before_the_shipped_game(tmp_path):
 def test_an_unknown_bare_name_lists_the_shipped_games(tmp_path):
     [d] = errors(tmp_path, "", base=Path("wheelr"))
     assert d.code == "R0513" and "`wheeler`" in d.help and d.path.endswith("house.rules")
+
+
+def test_a_base_reached_through_dot_dot_is_named_by_its_plain_path():
+    """`extends "../games/finance.rules"` from examples/: the base's rules are reported at
+    `games/finance.rules:8`, not `examples/../games/finance.rules:8`."""
+    rules = load_file(os.path.relpath(ROOT / "examples" / "finance-fast-money.rules"))
+    files = {d.span.file for d in rules.decls if d.span.file}
+    assert os.path.relpath(ROOT / "games" / "finance.rules") in files
+    assert not any("/../" in f for f in files)
