@@ -173,21 +173,46 @@ class HeuristicAgent(Agent):
     def act(self, game, player, options, raising):
         """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
         it; the first of equals); then, raising cash, sell; else buy what is affordable above
-        the reserve. Never an action that would go round a loop in this turn (`_taking`)."""
+        the reserve. Never an action that would go round a loop in this turn (`_taking`).
+
+        What most windows do (no option, nothing owed: look for a thing to buy) runs through the
+        fewest lines: the rest is in methods of its own, out of the way of the code a turn runs."""
         known = self._act_hints
         if known[0] is not game.rules:
             known = self._learn_hints(game.rules)
-        if known[2]:  # a loop takes two actions
-            if self._acted_in != game.state.turn or self._acted_game is not game.state:
-                self._new_turn(game)
-            elif self._looping and options:
-                looping = self._looping
-                options = [option for option in options if (option.action, option.argument) not in looping]
-        best, best_score, plain = None, 0, []
+        plain = ()
         if options:
-            hints = known[1]
-            env = {"player": player}  # one for all options: a hint reads only its own names from it
-            action = score = hint = var = None
+            if known[2]:  # a loop takes two actions
+                options = self._not_looping(game, options)
+            best, plain = self._scored(game, player, options, known[1])
+            if best is not None:
+                return self._taking(best)
+        elif known[2] and (self._acted_in != game.state.turn or self._acted_game is not game.state):
+            self._new_turn(game)
+        if raising is not None:
+            return self._offer(game, self._sell_for_cash(game, player, raising))
+        if plain:
+            affordable = self._affordable(game, player, plain)
+            if affordable is not None:
+                return self._taking(affordable)
+        offer = self._buy_to_complete(game, player)
+        return self._offer(game, offer) if offer is not None else None
+
+    def _not_looping(self, game, options: list) -> list:
+        """The options that would not go round a loop this turn (see `_taking`)."""
+        if self._acted_in != game.state.turn or self._acted_game is not game.state:
+            self._new_turn(game)
+        elif self._looping:
+            looping = self._looping
+            options = [option for option in options if (option.action, option.argument) not in looping]
+        return options
+
+    @staticmethod
+    def _scored(game, player, options: list, hints: dict) -> tuple:
+        """(the option the hints score highest above 0, or None; the options with no hint or no opinion)."""
+        best, best_score, plain = None, 0, []
+        env = {"player": player}  # one for all options: a hint reads only its own names from it
+        action = score = hint = var = None
         for option in options:
             if option.action != action:  # the options of one action come together
                 action = option.action
@@ -208,19 +233,16 @@ class HeuristicAgent(Agent):
                 plain.append(option)
             elif value > best_score:
                 best, best_score = option, value
-        if best is not None:
-            return self._taking(best)
-        if raising is not None:
-            return self._offer(game, self._sell_for_cash(game, player, raising))
-        if plain:
-            spare = player.f_cash - self.reserve(game)
-            affordable = [o for o in plain if not isinstance(o.argument, int) and self._cost(game, o) <= spare]
-            if affordable:
-                return self._taking(max(affordable, key=lambda o: (
-                    game.worth(o.argument) if o.argument is not None else 0,
-                    -(o.argument.index or 0) if o.argument is not None else 0)))
-        offer = self._buy_to_complete(game, player)
-        return self._offer(game, offer) if offer is not None else None
+        return best, plain
+
+    def _affordable(self, game, player, plain: list):
+        """The most valuable of the options with no opinion that the player can afford above his reserve."""
+        spare = player.f_cash - self.reserve(game)
+        affordable = [o for o in plain if not isinstance(o.argument, int) and self._cost(game, o) <= spare]
+        if not affordable:
+            return None
+        return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
+                                              -(o.argument.index or 0) if o.argument is not None else 0))
 
     def _new_turn(self, game) -> None:
         """Forget the actions of another turn (see `_taking`)."""
