@@ -49,6 +49,7 @@ class _Function:
         self.namespace: dict = dict(HELPERS)
         self.count = 0
         self.steps: list[list] = []  # per block being written: [its statements' steps, the first's node name]
+        self.failing: dict = {}  # index in `lines` of a line computing an expression -> its failure (`_expr`)
 
     def name(self, prefix: str, value) -> str:
         """A name in the function's namespace bound to `value`."""
@@ -63,6 +64,16 @@ class _Function:
 
     def add(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
+
+    def add_failing(self, indent: int, line: str, failure) -> None:
+        """A line of an expression: what it raises (`codegen.EXPRESSION_ERRORS`) is `failure`'s rule error."""
+        self.failing[len(self.lines)] = failure
+        self.add(indent, line)
+
+    def insert(self, index: int, lines: list) -> None:
+        """`lines` put in before line `index`, written already; the lines after it move down."""
+        self.lines[index:index] = lines
+        self.failing = {i + len(lines) if i >= index else i: failure for i, failure in self.failing.items()}
 
     def source_loops(self, indent: int) -> int:
         """How many `for` loops enclose a line written at `indent` now."""
@@ -127,8 +138,22 @@ class StatementCodegen:
 
     @staticmethod
     def define(fn: _Function, name: str, parameters: str, label: str):
-        """The function `name(parameters)` of `fn`'s lines, compiled; `label` names it in tracebacks."""
+        """The function `name(parameters)` of `fn`'s lines, compiled; `label` names it in tracebacks.
+
+        What an expression's lines raise is turned into the expression's rule error by one handler
+        around the whole body, which finds the line that failed in the traceback (the first entry
+        of a traceback caught in a frame is that frame's own line), rather than by a `try` around
+        each: a handler's code lies between the lines that run, and a turn runs through more code
+        than the processor's first-level cache holds."""
         body = fn.lines or ["    pass"]
+        if fn.failing:
+            first = 3  # the body's first line, after `def` and `try:`
+            fn.namespace["_failing"] = {first + index: failure for index, failure in fn.failing.items()}
+            body = ["    try:", *("    " + line for line in body), "    except _ERRORS as exc:",
+                    "        _failure = _failing.get(exc.__traceback__.tb_lineno)",
+                    "        if _failure is None:",  # not an expression's line: not a rule's error
+                    "            raise",
+                    "        _failure(exc)"]
         code = f"def {name}({parameters}):\n" + "\n".join(body) + "\n"
         exec(compile(code, f"<{label}>", "exec"), fn.namespace)
         function = fn.namespace[name]
@@ -158,9 +183,9 @@ class StatementCodegen:
         self._give_back(fn, kept, indent)
         steps, first = fn.steps.pop()
         if steps:  # the block's steps counted as it starts (`_tick`)
-            fn.lines[start:start] = ["    " * indent + f"g.steps += {steps}",
-                                     "    " * indent + f"if g.steps > {STEP_BUDGET}:",
-                                     "    " * (indent + 1) + f"g.over_budget({first})"]
+            fn.insert(start, ["    " * indent + f"g.steps += {steps}",
+                              "    " * indent + f"if g.steps > {STEP_BUDGET}:",
+                              "    " * (indent + 1) + f"g.over_budget({first})"])
         return local
 
     @staticmethod
@@ -219,12 +244,10 @@ class StatementCodegen:
         if isinstance(node, ast.Name):  # reading a name cannot fail: no `try`
             fn.add(indent, f"{target} = {f'e[{next(iter(used))!r}]' if used else source}")
             return target
-        fn.add(indent, "try:")
+        failure = codegen._failure(node)
         for n in sorted(used):
-            fn.add(indent + 1, f"L_{n} = e[{n!r}]")
-        fn.add(indent + 1, f"{target} = {source}")
-        fn.add(indent, "except _ERRORS as exc:")  # codegen.EXPRESSION_ERRORS
-        fn.add(indent + 1, f"{fn.name('_fail', codegen._failure(node))}(exc)")
+            fn.add_failing(indent, f"L_{n} = e[{n!r}]", failure)
+        fn.add_failing(indent, f"{target} = {source}", failure)
         return target
 
     def _needed(self, fn: _Function, node, local: frozenset, indent: int, role: str) -> str:
