@@ -4,10 +4,10 @@ Conditions are where a game spends its time (every legal action is a condition
 evaluated over many things), so each expression becomes one generated function
 `f(g, e)` instead of a tree of closures: `p.owner == player and all(q in p.group:
 q.owner == player)` runs as `L_p.f_owner is L_player and all(v_q.f_owner is
-L_player for v_q in g.members.get(L_p.f_group, ()))` (a field is an attribute: state.with_fields). The checker's inferred types
-choose the translation (identity for players, things and squares, value equality for
-numbers, text, lists and cards); an expression the checker did not type is an internal
-error, never a guess. Any failure inside (a field of `none`, an index out of range, a
+L_player for v_q in g.members.get(L_p.f_group, ()))` (a field is an attribute:
+state.with_fields). The checker's inferred types choose the translation (identity for
+players, things and squares, value equality for numbers, text, lists and cards); an
+expression the checker did not type is an internal error, never a guess. Any failure inside (a field of `none`, an index out of range, a
 division by zero) is reported as a rule error at the expression's source position.
 """
 
@@ -22,7 +22,7 @@ from rulesc.dsl.model import move_marks
 from rulesc.dsl.walk import walk
 
 from .errors import InternalError, RuleRuntimeError
-from .state import FIELD_PREFIX, Held, Thing, field_attr
+from .state import Held, Thing, field_attr
 
 PLAYER_ATTRIBUTES = set(PLAYER_FIELDS) - {PLAYER_POSITION}  # kept as attributes of the engine's Player
 
@@ -246,9 +246,6 @@ class ExpressionCodegen:
                 message = str(exc)
             elif isinstance(exc, AttributeError) and "NoneType" in str(exc):
                 message = f"`{text}` reads a field of a value that is `none` here"
-            elif isinstance(exc, AttributeError) and (exc.name or "").startswith(FIELD_PREFIX):
-                message = (f"`{text}` reads the field `{exc.name[len(FIELD_PREFIX):]}`, which "
-                           f"{getattr(exc.obj, 'name', 'the value')} does not have")
             else:
                 message = f"`{text}` cannot be computed here ({exc})"
             raise RuleRuntimeError(message, path, span, help="guard the rule with `when … != none`"

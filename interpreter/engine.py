@@ -24,8 +24,7 @@ from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleR
 from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
 from .starting import start_things
-from .state import (FIELD_PREFIX, TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of,
-                    state_to_json)
+from .state import TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
@@ -122,8 +121,10 @@ class Game(Cards, Dealing):
         for seat, name in enumerate(names):
             state.players.append(rules.player_class(seat=seat, name=name, at=start))
         for p in state.players:
-            for field, value in [(field, default(self, {"player": p})) for field, default in rules.player_defaults.items()]:
-                setattr(p, field_attr(field), value)
+            defaults = rules.player_defaults.items()
+            values = [(field_attr(field), default(self, {"player": p})) for field, default in defaults]
+            for attr, value in values:  # each worked out before any is set
+                setattr(p, attr, value)
         state.globals = {k: d(self, {}) for k, d in rules.global_defaults.items()}
         for name, deck in rules.decks.items():
             order = [c.name for c in deck.cards]
@@ -474,7 +475,7 @@ class Game(Cards, Dealing):
         self.versions[name] += 1
 
     def set_field(self, target, field: str, value, where: RuleRef) -> None:
-        attr = FIELD_PREFIX + field
+        attr = field_attr(field)
         old = getattr(target, attr, None)
         setattr(target, attr, value)
         versions = self.versions  # `_changed`, written out: a `set` runs several times a turn
