@@ -22,7 +22,7 @@ from ast import literal_eval
 from rulesc.dsl import ast
 from rulesc.dsl.walk import walk
 
-from .codegen import HELPERS, IDENTITY, POSITION
+from .codegen import HELPERS, POSITION
 from .errors import MAX_DEPTH, STEP_BUDGET
 from .state import TWO_DICE, Bank, Player, field_attr, name_of
 
@@ -401,8 +401,7 @@ class StatementCodegen:
         """`state.name_of(value)` for a value of type `t`, written out where the type settles it."""
         if not t.is_list and t.name in PLAIN_TYPES:
             return value
-        if not t.is_list and (t.name in IDENTITY or t.name in self.compiler.program.kinds
-                              or t.name in self.compiler.program.groups):
+        if self.codegen._by_identity(t):  # a player, thing, square or account: shown by name
             return f"({value}.name if {value} is not None else None)"
         fn.namespace["_name_of"] = name_of
         return f"_name_of({value})"
