@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
+from .agentgen import write_wanted
 from .codegen import OUT, UNTRACKED, counters_key, fixed_fields
 from .dealing import ActionChoice, AgentError, TradeOffer
 
@@ -106,7 +107,7 @@ class HeuristicAgent(Agent):
         self._seller_reads = (None, None, None, False)  # see `_find_seller_reads`
         self._act_hints = (None, {}, False)  # see `_learn_hints`
         self._choice_hints = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
-        self._relevance = (None, frozenset(), frozenset(), ())  # (rules, what `wanted_actions` works from: `_relevance_of`)
+        self._relevance = (None, None)  # (rules, `wanted_actions` written out for them: `_relevance_of`)
         self._acted_in, self._acted_game = -1, None  # the turn (of which game: its state) the two below are of:
         self._last_acted: dict = {}  # thing (or amount, or None) -> the action last taken on it in the turn
         self._looping: set = set()  # (action, thing) that would go round a loop if taken again this turn
@@ -154,21 +155,12 @@ class HeuristicAgent(Agent):
         if known[0] is not game.rules:
             known = self._choice_hints = (game.rules, {})
         prefer = known[1].get(name, _UNKNOWN)
-        if prefer is _UNKNOWN:  # its hint, looked up once a decision for these rules
-            prefer = known[1][name] = game.rules.hints.get(decision_hint(name))
-        if prefer is None or prefer.var is None:
+        if prefer is _UNKNOWN:  # its hint's `best` (the loop written out), looked up once a decision for these rules
+            hint = game.rules.hints.get(decision_hint(name))
+            prefer = known[1][name] = hint.value.best(hint.var) if hint is not None and hint.var is not None else None
+        if prefer is None:
             return options[0]
-        var, score = prefer.var, prefer.value
-        if var == "player":  # the parameter hides the chooser
-            return max(options, key=lambda option: score(game, {"player": option}))
-        env = {"player": player}
-        best, best_score = None, _NO_SCORE
-        for option in options:  # as `max` picks: the first of the highest
-            env[var] = option
-            value = score(game, env)
-            if best_score is _NO_SCORE or value > best_score:
-                best, best_score = option, value
-        return best
+        return prefer(game, player, options)
 
     def act(self, game, player, options, raising):
         """Take the action its rules hint scores best (`hint act_NAME(x: …)`, positive to want
@@ -270,18 +262,8 @@ class HeuristicAgent(Agent):
         > $0 then p.loan else $0` scores every loan 0 when nothing is owed, and then no loan is wanted."""
         known = self._relevance
         if known[0] is not game.rules:
-            self._relevance = known = (game.rules, *_relevance_of(game.rules))
-        _, unless_raising, always, judged = known
-        if not judged:
-            return always if raising is not None else unless_raising
-        wanted = list(unless_raising if raising is None else always)
-        env = {"player": player}
-        for name, condition, then, orelse in judged:
-            branch = then if condition(game, env) else orelse
-            score = branch(game, env) if callable(branch) else branch
-            if branch is None or not isinstance(score, (int, float)) or score > 0:
-                wanted.append(name)
-        return frozenset(wanted)
+            self._relevance = known = (game.rules, _relevance_of(game.rules))
+        return known[1](game, player, raising)
 
     def _offer(self, game, offer):
         """The trade to offer, or None where it would be the very offer this agent made last and
@@ -414,18 +396,19 @@ class HeuristicAgent(Agent):
 _LAST_RELEVANCE: list = [None, ()]  # the last rules file's `_relevance_of`: [rules, found]
 
 
-def _relevance_of(rules) -> tuple:
-    """`_relevance(rules)` sorted for `HeuristicAgent.wanted_actions`: (the actions wanted unless raising
-    cash: those without a hint and those always wanted; those always wanted; (name, C, A, B) for those
-    whose hint it works out), as frozensets but the last.
-    Worked out once for all the games of a file: agents are made anew for each game, and simulate
+def _relevance_of(rules):
+    """`HeuristicAgent.wanted_actions` for `rules`, written out (agentgen.py) from `_relevance(rules)`:
+    the actions wanted unless raising cash (those without a hint and those always wanted), those
+    always wanted, and (name, C, A, B) for those whose hint it works out.
+    Made once for all the games of a file: agents are made anew for each game, and simulate
     plays thousands of one file (the last file's is kept, shared by every agent)."""
     rules_then, found = _LAST_RELEVANCE
     if rules_then is not rules:
         entries = _relevance(rules)
-        found = (frozenset(name for name, hinted, condition, *_ in entries if not hinted or condition is None),
-                 frozenset(name for name, hinted, condition, *_ in entries if hinted and condition is None),
-                 tuple((name, *parts) for name, hinted, *parts in entries if hinted and parts[0] is not None))
+        found = write_wanted(
+            frozenset(name for name, hinted, condition, *_ in entries if not hinted or condition is None),
+            frozenset(name for name, hinted, condition, *_ in entries if hinted and condition is None),
+            tuple((name, *parts) for name, hinted, *parts in entries if hinted and parts[0] is not None))
         _LAST_RELEVANCE[:] = rules, found
     return found
 
@@ -475,7 +458,6 @@ def _only_missing(members, player):
     return missing
 
 
-_NO_SCORE = object()  # no option scored yet
 _UNKNOWN = object()  # not looked up yet
 
 

@@ -95,6 +95,9 @@ def _best(pairs):
     return best
 
 
+_NONE = object()  # no value yet (`best`)
+
+
 def _one(item, kind: str) -> tuple:
     """The things of `kind` that are `item`: it alone, or none (see `ExpressionCodegen._picked`)."""
     return (item,) if isinstance(item, Thing) and item.kind == kind else ()
@@ -145,11 +148,14 @@ class ExpressionCodegen:
         namespace["_fail"] = failure if failure is not None else self._failure(node)
         exec(compile(code, f"<{self.program.path}:{node.span.line}>", "exec"), namespace)
         function = namespace[name]
+        function.fail = namespace["_fail"]
         function.reads = reads
         function.locals = frozenset(used)  # the rule's names it reads: one that reads no `p` is the same for every `p`
         function.conjuncts = lambda: self.conjuncts(function, node, local)
         function.cannot_fail = lambda: self.cannot_fail(function, node, local)
         function.branches = lambda: self.branches(function, node, local)
+        function.best = lambda var: self.best(function, node, local, var)
+        function.inline = lambda bound: self.inline(node, local, bound)
         return function
 
     def _answers_can_be_kept(self, define, function) -> bool:
@@ -196,6 +202,46 @@ class ExpressionCodegen:
                                    for n in (node.condition, node.then, node.orelse)) \
                 if isinstance(node, ast.Conditional) else None
         return function.parts
+
+    def inline(self, node, local: frozenset, bound: dict) -> tuple:
+        """`node` as one Python expression, for a function written elsewhere: (its source, the
+        constants it names, the rule's names it reads, each as `L_<name>`); `bound` maps names to the
+        Python locals that hold them there."""
+        constants: dict = {}
+        used: set = set()
+        outer_reads = self.reads
+        source = self.source(node, local, bound, constants, used)
+        self.reads = outer_reads
+        return source, constants, frozenset(used)
+
+    def best(self, function, node, local: frozenset, var: str):
+        """best(g, player, options): the first of `options` for which `function`'s expression, with
+        `var` bound to it (and `player` to the one choosing, unless `var` hides it), is highest; None
+        for none. `max(options, key=…)` with the expression written in the loop: a hint that an agent
+        weighs each option of a decision by. A failure inside is `function`'s. Made once per name."""
+        made = function.__dict__.setdefault("best_by", {})
+        if var not in made:
+            source, constants, used = self.inline(node, local, {var: "v_option"})
+            if used - {"player"}:  # a hint reads its parameter and the one choosing, nothing else
+                raise InternalError(f"a hint that reads {sorted(used)}")
+            code = ("def best(g, player, options):\n"
+                    + ("    L_player = player\n" if used else "")
+                    + "    found = None\n"
+                    "    high = _NONE\n"
+                    "    for v_option in options:\n"
+                    "        try:\n"
+                    f"            value = {source}\n"
+                    "        except _ERRORS as exc:\n"
+                    "            _fail(exc)\n"
+                    "        if high is _NONE or value > high:\n"
+                    "            found, high = v_option, value\n"
+                    "    return found\n")
+            namespace = dict(HELPERS)
+            namespace.update(constants)
+            namespace["_fail"], namespace["_NONE"] = function.fail, _NONE
+            exec(compile(code, f"<{self.program.path}:{node.span.line} best>", "exec"), namespace)
+            made[var] = namespace["best"]
+        return made[var]
 
     def conjuncts(self, function, node, local: frozenset) -> "Conjuncts":
         """`function`'s condition by its conjuncts (see `Conjuncts`), made when first asked."""
