@@ -7,7 +7,11 @@ it is compiled, so this module writes the loop out for it: for each action, in t
 only the tests it has (no `once per turn` test for an action without one, no amount range for
 one without amounts), its names and its key (the sum of the change counters its condition
 reads, `codegen.counters_sum`) spelled out, and the same calls of `Dealing`'s helpers where the
-work is more than a few lines (`_legal_in_layers`, `_legal_amounts`, `_selected`).
+work is more than a few lines (`_held_by`, `_legal_amounts`, `_selected`).
+
+An action on a kind whose condition is kept (the usual case) has its options found in the loop
+too, its condition inlined as the Python the expression codegen makes, in place of a call of the
+general `Dealing._legal` for it and of the condition's function for each thing.
 
 `legal(g, player, own_turn, wanted)` is the only implementation: `legal_actions` calls it. It
 gives the same options in the same order as the loop it replaces, testing the same conditions in
@@ -16,15 +20,27 @@ the same order (so a failing condition fails at the same place).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .codegen import counters_sum
+from .state import Thing
 from .stmtgen import StatementCodegen
+
+
+class ActionChoice(NamedTuple):
+    """One legal action an agent may pick in an action window (a tuple: made by the thousand)."""
+
+    action: str
+    argument: Thing | int | None  # the thing, or the amount chosen (`(a: money from … to … step …)`)
 
 
 def write_legal_actions(plan: list):
     """legal(g, player, own_turn, wanted): every legal (action, argument) of `plan`'s actions for
     `player` now (see `Dealing.legal_actions`)."""
     fn = StatementCodegen.function()
+    fn.namespace["_new_tuple"], fn.namespace["_ActionChoice"] = tuple.__new__, ActionChoice
     add = fn.add
+    add(1, "L_player = player")
     add(1, "options = []")
     add(1, "only = g.window_only")
     add(1, "if g.cache_actions:")
@@ -52,11 +68,15 @@ def write_legal_actions(plan: list):
         add(3, "if cached is not None and cached[0] == key:")
         add(4, "found = cached[1]")
         add(3, "else:")
-        if layers is None:
+        if layers is None and action.var is not None:
+            _write_candidates(fn, action, 4)
+            _write_options(fn, action, action.when, "candidates", 4)
+            add(4, f"{store}[{name!r}] = (key, found)")
+        elif layers is None:
             add(4, f"found = g._legal({a}, player)")
             add(4, f"{store}[{name!r}] = (key, found)")
         else:
-            add(4, f"found, passed = g._legal_in_layers({a}, player, {fn.name('_layers', layers)}, cached)")
+            _write_layers(fn, action, layers, 4)
             add(4, f"kept[{name!r}] = (key, found, passed)")
         add(2, "else:")
         add(3, f"found = g._legal({a}, player)")
@@ -82,3 +102,78 @@ def write_legal_actions(plan: list):
             add(level + 2, "options.append(choice)")
     add(1, "return options")
     return StatementCodegen.define(fn, "legal", "g, player, own_turn, wanted", "legal actions")
+
+
+def _write_candidates(fn, action, indent: int) -> None:
+    """`candidates`: the things `action` may be taken on, before its condition (`Dealing._candidates`,
+    its kept answer read here where it stands)."""
+    kind, field = action.kind, action.prefilter
+    if field is None:
+        fn.add(indent, f"candidates = g.kind_things.get({kind!r}, ())")
+        return
+    fn.add(indent, f"held = g.action_cache.get(({kind!r}, {field!r}))")
+    fn.add(indent, f"if held is None or held[0] != versions[{field!r}]:")
+    fn.add(indent + 1, f"held = (None, g._held_by({kind!r}, {field!r}))")
+    fn.add(indent, "candidates = held[1].get(player, ())")
+
+
+def _write_options(fn, action, condition, things: str, indent: int) -> None:
+    """`found`: an option of `action` for each of `things` for which `condition` (or None) holds."""
+    name = action.name
+    if condition is None:
+        fn.add(indent, f"found = [_new_tuple(_ActionChoice, ({name!r}, v_thing)) for v_thing in {things}]")
+        return
+    fn.add(indent, "found = []")
+    fn.add(indent, f"for v_thing in {things}:")
+    _write_test(fn, condition, action.var, indent + 1)
+    fn.add(indent + 2, f"found.append(_new_tuple(_ActionChoice, ({name!r}, v_thing)))")
+
+
+def _write_layers(fn, action, layers: tuple, indent: int) -> None:
+    """`found` and `passed` for an action whose stable condition is kept in layers (see
+    `dealing._layers`), from `cached`, its kept entry: the candidates, the options that pass the
+    first part of the condition and those that pass the rest, each kept while what it depends on
+    stands, so that only what changed is tested again. Each thing is tested as the whole
+    condition would test it, in the same order."""
+    first, first_key, rest, rest_key = layers
+    add, name, var = fn.add, action.name, action.var
+    _write_candidates(fn, action, indent)
+    add(indent, f"first_key = {counters_sum(first_key.reads, 'versions')}")
+    add(indent, f"rest_key = {counters_sum(rest_key.reads, 'versions')}")
+    add(indent, "was = cached[2] if cached is not None else None")
+    add(indent, "if was is not None and was[0] is candidates and was[1] == first_key:")
+    add(indent + 1, "if was[3] == rest_key:  # what changed is read by neither part")
+    add(indent + 2, "found, passed = cached[1], was")
+    add(indent + 1, "else:  # the same options pass the first part: the rest tested again")
+    add(indent + 2, "found = []")
+    add(indent + 2, "for choice in was[2]:")
+    if rest is None:
+        add(indent + 3, "found.append(choice)")
+    else:
+        add(indent + 3, "v_thing = choice.argument")
+        _write_test(fn, rest, var, indent + 3)
+        add(indent + 4, "found.append(choice)")
+    add(indent + 2, "passed = (candidates, first_key, was[2], rest_key)")
+    add(indent, "else:")
+    add(indent + 1, "passing, found = [], []")
+    add(indent + 1, "for v_thing in candidates:")
+    level = indent + 2
+    if first is not None:
+        _write_test(fn, first, var, level)
+        level += 1
+    add(level, f"choice = _new_tuple(_ActionChoice, ({name!r}, v_thing))")
+    add(level, "passing.append(choice)")
+    if rest is None:
+        add(level, "found.append(choice)")
+    else:
+        _write_test(fn, rest, var, level)
+        add(level + 1, "found.append(choice)")
+    add(indent + 1, "passed = (candidates, first_key, passing, rest_key)")
+
+
+def _write_test(fn, condition, var: str, indent: int) -> None:
+    """`if CONDITION:` with the action's argument in `v_thing` (its lines follow, one level in); what
+    the condition raises is its own rule error."""
+    source, constants, _ = condition.inline({var: "v_thing"})
+    fn.namespace.update(constants)
+    fn.add_failing(indent, f"if {source}:", condition.fail)

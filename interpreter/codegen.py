@@ -627,7 +627,7 @@ class Conjuncts:
         """Whether the conjuncts from `start` to `stop` read `field` only as `X.field == player` (or
         `!=`), X a thing of `kind` and `player` the rule's own (`all(q in p.group: q.owner ==
         player)`): their answer then depends on that field only through which things of `kind` the
-        player holds, so it stands while those are the same (`Dealing._legal_in_layers`)."""
+        player holds, so it stands while those are the same (`actiongen._write_layers`)."""
         codegen, defines = self._codegen, self._codegen.program.defines
         compared, read = set(), []
         for node in walk(self.operands[start:stop]):

@@ -8,11 +8,9 @@ conditions, a bid's range), agents only pick, and an answer outside the options 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import attrs
 
-from .actiongen import write_legal_actions
+from .actiongen import ActionChoice, write_legal_actions
 from .codegen import COUNTED, counters_key, fixed_fields
 from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
@@ -25,13 +23,6 @@ MAX_AMOUNTS = 10_000  # the most amounts one action may offer at once (`from …
 class Sale:
     winner: Player
     price: int
-
-
-class ActionChoice(NamedTuple):
-    """One legal action an agent may pick in an action window (a tuple: made by the thousand)."""
-
-    action: str
-    argument: Thing | int | None  # the thing, or the amount chosen (`(a: money from … to … step …)`)
 
 
 @attrs.frozen
@@ -363,45 +354,6 @@ class Dealing:
                 options.append(_new_tuple(ActionChoice, (name, thing)))  # a named tuple, made as `tuple` makes one
         return options
 
-    def _legal_in_layers(self, action, player: Player, layers: tuple, cached) -> tuple:
-        """`_legal` for a stable condition kept in layers (see `_layers`): the candidates, the options
-        that pass the first part of the condition and those that pass the rest, each kept while what
-        it depends on stands, so that only what changed is tested again. Each thing is tested as the
-        whole condition would test it, in the same order."""
-        first, first_reads, rest, rest_reads = layers
-        field = action.prefilter
-        if field is None:
-            candidates = self.kind_things.get(action.kind, ())
-        else:  # `_held_by`, its usual answer written out
-            known = self.action_cache.get((action.kind, field))
-            held = known[1] if known is not None and known[0] == self.versions[field] else self._held_by(action.kind, field)
-            candidates = held.get(player, ())
-        counts = self.versions
-        first_key, rest_key = first_reads(counts), rest_reads(counts)
-        env = {"player": player}
-        var = action.var
-        if cached is not None and len(cached) == 3:
-            was_candidates, was_first, passed, was_rest = cached[2]
-            if was_candidates is candidates and was_first == first_key:  # the same options pass the first part
-                if was_rest == rest_key:  # ... and the rest: what changed is read by neither
-                    return cached[1], cached[2]
-                found = []
-                for choice in passed:
-                    env[var] = choice.argument
-                    if rest(self, env):
-                        found.append(choice)
-                return found, (candidates, first_key, passed, rest_key)
-        passed, found = [], []
-        name = action.name
-        for thing in candidates:
-            env[var] = thing
-            if first is None or first(self, env):
-                choice = _new_tuple(ActionChoice, (name, thing))
-                passed.append(choice)
-                if rest is None or rest(self, env):
-                    found.append(choice)
-        return found, (candidates, first_key, passed, rest_key)
-
     def _candidates(self, action, player: Player):
         """The things an action on a kind may be taken on, before its condition: those whose field the
         condition first compares with the player (`p.owner == player`) holds him, else all."""
@@ -433,7 +385,7 @@ class Dealing:
                 held[holder] = [thing]
             else:
                 things.append(thing)
-        if known is not None:  # a player whose things are the same keeps the same list (see `_legal_in_layers`)
+        if known is not None:  # a player whose things are the same keeps the same list (see `actiongen._write_layers`)
             before = known[1]
             for holder, things in held.items():
                 if before.get(holder) == things:
@@ -604,7 +556,7 @@ def _action_plan(actions, fixed: frozenset) -> list:
 
 
 def _layers(action, fixed: frozenset) -> tuple | None:
-    """How to keep an action's stable condition in layers (see `Dealing._legal_in_layers`), or None.
+    """How to keep an action's stable condition in layers (see `actiongen._write_layers`), or None.
 
     The candidates come first: for `p.owner == player and …` (the action's prefilter), the things
     the player holds, a list kept while they are the same. Then the condition `A and B and …` is
