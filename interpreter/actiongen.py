@@ -111,10 +111,11 @@ def _write_candidates(fn, action, indent: int) -> None:
     if field is None:
         fn.add(indent, f"candidates = g.kind_things.get({kind!r}, ())")
         return
-    fn.add(indent, f"held = g.action_cache.get(({kind!r}, {field!r}))")
-    fn.add(indent, f"if held is None or held[0] != versions[{field!r}]:")
-    fn.add(indent + 1, f"held = (None, g._held_by({kind!r}, {field!r}))")
-    fn.add(indent, "candidates = held[1].get(player, ())")
+    fn.add(indent, f"held = kept.get(({kind!r}, {field!r}))")
+    fn.add(indent, f"if held is not None and held[0] == versions[{field!r}]:")
+    fn.add(indent + 1, "candidates = held[1]")
+    fn.add(indent, "else:")
+    fn.add(indent + 1, f"candidates = g._held_by({kind!r}, {field!r}, player)")
 
 
 def _write_options(fn, action, condition, things: str, indent: int) -> None:

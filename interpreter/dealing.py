@@ -8,6 +8,8 @@ conditions, a bid's range), agents only pick, and an answer outside the options 
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from .actiongen import ActionChoice, write_legal_actions
@@ -361,37 +363,24 @@ class Dealing:
         if field is None:
             return self.kind_things.get(action.kind, ())
         if self.cache_actions:
-            return self._held_by(action.kind, field).get(player, ())
-        attr = field_attr(field)
-        return [t for t in self.kind_things.get(action.kind, ()) if getattr(t, attr) is player]
+            return self._held_by(action.kind, field, player)
+        return _holding(field)(self.kind_things.get(action.kind, ()), player)
 
-    def _held_by(self, kind: str, field: str) -> dict:
-        """The things of a kind by the value of a field that names a player (`owner`): each player's
-        things, in their order. Shared by every player and every action filtered by that field, and
-        found again only when the field changed (on any thing): ownership changes far less often
-        than the other things a condition reads."""
+    def _held_by(self, kind: str, field: str, player: Player) -> list:
+        """The things of a kind whose field that names a player (`owner`) names `player`, in their
+        order: kept for him beside his kept actions, and found again only when the field changed
+        (on any thing): ownership changes far less often than the other things a condition reads.
+        Found again, the same things are the same list (see `actiongen._write_layers`)."""
         version = self.versions[field]
-        known = self.action_cache.get((kind, field))  # beside the actions' entries (by seat)
+        kept = self.kept_actions[player.seat]
+        known = kept.get((kind, field))
         if known is not None and known[0] == version:
             return known[1]
-        held: dict = {}
-        attr = field_attr(field)
-        for thing in self.kind_things.get(kind, ()):
-            holder = getattr(thing, attr)
-            if holder is None:  # nobody's: only players are asked for
-                continue
-            things = held.get(holder)
-            if things is None:
-                held[holder] = [thing]
-            else:
-                things.append(thing)
-        if known is not None:  # a player whose things are the same keeps the same list (see `actiongen._write_layers`)
-            before = known[1]
-            for holder, things in held.items():
-                if before.get(holder) == things:
-                    held[holder] = before[holder]
-        self.action_cache[(kind, field)] = (version, held)
-        return held
+        things = _holding(field)(self.kind_things.get(kind, ()), player)
+        if known is not None and known[1] == things:
+            things = known[1]
+        kept[(kind, field)] = (version, things)
+        return things
 
     def _in_time(self, action) -> bool:
         """`own turn before/in/after PHASE`: where the current turn is against that phase."""
@@ -525,6 +514,13 @@ class Dealing:
                 self.window(player, where=where, only=only)
             finally:
                 self.depth -= 1
+
+
+@functools.cache
+def _holding(field: str):
+    """holding(things, player): those of `things` whose `field` is `player`, in their order (the
+    field's attribute read as an attribute: a list comprehension written for it)."""
+    return eval(f"lambda things, player: [t for t in things if t.{field_attr(field)} is player]")  # noqa: S307 (our own source)
 
 
 def _counted(reads, fixed: frozenset) -> tuple:

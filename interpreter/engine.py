@@ -41,7 +41,7 @@ class Game(Cards, Dealing):
     __slots__ = (
         "state", "emitting", "event_sink", "_record", "_observer", "events", "steps", "last_node", "depth", "versions",
         "board", "land_fire", "pass_ahead", "pass_fire", "ring", "stops", "agents", "rules", "forced_dice",
-        "on_settled", "all_quiet", "active", "phase_at", "window_only", "cache_actions", "action_cache", "kept_actions",
+        "on_settled", "all_quiet", "active", "phase_at", "window_only", "cache_actions", "kept_actions",
         "kept_for_all", "_plan",
         "_some_safe", "_matched", "_amount_plans", "_ends_false_at", "_end_key", "_end_reads", "_worth_cache",
         "_worth_key", "_worth_reads", "_worth_hint", "_worth_kind", "define_answers", "masking", "moving_roll",
@@ -84,7 +84,6 @@ class Game(Cards, Dealing):
         # computed under them: see `legal_actions`. A counter not yet moved counts 0, read as
         # `versions[name]` (a subscript, not a call of `get`: generated code reads them all the time).
         self.versions: defaultdict = defaultdict(int)
-        self.action_cache: dict = {}  # (kind, field) -> `_held_by`'s things by holder
         self._plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
         self._some_safe = False  # ... and whether testing any of them cannot fail (then it may be left out)
         self._amount_plans = rules.amount_tests  # an amount action's tests, taken apart once (Dealing._amount_tests)
@@ -133,7 +132,7 @@ class Game(Cards, Dealing):
             state.discards[name] = []
         self.cards = {name: {c.name: c for c in deck.cards} for name, deck in rules.decks.items()}
         self.active = list(state.players)
-        self.kept_actions = [{} for _ in state.players]  # per seat, the legal actions kept (`legal_actions`) ...
+        self.kept_actions = [{} for _ in state.players]  # per seat, the legal actions kept (`legal_actions`), his things (`_held_by`) ...
         self.kept_for_all: dict = {}  # ... and those the same for every player
         written = rules.written
         self.land_fire = written.land  # board index -> the arrival's handlers, written out (turngen.py)
