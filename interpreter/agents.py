@@ -103,8 +103,8 @@ class HeuristicAgent(Agent):
         # What an agent keeps of a game is kept by the game's state, never by the game: the game holds its
         # agents, and an agent holding the game would make the two a cycle, which only Python's cycle
         # collector frees (after tracing everything the game keeps, its whole event log).
-        self._tradable_groups = (None, [])  # (game state, its groups of two or more of a kind that may be traded)
-        self._seller_reads = (None, None, None, False)  # see `_find_seller_reads`
+        self._tradable_groups = (None, [], 0)  # see `_find_groups`
+        self._seller_reads = (None, None, None, False, False)  # see `_find_seller_reads`
         self._act_hints = (None, {}, False)  # see `_learn_hints`
         self._choice_hints = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
         self._relevance = (None, None)  # (rules, `wanted_actions` written out for them: `_relevance_of`)
@@ -317,13 +317,18 @@ class HeuristicAgent(Agent):
         plan = self._seller_reads
         if plan[0] is not game.rules:
             plan = self._find_seller_reads(game.rules)
-        _, kinds, key_of, priced_every_time = plan
+        _, kinds, key_of, priced_every_time, priced_once = plan
         if kinds is None:  # nothing to trade, or trades without cash
             return None
         known = self._constant_reserve  # `reserve`, its usual answer written out: asked in every window
         reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
         spare = player.f_cash - 2 * reserve
         if spare <= 0:
+            return None
+        groups = self._tradable_groups
+        if groups[0] is not game.state:
+            groups = self._find_groups(game, kinds, priced_once)
+        if spare < groups[2]:  # less than any price asked in this game: who sells what need not be known
             return None
         key = key_of(game.versions)  # the sum of the counters: they only grow, so it changes when one does
         known = self._sellers_known
@@ -349,11 +354,7 @@ class HeuristicAgent(Agent):
         known = self._sellers_known
         if known[0] is not player or known[1] != key:
             sellers = []
-            groups = self._tradable_groups
-            if groups[0] is not game.state:
-                groups = self._tradable_groups = (game.state, [members for members in game.members.values()
-                                                               if len(members) >= 2 and members[0].kind in kinds])
-            for members in groups[1]:
+            for members in self._tradable_groups[1]:  # (found by `_buy_to_complete` for this game)
                 thing = _only_missing(members, player)
                 if thing is not None:
                     owner = thing.f_owner
@@ -364,16 +365,27 @@ class HeuristicAgent(Agent):
         self._sellers_known = known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
         return known
 
+    def _find_groups(self, game, kinds, priced_once: bool) -> tuple:
+        """(game state, its groups of two or more of a kind that may be traded, the lowest price a
+        seller could ask for one of their members in this game where `worth` is of fixed data alone,
+        else -inf), kept as `_tradable_groups`."""
+        groups = [members for members in game.members.values() if len(members) >= 2 and members[0].kind in kinds]
+        prices = [game.worth(thing) * 2 for members in groups for thing in members] if priced_once else ()
+        self._tradable_groups = (game.state, groups, min(prices, default=_NO_PRICE) if priced_once else -_NO_PRICE)
+        return self._tradable_groups
+
     def _find_seller_reads(self, rules) -> tuple:
         """(rules, the kinds that may be traded or None where there are none or no trade takes cash,
         the key of what the sellers depend on: `owner`, who is out and what the `worth` hint reads,
-        whether the hint reads uncounted state too), found once for these rules."""
+        whether the hint reads uncounted state too, whether it reads fixed data alone), found once
+        for these rules."""
         hint = rules.hints.get(HINT_WORTH)
         worth = hint.value.reads if hint is not None else frozenset()
         fixed = fixed_fields(rules.program)  # a worth of fixed data (a title's cost) is priced once
-        reads = tuple(sorted({"owner", OUT} | {r for r in worth if r != UNTRACKED and r not in fixed}))
+        changing = {r for r in worth if r != UNTRACKED and r not in fixed}
+        reads = tuple(sorted({"owner", OUT} | changing))
         kinds = rules.trade_kinds if rules.trade_kinds and rules.trade_cash else None
-        self._seller_reads = (rules, kinds, counters_key(reads), UNTRACKED in worth)
+        self._seller_reads = (rules, kinds, counters_key(reads), UNTRACKED in worth, not changing and UNTRACKED not in worth)
         return self._seller_reads
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
@@ -459,6 +471,7 @@ def _only_missing(members, player):
 
 
 _UNKNOWN = object()  # not looked up yet
+_NO_PRICE = float("inf")  # the lowest price where nothing is for sale
 
 
 
