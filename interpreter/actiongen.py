@@ -112,7 +112,7 @@ def _write_candidates(fn, action, indent: int) -> None:
         fn.add(indent, f"candidates = g.kind_things.get({kind!r}, ())")
         return
     fn.add(indent, f"held = kept.get(({kind!r}, {field!r}))")
-    fn.add(indent, f"if held is not None and held[0] == versions[{field!r}]:")
+    fn.add(indent, f"if held is not None and held[0] == versions[({field!r}, player.seat)]:")
     fn.add(indent + 1, "candidates = held[1]")
     fn.add(indent, "else:")
     fn.add(indent + 1, f"candidates = g._held_by({kind!r}, {field!r}, player)")

@@ -369,9 +369,10 @@ class Dealing:
     def _held_by(self, kind: str, field: str, player: Player) -> list:
         """The things of a kind whose field that names a player (`owner`) names `player`, in their
         order: kept for him beside his kept actions, and found again only when the field changed
-        (on any thing): ownership changes far less often than the other things a condition reads.
-        Found again, the same things are the same list (see `actiongen._write_layers`)."""
-        version = self.versions[field]
+        to or from him (`Game.set_field` counts those changes by seat): what he holds changes far
+        less often than the other things a condition reads. Found again, the same things are the
+        same list (see `actiongen._write_layers`)."""
+        version = self.versions[(field, player.seat)]
         kept = self.kept_actions[player.seat]
         known = kept.get((kind, field))
         if known is not None and known[0] == version:

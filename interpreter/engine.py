@@ -474,11 +474,17 @@ class Game(Cards, Dealing):
         self.versions[name] += 1
 
     def set_field(self, target, field: str, value, where: RuleRef) -> None:
+        """`set TARGET.FIELD = VALUE`. A field that names a player (`owner`) counts its changes for
+        each player it named or names too, under (field, seat): what a player holds is kept while
+        they stand (`Dealing._held_by`), whoever else's things change hands."""
         attr = field_attr(field)
         old = getattr(target, attr, None)
         setattr(target, attr, value)
         versions = self.versions  # `_changed`, written out: a `set` runs several times a turn
         versions[field] += 1
+        for named in (old, value):
+            if isinstance(named, Player):
+                versions[(field, named.seat)] += 1
         if self.emitting:  # `emit`, written out
             self.event_sink((self.state.turn, "set", where, target.name, field, name_of(old), name_of(value)))
 

@@ -391,8 +391,15 @@ class StatementCodegen:
         attr, old = field_attr(field), fn.temp()
         fn.add(indent, f"{old} = getattr({target}, {attr!r}, None)")
         fn.add(indent, f"{target}.{attr} = {value}")
-        fn.add(indent, f"g.versions[{field!r}] += 1")
         field_type = self.codegen.type_of(node.target)
+        if field_type.name != "player":
+            fn.add(indent, f"g.versions[{field!r}] += 1")
+        else:  # and the counters of the players it named and names (`Game.set_field`)
+            fn.add(indent, "versions = g.versions")
+            fn.add(indent, f"versions[{field!r}] += 1")
+            for named in (old, value):
+                fn.add(indent, f"if {named} is not None:")
+                fn.add(indent + 1, f"versions[({field!r}, {named}.seat)] += 1")
         shown = f"{self._shown(fn, field_type, old)}, {self._shown(fn, field_type, value)}"
         write_emit(fn, indent, "set", w, f"{target}.name, {field!r}, {shown}")
         return local
