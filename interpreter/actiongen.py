@@ -63,7 +63,7 @@ def write_legal_actions(plan: list):
             continue
         store = "shared" if anyone else "kept"
         add(2, "if kept is not None:")
-        add(3, f"key = {counters_sum(key_of.reads, 'versions')}")
+        add(3, f"key = {_key_source(action, key_of.reads, layers)}")
         add(3, f"cached = {store}.get({name!r})")
         add(3, "if cached is not None and cached[0] == key:")
         add(4, "found = cached[1]")
@@ -83,10 +83,9 @@ def write_legal_actions(plan: list):
         if volatile is None:
             add(2, "options.extend(found)")
             continue
-        v = fn.name("_volatile", volatile)
         add(2, "if found:")
         if not per_option:  # one test for all the options
-            add(3, f"if {v}(g, {{'player': player}}):")
+            _write_test(fn, volatile, None, 3)
             add(4, "options.extend(found)")
         else:
             level = 3
@@ -95,13 +94,24 @@ def write_legal_actions(plan: list):
                 add(4, f"options.extend(g._selected({a}, player, found))")
                 add(3, "else:")
                 level = 4
-            add(level, "env = {'player': player}")
             add(level, "for choice in found:")
-            add(level + 1, f"env[{action.var!r}] = choice.argument")
-            add(level + 1, f"if {v}(g, env):")
+            add(level + 1, "v_thing = choice.argument")
+            _write_test(fn, volatile, action.var, level + 1)
             add(level + 2, "options.append(choice)")
     add(1, "return options")
     return StatementCodegen.define(fn, "legal", "g, player, own_turn, wanted", "legal actions")
+
+
+def _key_source(action, reads: tuple, layers) -> str:
+    """The Python of the key an action's kept options stand by: the sum of the change counters of
+    what its stable condition reads. Where it reads the field it filters its candidates by (`owner`)
+    only against the player, in layers (`p.owner == player and …`), that field's counter is the
+    player's own (`Game.set_field`): another's purchase leaves his options as they were."""
+    field = action.prefilter
+    if layers is None or field not in reads or field in layers[1].reads or field in layers[3].reads:
+        return counters_sum(reads, "versions")
+    rest = counters_sum(tuple(r for r in reads if r != field), "versions")
+    return f"versions[({field!r}, player.seat)]" + ("" if rest == "0" else f" + {rest}")
 
 
 def _write_candidates(fn, action, indent: int) -> None:
@@ -172,9 +182,9 @@ def _write_layers(fn, action, layers: tuple, indent: int) -> None:
     add(indent + 1, "passed = (candidates, first_key, passing, rest_key)")
 
 
-def _write_test(fn, condition, var: str, indent: int) -> None:
-    """`if CONDITION:` with the action's argument in `v_thing` (its lines follow, one level in); what
-    the condition raises is its own rule error."""
-    source, constants, _ = condition.inline({var: "v_thing"})
+def _write_test(fn, condition, var: str | None, indent: int) -> None:
+    """`if CONDITION:` with the action's argument `var` (if it reads it) in `v_thing` (its lines
+    follow, one level in); what the condition raises is its own rule error."""
+    source, constants, _ = condition.inline({var: "v_thing"} if var is not None else {})
     fn.namespace.update(constants)
     fn.add_failing(indent, f"if {source}:", condition.fail)
