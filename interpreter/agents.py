@@ -385,7 +385,8 @@ class HeuristicAgent(Agent):
         changing = {r for r in worth if r != UNTRACKED and r not in fixed}
         reads = tuple(sorted({"owner", OUT} | changing))
         kinds = rules.trade_kinds if rules.trade_kinds and rules.trade_cash else None
-        self._seller_reads = (rules, kinds, counters_key(reads), UNTRACKED in worth, not changing and UNTRACKED not in worth)
+        self._seller_reads = (rules, kinds, counters_key(reads), UNTRACKED in worth,
+                              not changing and UNTRACKED not in worth)
         return self._seller_reads
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:

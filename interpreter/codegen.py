@@ -14,6 +14,7 @@ division by zero) is reported as a rule error at the expression's source positio
 from __future__ import annotations
 
 import operator
+import re
 
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import MOVED_BY, PLAYER_COUNTED, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
@@ -96,6 +97,9 @@ def _best(pairs):
 
 
 _NONE = object()  # no value yet (`best`)
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+")  # Python a define's argument may be to be inlined
+_NONZERO = re.compile(r"-?[1-9][0-9]*")  # the Python of a whole number other than 0
+MAX_INLINING = 4  # defines inlined in defines inlined ...
 
 
 def _one(item, kind: str) -> tuple:
@@ -123,6 +127,8 @@ class ExpressionCodegen:
         self.count = 0
         self.functions: dict = {}
         self.supplies: dict = {}  # name -> state.Supply, filled before the rules are compiled
+        self.plain_defines: set = set()  # defines whose answers are not kept: they may be inlined (`_inlined`)
+        self.inlining = 0  # how many defines deep `_inlined` is writing now
 
     # ---- entry point --------------------------------------------------------------------
     def function(self, node, local: frozenset, failure=None):
@@ -261,6 +267,8 @@ class ExpressionCodegen:
                 reads = self._answers_can_be_kept_while(define, function)
                 if reads is not None:
                     function = _answers_kept_while(function, reads)
+                else:
+                    self.plain_defines.add(define.name)
             self.functions[define.name] = function
             self.reads = outer_reads | function.reads
         else:
@@ -361,7 +369,11 @@ class ExpressionCodegen:
                 return f"({args[0]} % 2 == {0 if node.func == 'even' else 1})"
             define = self.program.defines.get(node.func)
             if define is not None:
-                constants[f"fn_{node.func}"] = self.defined(define)
+                function = self.defined(define)
+                inlined = self._inlined(define, function, args, bound, constants)
+                if inlined is not None:
+                    return inlined
+                constants[f"fn_{node.func}"] = function
                 env = ", ".join(f"{pname!r}: {a}" for (pname, _), a in zip(define.params, args))
                 return f"fn_{node.func}(g, {{{env}}})"
             return f"{node.func}({', '.join(args)})"
@@ -397,8 +409,8 @@ class ExpressionCodegen:
             return f"_extreme({node.func}, [{body} {loop}], {node.func!r})"
         if isinstance(node, ast.BinOp):
             left, right = sub(node.left), sub(node.right)
-            if node.op == "/":
-                return f"_div({left}, {right})"
+            if node.op == "/":  # `//`, but by zero a rule error (`_div`), unless by a number other than 0
+                return f"({left} // {right})" if _NONZERO.fullmatch(right) else f"_div({left}, {right})"
             return f"({left} {node.op} {right})"
         if isinstance(node, ast.Compare):
             left, right = sub(node.left), sub(node.right)
@@ -448,6 +460,29 @@ class ExpressionCodegen:
                     and not any(isinstance(n, ast.Name) and n.id == node.var for n in walk(other)):
                 return other, rest
         return None
+
+    def _inlined(self, define, function, args: list, bound: dict, constants: dict) -> str | None:
+        """A define's expression written where it is called, its parameters read from the Python of
+        the arguments (`occupied(s)` in a loop over squares is `any(... is v_s_0 ...)`, no call, no
+        dict made), or None where it is called instead: where it keeps its answers (`defined`), where
+        it may fail (a failure is reported in the define, as its function does), where an argument
+        is more than a name or a number (each use would compute it again) or defines inline defines
+        too deeply. Its aggregates' variables are numbered after the caller's (`bound`, renamed so
+        that the define sees only its parameters), so that none hides an argument."""
+        params = frozenset(name for name, _ in define.params)
+        if define.name not in self.plain_defines or self.inlining >= MAX_INLINING \
+                or not all(_SIMPLE.fullmatch(a) for a in args) \
+                or not self.cannot_fail(function, define.value, params):
+            return None
+        inner = {f" {name}": python for name, python in bound.items()}  # (no rule name has a space)
+        inner.update(zip((name for name, _ in define.params), args))
+        used: set = set()
+        self.inlining += 1
+        try:
+            source = self.source(define.value, params, inner, constants, used)
+        finally:
+            self.inlining -= 1
+        return f"({source})" if not used else None
 
     def _iterable(self, node, source: str) -> str:
         """What to loop over: a list as it is, a group's members, or nothing for `none`."""
@@ -537,6 +572,7 @@ class Safety:
     Whatever it cannot prove is taken to fail."""
 
     SAFE_AGGREGATES = frozenset({"all", "any", "count", "sum"})
+    ALWAYS_LISTS = frozenset({"players", "squares"})  # names that are always a list (of players still in, of squares)
 
     def __init__(self, codegen: ExpressionCodegen):
         self.codegen, self.program = codegen, codegen.program
@@ -565,8 +601,9 @@ class Safety:
         if isinstance(node, ast.Aggregate):
             collection = node.collection
             if node.func not in self.SAFE_AGGREGATES or not isinstance(collection, ast.Name) \
-                    or not any(t.kind == collection.id for t in self.program.things.values()):
-                return False  # over the things of a kind (one at least: a kind without any is not listed)
+                    or not (collection.id in self.ALWAYS_LISTS
+                            or any(t.kind == collection.id for t in self.program.things.values())):
+                return False  # over players, squares or the things of a kind (one at least: a kind without any is not listed)
             inner = names | {node.var}
             return (node.where is None or self.safe(node.where, inner)) and (node.body is None or (
                 self.safe(node.body, inner) and (node.func != "sum" or self.never_none(node.body, inner))))

@@ -132,7 +132,8 @@ class Game(Cards, Dealing):
             state.discards[name] = []
         self.cards = {name: {c.name: c for c in deck.cards} for name, deck in rules.decks.items()}
         self.active = list(state.players)
-        self.kept_actions = [{} for _ in state.players]  # per seat, the legal actions kept (`legal_actions`), his things (`_held_by`) ...
+        # Per seat, the legal actions kept (`legal_actions`) and his things (`_held_by`) ...
+        self.kept_actions = [{} for _ in state.players]
         self.kept_for_all: dict = {}  # ... and those the same for every player
         written = rules.written
         self.land_fire = written.land  # board index -> the arrival's handlers, written out (turngen.py)
