@@ -600,10 +600,11 @@ class Safety:
             return all(self.safe(n, names) for n in (node.condition, node.then, node.orelse))
         if isinstance(node, ast.Aggregate):
             collection = node.collection
+            # Over players, squares or the things of a kind (one at least: a kind without any is not listed).
             if node.func not in self.SAFE_AGGREGATES or not isinstance(collection, ast.Name) \
                     or not (collection.id in self.ALWAYS_LISTS
                             or any(t.kind == collection.id for t in self.program.things.values())):
-                return False  # over players, squares or the things of a kind (one at least: a kind without any is not listed)
+                return False
             inner = names | {node.var}
             return (node.where is None or self.safe(node.where, inner)) and (node.body is None or (
                 self.safe(node.body, inner) and (node.func != "sum" or self.never_none(node.body, inner))))
