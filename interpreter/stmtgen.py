@@ -498,14 +498,15 @@ class StatementCodegen:
             for name in sorted({n.id for n in walk(node.where) if isinstance(n, ast.Name)} & (local - {var})):
                 bound[name] = fn.temp()
                 fn.add(indent, f"{bound[name]} = e[{name!r}]")
-        fn.add(indent, f"{legal} = []")
-        fn.add(indent, f"for {item} in g.iterate({items}):")
         if node.where is None:
-            fn.add(indent + 1, f"{legal}.append({item})")
-        else:
-            test = self._expr(fn, node.where, inner, indent + 1, bound)
-            fn.add(indent + 1, f"if {test}:")
-            fn.add(indent + 2, f"{legal}.append({item})")
+            fn.add(indent, f"{legal} = list(g.iterate({items}))")
+        else:  # a comprehension, the test written in it
+            test, constants, used = self.codegen.inline(node.where, inner, bound)
+            fn.namespace.update(constants)
+            failure = self.codegen._failure(node.where)
+            for name in sorted(used):
+                fn.add_failing(indent, f"L_{name} = e[{name!r}]", failure)
+            fn.add_failing(indent, f"{legal} = [{item} for {item} in g.iterate({items}) if {test}]", failure)
         fn.add(indent, f"if {legal}:")  # nothing to choose from: the statement does nothing
         by = self._needed(fn, node.by, local, indent + 1, "who chooses")
         fn.add(indent + 1, f"e[{var!r}] = g.choose({by}, {node.name!r}, {legal}, {fn.name('_w', where)})")

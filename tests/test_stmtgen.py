@@ -8,6 +8,7 @@ import pytest
 
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import events_to_jsonl
 from rulesc.interpreter.rules import load_rules
 from rulesc.interpreter.stmtgen import StatementCodegen
@@ -152,3 +153,24 @@ def test_every_shape_of_payment_written_out_pays_as_game_pay_does(tmp_path, monk
     monkeypatch.setattr(StatementCodegen, "_too_deep", staticmethod(lambda fn, stmt, indent: True))
     assert played() == written
 
+
+
+def test_a_choice_whose_test_fails_fails_as_its_closure_does(tmp_path, monkeypatch):
+    """The options of `choose … for x in … where TEST` are a comprehension with TEST written in it:
+    a TEST that fails is the same rule error, at the same place, as through `_s_ChooseFor`."""
+    path = tmp_path / "choice.rules"
+    path.write_text(MINIMAL.read_text() + "\non land Rest:\n"
+                    "    choose \"pick\" by player for q in players where q.cash / (count(players) - 2) > $0:\n"
+                    "        pass\n")
+    rules = load_rules(str(path))
+    errors = []
+    for written in (True, False):
+        if not written:
+            monkeypatch.setattr(StatementCodegen, "_too_deep", staticmethod(lambda fn, stmt, indent: True))
+            rules = load_rules(str(path))
+        game = Game(rules, 2, seed=1, agents=make_agents("heuristic", 1, 2), turn_limit=40)
+        with pytest.raises(RuleRuntimeError) as caught:
+            game.play()
+        errors.append((str(caught.value), caught.value.span))
+    assert "division by zero" in errors[0][0]
+    assert errors[0] == errors[1]
