@@ -7,7 +7,7 @@ it is compiled, so this module writes the loop out for it: for each action, in t
 only the tests it has (no `once per turn` test for an action without one, no amount range for
 one without amounts), its names and its key (the sum of the change counters its condition
 reads, `codegen.counters_sum`) spelled out, and the same calls of `Dealing`'s helpers where the
-work is more than a few lines (`_held_by`, `_legal_amounts`, `_selected`).
+work is more than a few lines (`held_by`, `_legal_amounts`, `_selected`).
 
 An action on a kind whose condition is kept (the usual case) has its options found in the loop
 too, its condition inlined as the Python the expression codegen makes, in place of a call of the
@@ -125,7 +125,7 @@ def _write_candidates(fn, action, indent: int) -> None:
     fn.add(indent, f"if held is not None and held[0] == versions[({field!r}, player.seat)]:")
     fn.add(indent + 1, "candidates = held[1]")
     fn.add(indent, "else:")
-    fn.add(indent + 1, f"candidates = g._held_by({kind!r}, {field!r}, player)")
+    fn.add(indent + 1, f"candidates = g.held_by({kind!r}, {field!r}, player)")
 
 
 def _write_options(fn, action, condition, things: str, indent: int) -> None:

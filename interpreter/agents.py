@@ -294,8 +294,11 @@ class HeuristicAgent(Agent):
         value = getattr(thing, "f_value", None)
         return value if isinstance(value, int) else game.worth(thing) // 4
 
-    def _owned(self, game, player, kinds):
-        return [t for t in game.things if t.kind in kinds and getattr(t, "f_owner", None) is player]
+    def _owned(self, game, player, kinds: tuple) -> list:
+        """The things of `kinds` (which have an `owner`) the player owns, in the game's order."""
+        if len(kinds) == 1:  # the game keeps them (a list not to be changed)
+            return game.held_by(kinds[0], "owner", player)
+        return [t for t in game.things if t.kind in kinds and t.f_owner is player]
 
     def _sell_for_cash(self, game, player, owed):
         if not game.rules.trade_kinds:

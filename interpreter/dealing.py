@@ -363,12 +363,12 @@ class Dealing:
         if field is None:
             return self.kind_things.get(action.kind, ())
         if self.cache_actions:
-            return self._held_by(action.kind, field, player)
+            return self.held_by(action.kind, field, player)
         return _holding(field)(self.kind_things.get(action.kind, ()), player)
 
-    def _held_by(self, kind: str, field: str, player: Player) -> list:
+    def held_by(self, kind: str, field: str, player: Player) -> list:
         """The things of a kind whose field that names a player (`owner`) names `player`, in their
-        order: kept for him beside his kept actions, and found again only when the field changed
+        order (a list kept: not to be changed): kept for him beside his kept actions, and found again only when the field changed
         to or from him (`Game.set_field` counts those changes by seat): what he holds changes far
         less often than the other things a condition reads. Found again, the same things are the
         same list (see `actiongen._write_layers`)."""

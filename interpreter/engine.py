@@ -132,7 +132,7 @@ class Game(Cards, Dealing):
             state.discards[name] = []
         self.cards = {name: {c.name: c for c in deck.cards} for name, deck in rules.decks.items()}
         self.active = list(state.players)
-        # Per seat, the legal actions kept (`legal_actions`) and his things (`_held_by`) ...
+        # Per seat, the legal actions kept (`legal_actions`) and his things (`held_by`) ...
         self.kept_actions = [{} for _ in state.players]
         self.kept_for_all: dict = {}  # ... and those the same for every player
         written = rules.written
@@ -477,7 +477,7 @@ class Game(Cards, Dealing):
     def set_field(self, target, field: str, value, where: RuleRef) -> None:
         """`set TARGET.FIELD = VALUE`. A field that names a player (`owner`) counts its changes for
         each player it named or names too, under (field, seat): what a player holds is kept while
-        they stand (`Dealing._held_by`), whoever else's things change hands."""
+        they stand (`Dealing.held_by`), whoever else's things change hands."""
         attr = field_attr(field)
         old = getattr(target, attr, None)
         setattr(target, attr, value)

@@ -122,14 +122,14 @@ def test_a_holder_keeps_his_list_of_things_while_they_are_the_same():
     first, second = [t for t in game.things if t.kind == "Property"][:2]
     game.set_field(first, "owner", ann, "test")
     assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [first]
-    kept = game._held_by("Property", "owner", ann)
+    kept = game.held_by("Property", "owner", ann)
     game.set_field(second, "owner", bob, "test")  # another's purchase: Ann's list stands ...
-    assert game._held_by("Property", "owner", ann) is kept
+    assert game.held_by("Property", "owner", ann) is kept
     assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [first]
     game.set_field(first, "debt_ridden", True, "test")  # ... and what only the rest reads is tested again
     assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == []
     game.set_field(second, "owner", ann, "test")
-    assert game._held_by("Property", "owner", ann) == [first, second]
+    assert game.held_by("Property", "owner", ann) == [first, second]
     assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [second]
 
 
