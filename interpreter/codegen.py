@@ -375,7 +375,14 @@ class ExpressionCodegen:
                     return inlined
                 constants[f"fn_{node.func}"] = function
                 env = ", ".join(f"{pname!r}: {a}" for (pname, _), a in zip(define.params, args))
-                return f"fn_{node.func}(g, {{{env}}})"
+                call = f"fn_{node.func}(g, {{{env}}})"
+                answers = getattr(function, "answers", None)
+                if answers is not None and len(args) == 1 and _SIMPLE.fullmatch(args[0]):
+                    # its answer for the thing, kept by its name (`_kept_answers`), read here once known
+                    constants[f"kept_{node.func}"] = answers
+                    name = f"{args[0]}.name"
+                    return f"(kept_{node.func}[{name}] if {name} in kept_{node.func} else {call})"
+                return call
             return f"{node.func}({', '.join(args)})"
         if isinstance(node, ast.Aggregate):
             var = f"v_{node.var}_{len(bound)}"
@@ -705,7 +712,7 @@ def _kept_answers(function, params: list):
         if answer is answers:
             answer = answers[key] = function(g, e)
         return answer
-    kept.reads, kept.locals = function.reads, function.locals
+    kept.reads, kept.locals, kept.answers = function.reads, function.locals, answers
     return kept
 
 
