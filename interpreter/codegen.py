@@ -100,6 +100,8 @@ _NONE = object()  # no value yet (`best`)
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+")  # Python a define's argument may be to be inlined
 _NONZERO = re.compile(r"-?[1-9][0-9]*")  # the Python of a whole number other than 0
 MAX_INLINING = 4  # defines inlined in defines inlined ...
+_ATTRIBUTES = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*")  # a name and its fields: `L_c.f_wins`
+_BY_VALUE = frozenset({"money", "count", "percent", "text", "bool"})  # types `in` compares as `==` does
 
 
 def _one(item, kind: str) -> tuple:
@@ -385,6 +387,11 @@ class ExpressionCodegen:
                 return call
             return f"{node.func}({', '.join(args)})"
         if isinstance(node, ast.Aggregate):
+            member = self._member(node)
+            if member is not None:  # `any(t in L: t == X)`: whether X is in the list L
+                items = sub(node.collection)
+                if _ATTRIBUTES.fullmatch(items):  # read twice: a name or its fields, nothing computed
+                    return f"({sub(member)} in {items} if {items} else False)"
             var = f"v_{node.var}_{len(bound)}"
             inner = {**bound, node.var: var}
             source, where = self._iterable(node.collection, sub(node.collection)), node.where
@@ -444,6 +451,22 @@ class ExpressionCodegen:
         if isinstance(node, ast.Conditional):
             return f"({sub(node.then)} if {sub(node.condition)} else {sub(node.orelse)})"
         raise TypeError(f"cannot compile {type(node).__name__}")
+
+    def _member(self, node: ast.Aggregate):
+        """For `any(t in L: t == X)` (X not reading `t`) over a list of values compared by value (numbers,
+        text, truth values: `in` compares them as `==` does): X, else None. X is computed only where
+        the list has items, as the loop computes it."""
+        t = self.type_of(node.collection)
+        body = node.body
+        if node.func != "any" or node.where is not None or not t.is_list or t.optional \
+                or t.element is None or t.element.name not in _BY_VALUE \
+                or not (isinstance(body, ast.Compare) and body.op == "=="):
+            return None
+        for mine, other in ((body.left, body.right), (body.right, body.left)):
+            if isinstance(mine, ast.Name) and mine.id == node.var \
+                    and not any(isinstance(n, ast.Name) and n.id == node.var for n in walk(other)):
+                return other
+        return None
 
     def _picked(self, node: ast.Aggregate):
         """For an aggregate over all the things of a kind whose `where` begins `p == X` (X not reading

@@ -104,3 +104,55 @@ def test_a_filter_not_led_by_the_thing_compared_with_another_value_loops(where):
     rules = compile_rules(check_program(parse_text(rules_text, "picked.rules")))
     node = rules.program.defines["other"].value
     assert rules.compiler.codegen._picked(node) is None
+
+
+MEMBERS = """\
+game "Members":
+    players: 2 to 2
+    start: Go
+
+player:
+    cash: money = $500
+
+kind Lot:
+    wins: [count]
+    names: [text]
+
+table Lot:
+    name   wins       names
+    Alpha  [2, 3]     ["a", "b"]
+    Beta   []         []
+
+square Go "Go"
+
+board:
+    Go, Alpha, Beta
+
+turn:
+    phase move:
+        roll 2 dice as d
+        move player by d.total
+
+define has(l: Lot, n: count) = any(t in l.wins: t == n)
+define named(l: Lot, s: text) = any(t in l.names: s == t)
+define spare(l: Lot, n: count) = any(t in l.wins: t == n / (n - n))
+"""
+
+
+@pytest.mark.parametrize("lot, n, expected", [("Alpha", 3, True), ("Alpha", 4, False), ("Beta", 3, False)])
+def test_any_item_equal_to_a_value_is_a_membership_test(lot, n, expected):
+    """`any(t in L: t == X)` over numbers or text is `X in L`, with X computed only where L has items
+    (as the loop computes it): a failing X over an empty list fails nothing."""
+    rules = compile_rules(check_program(parse_text(MEMBERS, "members.rules")))
+    game = Game(rules, 2, seed=0)
+    thing = game.by_name[lot]
+    defined = rules.compiler.codegen.defined
+    program = rules.program
+    assert defined(program.defines["has"])(game, {"l": thing, "n": n}) is expected
+    assert defined(program.defines["named"])(game, {"l": thing, "s": "ab"[n % 2]}) is (lot == "Alpha")
+    spare = defined(program.defines["spare"])
+    if lot == "Beta":
+        assert spare(game, {"l": thing, "n": n}) is False
+    else:
+        with pytest.raises(codegen.RuleRuntimeError, match="division by zero"):
+            spare(game, {"l": thing, "n": n})
