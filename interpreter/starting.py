@@ -5,15 +5,17 @@ group's members are the things whose fixed field names it. A simulation plays th
 of one file, and most of that is the same each time: a field computed from literals and
 parameters alone (`reads` empty) to a plain value (a number, a text, a truth, none). The first
 game of a `Rules` works everything out as written and keeps, in `Rules.thing_start`, each thing's
-starting fields with those values filled in; the games after it copy them and compute only the
-rest (a list, which a game must not share with the next; a thing, which belongs to its game), in
-the order written, so that a later writer of a field still wins. Members are kept, as positions in
-the list of things, when every cell of the field that names their group is computed from literals.
+starting fields with those values filled in, written out as one Python function (a line a field:
+`t.f_cost = 60`); the games after it run it, computing only the rest (a list, which a game must
+not share with the next; a thing, which belongs to its game), in the order written, so that a
+later writer of a field still wins. Members are kept, as positions in the list of things, when
+every cell of the field that names their group is computed from literals.
 """
 
 from __future__ import annotations
 
 from .state import field_attr
+from .stmtgen import StatementCodegen
 
 PLAIN = (int, float, str, bool, type(None))  # values a game may share with the next: never changed in place
 
@@ -29,12 +31,8 @@ def start_things(game, rules) -> None:
     if known is None:
         _first_game(game, rules)
         return
-    fields, members = known
-    for t, (template, rest) in zip(game.things, fields):
-        for attr, value in template:
-            setattr(t, attr, value)
-        for attr, compute in rest:
-            setattr(t, attr, compute(game, {}))
+    start, members = known
+    start(game, game.things)
     if members is not None:
         things = game.things
         game.members = {things[group]: [things[i] for i in positions] for group, positions in members}
@@ -65,7 +63,21 @@ def _first_game(game, rules) -> None:
            for t in game.kind_things.get(m.kind, ())):
         kept_members = [(position[id(group)], [position[id(t)] for t in members])
                         for group, members in game.members.items()]
-    rules.thing_start = (fields, kept_members)
+    rules.thing_start = (_write_start(fields), kept_members)
+
+
+def _write_start(fields: list):
+    """start(g, things): each thing's fields set as `fields` says, [(template, rest)] per thing: the
+    template's (attribute, value) as they are, then each of the rest's (attribute, compute) computed."""
+    fn = StatementCodegen.function()
+    for i, (template, rest) in enumerate(fields):
+        fn.add(1, f"t = things[{i}]")
+        for attr, value in template:
+            literal = repr(value) if type(value) in (int, bool, str, type(None)) else fn.name("_value", value)
+            fn.add(1, f"t.{attr} = {literal}")
+        for attr, compute in rest:
+            fn.add(1, f"t.{attr} = {fn.name('_compute', compute)}(g, {{}})")
+    return StatementCodegen.define(fn, "start", "g, things", "things' start")
 
 
 def _members(game, rules) -> dict:
