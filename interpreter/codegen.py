@@ -413,11 +413,13 @@ class ExpressionCodegen:
                 return f"next(({var} {loop}), None)"
             if node.func == "best":
                 return f"_best(({body}, {var}) {loop})"
-            if node.func == "count":
+            if node.func == "count":  # a list's length: cheaper than a sum over a generator
+                if body is None and where is None:
+                    return f"len({source})"
                 cond = f" if {body}" if body is not None else ""
-                if cond and node.where is not None:
-                    return f"sum(1 {loop} and {body})"
-                return f"sum(1 {loop}{cond})"
+                if cond and where is not None:
+                    return f"len([1 {loop} and {body}])"
+                return f"len([1 {loop}{cond}])"
             if node.func == "sum":
                 return f"sum({body} {loop})"
             return f"_extreme({node.func}, [{body} {loop}], {node.func!r})"

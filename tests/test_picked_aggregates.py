@@ -55,9 +55,10 @@ define every(s: square) = all(l in Lot where l == s and l.owner == none: l.price
 define found(s: square) = first(l in Lot where l == s)
 define dearest(s: square) = max(l in Lot where l == s or l.price > $85: l.price)
 define owned_by(q: player?) = count(l in Lot where l.owner == q)
+define dear(s: square) = count(l in Lot where l == s: l.price > $70)
 """
 
-DEFINES = ("total", "unowned", "many", "any_of", "every", "found", "owned_by")
+DEFINES = ("total", "unowned", "many", "any_of", "every", "found", "owned_by", "dear")
 
 
 def _answers(rules) -> list:
@@ -95,6 +96,7 @@ def test_a_picked_aggregate_answers_as_the_loop_over_every_thing(monkeypatch):
     assert ("total", "Beta", 80) in picked and ("total", "Shed", 0) in picked and ("total", None, 0) in picked
     assert ("unowned", "Beta", 0) in picked and ("unowned", "Gamma", 90) in picked
     assert ("found", "Alpha", "Alpha") in picked and ("found", "Go", None) in picked
+    assert ("dear", "Gamma", 1) in picked and ("dear", "Alpha", 0) in picked and ("dear", "Go", 0) in picked
 
 
 @pytest.mark.parametrize("where", ["l.price == $60", "l == l", "l.owner == none and l == s"])
