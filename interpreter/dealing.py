@@ -401,7 +401,7 @@ class Dealing:
         return used[1] if used is not None and used[0] == self._stamp(action, player) else 0
 
     def perform(self, player: Player, choice: ActionChoice) -> None:
-        action = next(a for a in self.rules.actions if a.name == choice.action)
+        action = self.rules.action_named[choice.action]
         if action.limit is not None:
             player.uses[action.name] = [self._stamp(action, player), self._times_taken(action, player) + 1]
         env = {"player": player}

@@ -185,6 +185,7 @@ class Rules:
     debt: list
     eliminate: list
     actions: list
+    action_named: dict  # name -> ActionDef
     trade_kinds: tuple
     trade_cash: bool
     trade_when: object | None
@@ -491,6 +492,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         group_fields=group_fields, players_range=players_range, start=settings["start"].value.id,
         first_player=_first_player(settings.get("first player")), turn_limit=turn_limit, phases=phases, hooks=hooks,
         land=land, passing=passing, debt=debt, eliminate=eliminate, actions=actions,
+        action_named={a.name: a for a in actions},
         trade_kinds=tuple(k.id for k in p.trade.kinds) if p.trade else (),
         trade_cash=bool(p.trade and p.trade.with_cash),
         trade_when=compiler.expr(p.trade.when, frozenset({PLAYER, *TRADE_NAMES})) if p.trade and p.trade.when else None,
