@@ -50,6 +50,7 @@ class _Function:
         self.count = 0
         self.steps: list[list] = []  # per block being written: [its statements' steps, the first's node name]
         self.failing: dict = {}  # index in `lines` of a line computing an expression -> its failure (`_expr`)
+        self.fixed: dict = {}  # rule names the lines being written read from Python locals (`StatementCodegen.write`)
 
     def name(self, prefix: str, value) -> str:
         """A name in the function's namespace bound to `value`."""
@@ -98,6 +99,13 @@ def _names(stmt) -> tuple:
     return (stmt.name,) if isinstance(stmt, ast.Let) else (stmt.var,)
 
 
+def binds(blocks) -> set:
+    """Every name a statement of `blocks` (at any depth) binds: `let`, `roll … as`, a loop's, a
+    choice's, an auction's variable."""
+    return {name for block in blocks for node in walk(block) if isinstance(node, _FOR_THE_BLOCK + _FOR_THE_BODY)
+            for name in (_names(node) if isinstance(node, _FOR_THE_BLOCK) else (node.var,))}
+
+
 def write_emit(fn: _Function, indent: int, kind: str, where: str, payload: str, turn: str = "g.state.turn") -> None:
     """`Game.emit`, written out: the event made only when something takes it; `payload` is the
     Python of its fields, separated by commas, `turn` that of the turn's number."""
@@ -127,9 +135,15 @@ class StatementCodegen:
         """A new function to write lines into (`define` makes it)."""
         return _Function()
 
-    def write(self, fn: _Function, block: ast.Block, local: frozenset, indent: int) -> None:
-        """The statements of `block` written into `fn` at `indent`, reading and binding names in `e`."""
-        self._statements(fn, block.statements, local, indent)
+    def write(self, fn: _Function, block: ast.Block, local: frozenset, indent: int, fixed: dict | None = None) -> None:
+        """The statements of `block` written into `fn` at `indent`, reading and binding names in `e`;
+        those in `fixed`, which hold in `e` the values of the Python locals they map to and which no
+        statement binds again (`binds`), read from those locals."""
+        outer, fn.fixed = fn.fixed, fixed or {}
+        try:
+            self._statements(fn, block.statements, local, indent)
+        finally:
+            fn.fixed = outer
 
     def value(self, fn: _Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
         """Expression `node` computed into `fn` at `indent` (reading names in `e`, or those in `bound`
@@ -236,6 +250,8 @@ class StatementCodegen:
         constants: dict = {}
         used: set = set()
         codegen.reads = set()
+        if fn.fixed:
+            bound = {**fn.fixed, **(bound or {})}
         source = codegen.source(node, local, bound or {}, constants, used)
         fn.namespace.update(constants)
         if not used and _constant(source):  # a number or text (a literal, a parameter): used as it is

@@ -29,7 +29,7 @@ from .agents import Agent
 from .codegen import UNTRACKED, counters_sum
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
-from .stmtgen import write_emit
+from .stmtgen import binds, write_emit
 
 
 @attrs.define
@@ -65,11 +65,12 @@ class _Writer:
             return self.statements.value(fn, node, local, indent, bound)
         return f"{fn.name('_when', compiled)}(g, {env})"
 
-    def body(self, fn, indent: int, compiled, block, local: frozenset, env: str) -> None:
-        """A rule's body run with `env` as its names."""
+    def body(self, fn, indent: int, compiled, block, local: frozenset, env: str, fixed: dict | None = None) -> None:
+        """A rule's body run with `env` as its names; inline, those in `fixed` are read from the Python
+        locals it maps them to (see `StatementCodegen.write`)."""
         if self.inline:
             fn.add(indent, f"e = {env}")
-            self.statements.write(fn, block, local, indent)
+            self.statements.write(fn, block, local, indent, fixed)
         else:
             fn.add(indent, f"{fn.name('_body', compiled)}(g, {env})")
 
@@ -112,7 +113,10 @@ def _arrival(handlers: list, label: str, writer: _Writer, watched):
         if tests[i] is not None:
             fn.add(1, f"if {tests[i]}:")
             indent = 2
-        writer.body(fn, indent, h.body, h.node.body, h.local, envs[i] if writer.inline else f"e{i}")
+        names = {"player": "player"} if h.var is None else {"player": "player", h.var: "occupant"}
+        rebound = binds([h.node.body])
+        fixed = {name: python for name, python in names.items() if name not in rebound}
+        writer.body(fn, indent, h.body, h.node.body, h.local, envs[i] if writer.inline else f"e{i}", fixed)
     return writer.statements.define(fn, "fire", "g, player, occupant", label)
 
 
@@ -159,6 +163,11 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     add(1, "try:")
     indent = 2 + shift  # the level of what is written below with `fn.add` (not `add`), the bodies' too
     turn_names = frozenset({"player"})
+    # The turn's bodies (and a status's, run with the same `env`) read `player` from the local,
+    # unless one binds it again.
+    bodies = [phase.node.body for phase in rules.phases] + [h.node.body for h in rules.hooks["before"]] \
+        + [phase.node.body for status in rules.statuses.values() for phase in status.phases]
+    turn_fixed = {} if "player" in binds(bodies) else {"player": "player"}
     # Where the turn has reached (`Game.phase_at`) is read only by actions timed against a phase.
     timed = any(action.relation is not None for action in rules.actions)
     for h in rules.hooks["before"]:
@@ -178,7 +187,7 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
             fn.add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
             inner += 1
         write_emit(fn, inner, "phase", f"{p}.where", f"{p}.name", turn="state.turn")
-        writer.body(fn, inner, phase.body, phase.node.body, turn_names, "env")
+        writer.body(fn, inner, phase.body, phase.node.body, turn_names, "env", turn_fixed)
     fn.add(indent, "pass")
     add(1, "except TurnEnded:")
     add(2, "pass")
