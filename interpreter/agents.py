@@ -153,7 +153,7 @@ class HeuristicAgent(Agent):
         `_` for spaces), else the first."""
         known = self._choice_hints
         if known[0] is not game.rules:
-            known = self._choice_hints = (game.rules, {})
+            known = self._choice_hints = (game.rules, _of_rules(game.rules).setdefault("choices", {}))
         prefer = known[1].get(name, _UNKNOWN)
         if prefer is _UNKNOWN:  # its hint's `best` (the loop written out), looked up once a decision for these rules
             hint = game.rules.hints.get(decision_hint(name))
@@ -282,8 +282,11 @@ class HeuristicAgent(Agent):
     def _learn_hints(self, rules) -> tuple:
         """(rules, {action name: its `hint act_NAME`, or None}, whether they have two actions or more,
         so that the agent could go round a loop): looked up once for these rules."""
-        self._act_hints = (rules, {a.name: rules.hints.get(action_hint(a.name)) for a in rules.actions},
-                           len(rules.actions) > 1)
+        known = _of_rules(rules)
+        if "act hints" not in known:
+            known["act hints"] = (rules, {a.name: rules.hints.get(action_hint(a.name)) for a in rules.actions},
+                                  len(rules.actions) > 1)
+        self._act_hints = known["act hints"]
         return self._act_hints
 
     def _cost(self, game, option: ActionChoice) -> int:
@@ -373,8 +376,14 @@ class HeuristicAgent(Agent):
         seller could ask for one of their members in this game where `worth` is of fixed data alone,
         else -inf), kept as `_tradable_groups`."""
         groups = [members for members in game.members.values() if len(members) >= 2 and members[0].kind in kinds]
-        prices = [game.worth(thing) * 2 for members in groups for thing in members] if priced_once else ()
-        self._tradable_groups = (game.state, groups, min(prices, default=_NO_PRICE) if priced_once else -_NO_PRICE)
+        lowest = -_NO_PRICE
+        if priced_once:  # the same in every game of these rules: worked out in the first
+            known = _of_rules(game.rules)
+            if "lowest price" not in known:
+                known["lowest price"] = min((game.worth(thing) * 2 for members in groups for thing in members),
+                                            default=_NO_PRICE)
+            lowest = known["lowest price"]
+        self._tradable_groups = (game.state, groups, lowest)
         return self._tradable_groups
 
     def _find_seller_reads(self, rules) -> tuple:
@@ -382,14 +391,17 @@ class HeuristicAgent(Agent):
         the key of what the sellers depend on: `owner`, who is out and what the `worth` hint reads,
         whether the hint reads uncounted state too, whether it reads fixed data alone), found once
         for these rules."""
-        hint = rules.hints.get(HINT_WORTH)
-        worth = hint.value.reads if hint is not None else frozenset()
-        fixed = fixed_fields(rules.program)  # a worth of fixed data (a title's cost) is priced once
-        changing = {r for r in worth if r != UNTRACKED and r not in fixed}
-        reads = tuple(sorted({"owner", OUT} | changing))
-        kinds = rules.trade_kinds if rules.trade_kinds and rules.trade_cash else None
-        self._seller_reads = (rules, kinds, counters_key(reads), UNTRACKED in worth,
-                              not changing and UNTRACKED not in worth)
+        known = _of_rules(rules)
+        if "seller reads" not in known:
+            hint = rules.hints.get(HINT_WORTH)
+            worth = hint.value.reads if hint is not None else frozenset()
+            fixed = fixed_fields(rules.program)  # a worth of fixed data (a title's cost) is priced once
+            changing = {r for r in worth if r != UNTRACKED and r not in fixed}
+            reads = tuple(sorted({"owner", OUT} | changing))
+            kinds = rules.trade_kinds if rules.trade_kinds and rules.trade_cash else None
+            known["seller reads"] = (rules, kinds, counters_key(reads), UNTRACKED in worth,
+                                     not changing and UNTRACKED not in worth)
+        self._seller_reads = known["seller reads"]
         return self._seller_reads
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
@@ -409,24 +421,30 @@ class HeuristicAgent(Agent):
         return False
 
 
-_LAST_RELEVANCE: list = [None, ()]  # the last rules file's `_relevance_of`: [rules, found]
+_LAST_RULES: list = [None, {}]  # [the last rules file the heuristic agent played, what it worked out from them]
+
+
+def _of_rules(rules) -> dict:
+    """What the heuristic agent works out from the rules alone (their hints, what a seller's price
+    reads, the lowest price, `wanted_actions` written out), kept for the last rules file played:
+    agents are made anew for each game, and simulate plays thousands of games of one file."""
+    if _LAST_RULES[0] is not rules:
+        _LAST_RULES[:] = rules, {}
+    return _LAST_RULES[1]
 
 
 def _relevance_of(rules):
     """`HeuristicAgent.wanted_actions` for `rules`, written out (agentgen.py) from `_relevance(rules)`:
     the actions wanted unless raising cash (those without a hint and those always wanted), those
-    always wanted, and (name, C, A, B) for those whose hint it works out.
-    Made once for all the games of a file: agents are made anew for each game, and simulate
-    plays thousands of one file (the last file's is kept, shared by every agent)."""
-    rules_then, found = _LAST_RELEVANCE
-    if rules_then is not rules:
+    always wanted, and (name, C, A, B) for those whose hint it works out. Made once for the rules."""
+    known = _of_rules(rules)
+    if "wanted" not in known:
         entries = _relevance(rules)
-        found = write_wanted(
+        known["wanted"] = write_wanted(
             frozenset(name for name, hinted, condition, *_ in entries if not hinted or condition is None),
             frozenset(name for name, hinted, condition, *_ in entries if hinted and condition is None),
             tuple((name, *parts) for name, hinted, *parts in entries if hinted and parts[0] is not None))
-        _LAST_RELEVANCE[:] = rules, found
-    return found
+    return known["wanted"]
 
 
 def _relevance(rules) -> list:

@@ -589,11 +589,17 @@ class ExpressionCodegen:
 def fixed_fields(program) -> frozenset:
     """The names of fields no rule can change: things' fixed data (their tables' columns), never a
     name that is also a state field, a player's field or a global. Their change counters stay 0, so a
-    key summing counters is the same without them, and cheaper."""
-    kinds = program.kinds.values()
-    fixed = {f.name for kind in kinds for f in kind.fields if not f.is_state}
-    return frozenset(fixed - {f.name for kind in kinds for f in kind.fields if f.is_state}
-                     - set(program.player_fields) - set(program.global_fields))
+    key summing counters is the same without them, and cheaper. Kept for the last program asked
+    about (every game of a file asks)."""
+    if _LAST_FIXED[0] is not program:
+        kinds = program.kinds.values()
+        fixed = {f.name for kind in kinds for f in kind.fields if not f.is_state}
+        _LAST_FIXED[:] = program, frozenset(fixed - {f.name for kind in kinds for f in kind.fields if f.is_state}
+                                            - set(program.player_fields) - set(program.global_fields))
+    return _LAST_FIXED[1]
+
+
+_LAST_FIXED: list = [None, frozenset()]  # [program, its fixed fields]
 
 
 class Safety:
