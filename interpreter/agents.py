@@ -13,6 +13,7 @@ agent returns one of them:
 from __future__ import annotations
 
 import random
+from itertools import repeat
 from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
@@ -100,6 +101,7 @@ class HeuristicAgent(Agent):
         self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
         self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
         self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
+        self._missing_known = (None, None, [])  # (player, his change count of `owner`, members): see `_missing`
         # What an agent keeps of a game is kept by the game's state, never by the game: the game holds its
         # agents, and an agent holding the game would make the two a cycle, which only Python's cycle
         # collector frees (after tracing everything the game keeps, its whole event log).
@@ -360,16 +362,25 @@ class HeuristicAgent(Agent):
         known = self._sellers_known
         if known[0] is not player or known[1] != key:
             sellers = []
-            for members in self._tradable_groups[1]:  # (found by `_buy_to_complete` for this game)
-                thing = _only_missing(members, player)
-                if thing is not None:
-                    owner = thing.f_owner
-                    if owner is not None and not owner.out:
-                        sellers.append((thing, owner, game.worth(thing) * 2))
+            for thing in self._missing(game, player):
+                owner = thing.f_owner
+                if owner is not None and not owner.out:
+                    sellers.append((thing, owner, game.worth(thing) * 2))
         else:  # priced every time: the same members and owners, priced again
             sellers = [(thing, owner, game.worth(thing) * 2) for thing, owner, _ in known[3]]
         self._sellers_known = known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
         return known
+
+    def _missing(self, game, player) -> list:
+        """The one member the player lacks of each tradable group he nearly owns, in group order: kept
+        while what he owns stands (the engine counts changes of `owner` to or from him, by seat)."""
+        version = game.versions[("owner", player.seat)]
+        known = self._missing_known
+        if known[0] is not player or known[1] != version:
+            missing = [thing for thing in map(_only_missing, self._tradable_groups[1], repeat(player))
+                       if thing is not None]  # (the groups found by `_buy_to_complete` for this game)
+            known = self._missing_known = (player, version, missing)
+        return known[2]
 
     def _find_groups(self, game, kinds, priced_once: bool) -> tuple:
         """(game state, its groups of two or more of a kind that may be traded, the lowest price a
