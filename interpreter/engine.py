@@ -30,6 +30,28 @@ DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a ga
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
 
 
+def board_layout(rules) -> tuple:
+    """Where the things of a game of `rules` lie, worked out once for all its games, by each thing's
+    position in the list of things: (each kind's things, in their order, as (kind, positions); the
+    board, as (position of its thing or None, its square or None) for each of its places, the
+    squares off the ring last; (position, board index) for each thing on the board, in board
+    order; the board indexes of each square's first place; the indexes of the `stop` squares on
+    the ring; the index of the start)."""
+    position = {name: k for k, name in enumerate(rules.thing_names)}
+    kinds: dict = {}
+    for k, name in enumerate(rules.thing_names):
+        kinds.setdefault(rules.thing_kinds[name], []).append(k)
+    board = [(position[n], None) if n in position else (None, rules.squares[n]) for n in rules.board]
+    board += [(None, rules.squares[n]) for n in rules.off_board]
+    placed = [(k, i) for i, (k, _) in enumerate(board) if k is not None]
+    first: dict = {}
+    for i, name in enumerate([*rules.board, *rules.off_board]):
+        first.setdefault(name, i)
+    stop_names = {name for name, decl in rules.program.squares.items() if decl.stop}
+    stops = frozenset(i for i, name in enumerate(rules.board) if name in stop_names)
+    return tuple(kinds.items()), board, placed, tuple(first.values()), stops, rules.board.index(rules.start)
+
+
 class Game(Cards, Dealing):
     """One game of a `Rules`: its state, and every change to it (cards and decisions are in the
     `Cards` and `Dealing` parts)."""
@@ -95,20 +117,17 @@ class Game(Cards, Dealing):
 
         self.squares = rules.squares
         thing = rules.thing_class
-        self.things = [thing(name, rules.thing_kinds[name]) for name in rules.thing_names]
-        self.by_name = {t.name: t for t in self.things}
-        self.board = [self.by_name.get(n) or self.squares[n] for n in rules.board]
-        self.ring = len(self.board)  # squares past the ring's end are off the board
-        self.board += [self.squares[n] for n in rules.off_board]
-        for i, occupant in enumerate(self.board):
-            if isinstance(occupant, Thing):
-                occupant.index = i
-        self.square_list = list(dict.fromkeys(self.board))  # each square once, in board order
-        stop_names = {name for name, decl in rules.program.squares.items() if decl.stop}
-        self.stops = frozenset(i for i in range(self.ring) if self.board[i].name in stop_names)
-        self.kind_things: dict = {}
-        for t in self.things:
-            self.kind_things.setdefault(t.kind, []).append(t)
+        self.things = things = [thing(name, rules.thing_kinds[name]) for name in rules.thing_names]
+        self.by_name = {t.name: t for t in things}
+        if rules.layout is None:
+            rules.layout = board_layout(rules)
+        kinds, board, placed, once, self.stops, start = rules.layout
+        self.board = [things[k] if k is not None else square for k, square in board]
+        self.ring = len(rules.board)  # squares past the ring's end are off the board
+        for k, i in placed:
+            things[k].index = i
+        self.square_list = [self.board[i] for i in once]  # each square once, in board order
+        self.kind_things = {kind: [things[k] for k in positions] for kind, positions in kinds}
         state = GameState(players=[], things=self.things, globals={}, bank=Bank(0, rules.bank_unlimited),
                           decks={}, discards={}, rng=rng if rng is not None else random.Random(seed))
         self.state = state
@@ -116,7 +135,6 @@ class Game(Cards, Dealing):
         start_things(self, rules)  # the things' fields and the groups' members (starting.py)
         if rules.bank_amount is not None:
             state.bank.balance = rules.bank_amount(self, {})
-        start = rules.board.index(rules.start)
         for seat, name in enumerate(names):
             state.players.append(rules.player_class(seat=seat, name=name, at=start))
         for p in state.players:
@@ -130,7 +148,7 @@ class Game(Cards, Dealing):
             state.rng.shuffle(order)
             state.decks[name] = order
             state.discards[name] = []
-        self.cards = {name: {c.name: c for c in deck.cards} for name, deck in rules.decks.items()}
+        self.cards = rules.cards_by_name
         self.active = list(state.players)
         # Per seat, the legal actions kept (`legal_actions`) and his things (`held_by`) ...
         self.kept_actions = [{} for _ in state.players]

@@ -191,6 +191,7 @@ class Rules:
     trade_when: object | None
     trade_where: RuleRef
     decks: dict  # name -> DeckDef
+    cards_by_name: dict  # deck name -> {card name: CardDef}
     ends: list  # [EndDef]
     hints: dict  # name -> HintDef
     hint_kinds: dict  # name -> the kind its parameter is declared with
@@ -206,6 +207,7 @@ class Rules:
     legal_actions: object = None  # legal(g, player, own_turn, wanted): `legal_actions` written out (actiongen.py)
     amount_tests: dict = attrs.Factory(dict)  # an amount action's tests taken apart (`Dealing._amount_tests`)
     thing_start: tuple | None = None  # the things' starting fields as far as every game has them the same (starting.py)
+    layout: tuple | None = None  # where the things lie, by position in the list of things (`engine.board_layout`)
     thing_class: type = Thing  # every thing's class: a slot for each field of every kind (state.with_fields)
     player_class: type = Player  # every player's class: a slot for each declared player field
 
@@ -497,7 +499,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         trade_cash=bool(p.trade and p.trade.with_cash),
         trade_when=compiler.expr(p.trade.when, frozenset({PLAYER, *TRADE_NAMES})) if p.trade and p.trade.when else None,
         trade_where=compiler.where(p.trade) if p.trade else NO_RULE,
-        decks=decks, ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
+        decks=decks, cards_by_name={name: {c.name: c for c in deck.cards} for name, deck in decks.items()},
+        ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
         setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
