@@ -56,7 +56,7 @@ class Cards:
             held = Held(deck, name, self.state.turn)
             player.hand.append(held)  # in his hand while he decides
             if self.emitting:
-                self.emit("draw", where, player.name, deck, name)
+                self.event_sink((self.state.turn, "draw", where, player.name, deck, name))
             if self.choose(player, "keep", ["keep", "use"], where) == "keep":
                 return
             player.hand.remove(held)
@@ -64,7 +64,7 @@ class Cards:
         else:
             self._to_discards(deck, name)
             if self.emitting:
-                self.emit("draw", where, player.name, deck, name)
+                self.event_sink((self.state.turn, "draw", where, player.name, deck, name))
         self._run_card(card, player)
 
     def _run_card(self, card, player: Player) -> None:

@@ -52,7 +52,7 @@ class Dealing:
         if picked not in options:
             raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
         if self.emitting:
-            self.emit("choose", where, player.name, name, name_of(picked))
+            self.event_sink((self.state.turn, "choose", where, player.name, name, name_of(picked)))
         return picked
 
     def auction(self, thing, minimum: int, bidders, where: RuleRef, windows: bool = False):
@@ -368,10 +368,10 @@ class Dealing:
 
     def held_by(self, kind: str, field: str, player: Player) -> list:
         """The things of a kind whose field that names a player (`owner`) names `player`, in their
-        order (a list kept: not to be changed): kept for him beside his kept actions, and found again only when the field changed
-        to or from him (`Game.set_field` counts those changes by seat): what he holds changes far
-        less often than the other things a condition reads. Found again, the same things are the
-        same list (see `actiongen._write_layers`)."""
+        order (a list kept: not to be changed): kept for him beside his kept actions, and found
+        again only when the field changed to or from him (`Game.set_field` counts those changes by
+        seat): what he holds changes far less often than the other things a condition reads. Found
+        again, the same things are the same list (see `actiongen._write_layers`)."""
         version = self.versions[(field, player.seat)]
         kept = self.kept_actions[player.seat]
         known = kept.get((kind, field))
@@ -408,7 +408,8 @@ class Dealing:
         if action.var is not None:
             env[action.var] = choice.argument
         if self.emitting:
-            self.emit("action", action.where, player.name, action.name, name_of(choice.argument))
+            self.event_sink((self.state.turn, "action", action.where, player.name, action.name,
+                             name_of(choice.argument)))
         action.body(self, env)
 
     def trade_is_legal(self, offer: TradeOffer) -> bool:

@@ -323,7 +323,7 @@ class Game(Cards, Dealing):
             faces = tuple(int(rnd() * 6) + 1 for _ in range(count))
         result = Roll(faces, sum(faces), count > 1 and len(set(faces)) == 1)
         if self.emitting:
-            self.emit("roll", where, player.name if player is not None else None, faces)
+            self.event_sink((self.state.turn, "roll", where, player.name if player is not None else None, faces))
         return result
 
     def move(self, player: Player, how: str, amount, where: RuleRef) -> None:
@@ -531,7 +531,7 @@ class Game(Cards, Dealing):
 
     def run_procedure(self, name: str, body, env: dict, where: RuleRef) -> None:
         if self.emitting:
-            self.emit("do", where, name, [name_of(v) for v in env.values()])
+            self.event_sink((self.state.turn, "do", where, name, [name_of(v) for v in env.values()]))
         self.descend("procedures call procedures")
         try:
             body(self, env)
