@@ -5,10 +5,10 @@ group's members are the things whose fixed field names it. A simulation plays th
 of one file, and most of that is the same each time: a field computed from literals and
 parameters alone (`reads` empty) to a plain value (a number, a text, a truth, none). The first
 game of a `Rules` works everything out as written and keeps, in `Rules.thing_start`, each thing's
-starting fields with those values filled in, written out as one Python function (a line a field:
-`t.f_cost = 60`); the games after it run it, computing only the rest (a list, which a game must
-not share with the next; a thing, which belongs to its game), in the order written, so that a
-later writer of a field still wins. Members are kept, as positions in the list of things, when
+starting fields with those values filled in, set by a function written out for its kind's fields
+(`t.f_cost = cost`); the games after it run those, computing only the rest (a list, which a game
+must not share with the next; a thing, which belongs to its game), in the order written, so that
+a later writer of a field still wins. Members are kept, as positions in the list of things, when
 every cell of the field that names their group is computed from literals.
 """
 
@@ -68,16 +68,28 @@ def _first_game(game, rules) -> None:
 
 def _write_start(fields: list):
     """start(g, things): each thing's fields set as `fields` says, [(template, rest)] per thing: the
-    template's (attribute, value) as they are, then each of the rest's (attribute, compute) computed."""
-    fn = StatementCodegen.function()
-    for i, (template, rest) in enumerate(fields):
-        fn.add(1, f"t = things[{i}]")
-        for attr, value in template:
-            literal = repr(value) if type(value) in (int, bool, str, type(None)) else fn.name("_value", value)
-            fn.add(1, f"t.{attr} = {literal}")
-        for attr, compute in rest:
-            fn.add(1, f"t.{attr} = {fn.name('_compute', compute)}(g, {{}})")
-    return StatementCodegen.define(fn, "start", "g, things", "things' start")
+    template's (attribute, value) as they are, then each of the rest's (attribute, compute) computed.
+    The things whose templates name the same attributes (those of a kind) share a setter written
+    out for them (`t.f_cost = cost`: slots written as fast as Python writes anything), called with
+    each one's values: a few small functions to compile, not one line for each field of each thing."""
+    setters: dict = {}
+    plan = []
+    for template, rest in fields:
+        attrs = tuple(attr for attr, _ in template)
+        if attrs not in setters:
+            fn = StatementCodegen.function()
+            for k, attr in enumerate(attrs):
+                fn.add(1, f"t.{attr} = v{k}")
+            parameters = ", ".join(["t", *(f"v{k}" for k in range(len(attrs)))])
+            setters[attrs] = StatementCodegen.define(fn, "setter", parameters, "things' start")
+        plan.append((setters[attrs], tuple(value for _, value in template), tuple(rest)))
+
+    def start(g, things) -> None:
+        for t, (setter, values, rest) in zip(things, plan):
+            setter(t, *values)
+            for attr, compute in rest:
+                setattr(t, attr, compute(g, {}))
+    return start
 
 
 def _members(game, rules) -> dict:
