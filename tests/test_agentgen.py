@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from rulesc.dsl.builtins import decision_hint
+from rulesc.dsl.checker import check_program
+from rulesc.dsl.parser import parse_text
 from rulesc.interpreter.agents import HeuristicAgent, make_agents
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.rules import compile_rules, load_rules
-from rulesc.dsl.checker import check_program
-from rulesc.dsl.parser import parse_text
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
+MINIMAL = Path(__file__).parent / "cli_data" / "minimal.rules"
 
 
 def _by_the_hint(game, player, name, options):
@@ -49,46 +50,11 @@ def test_a_choice_is_the_option_its_hint_scores_highest(name, monkeypatch):
 
 
 def _tiny(hints: str):
-    text = f"""\
-game "Tiny":
-    players: 2 to 2
-    start: Go
-
-player:
-    cash: money = $100
-    owing_tax: money = $0
-
-kind Lot:
-    price: money
-    state owner: player? = none
-
-table Lot:
-    name   price
-    Alpha  $60
-    Beta   $0
-
-square Go "Go"
-
-board:
-    Go, Alpha, Beta
-
-turn:
-    phase move:
-        roll 2 dice as d
-        move player by d.total
-    phase pick:
-        choose "lot" by player for l in Lot:
-            pass
-
-action fix(l: Lot) own turn when l.owner == player:
-    pass
-
-action tidy own turn:
-    pass
-
-{hints}
-end when count(players) == 1 winner players[0] as "last player standing"
-"""
+    """The minimal game with a choice of lot on Rest, an action on a lot, one without, and `hints`."""
+    text = MINIMAL.read_text() + (
+        '\non land Rest:\n    choose "lot" by player for l in Lot:\n        pass\n'
+        "\naction fix(l: Lot) own turn when l.owner == player:\n    pass\n"
+        "\naction tidy own turn:\n    pass\n\n" + hints)
     return compile_rules(check_program(parse_text(text, "tiny.rules")))
 
 
