@@ -97,7 +97,7 @@ def _best(pairs):
 
 
 _NONE = object()  # no value yet (`best`)
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+")  # Python a define's argument may be to be inlined
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+")  # an argument's Python that is a name or a number
 _NONZERO = re.compile(r"-?[1-9][0-9]*")  # the Python of a whole number other than 0
 MAX_INLINING = 4  # defines inlined in defines inlined ...
 _ATTRIBUTES = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*")  # a name and its fields: `L_c.f_wins`
