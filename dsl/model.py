@@ -7,6 +7,8 @@ interpreter both work from the `Program`, never from the raw declaration list.
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from . import ast
@@ -65,7 +67,7 @@ class Program:
 
     def text_at(self, span) -> str:
         """The source text of a one-line span (in whichever file it is), or a stand-in."""
-        lines = self.sources.get(span.file, self.source).splitlines()
+        lines = _lines(self.sources.get(span.file, self.source))
         if span.line == span.end_line and 0 < span.line <= len(lines):
             return lines[span.line - 1][span.column - 1:span.end_column - 1]
         return "this expression"
@@ -76,6 +78,12 @@ class Program:
         if self.board is None:
             return set()
         return {self.things[n.id].kind for n in self.board.squares if n.id in self.things}
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(text: str) -> list:
+    """A file's lines, split once for every span read from it (a string keeps its hash)."""
+    return text.splitlines()
 
 
 def rule_roots(p: Program) -> tuple:

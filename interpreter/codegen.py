@@ -295,9 +295,9 @@ class ExpressionCodegen:
 
     def _failure(self, node):
         path, span = node.span.file or self.program.path, node.span
-        text = source_text(self.program, node)
 
-        def fail(exc):
+        def fail(exc):  # the source text looked up only when it fails: a rules file has hundreds of expressions
+            text = source_text(self.program, node)
             if isinstance(exc, _Problem):
                 message = str(exc)
             elif isinstance(exc, AttributeError) and "NoneType" in str(exc):

@@ -86,10 +86,8 @@ class Compiler:
         or None for a reserved name that always holds a value."""
         if isinstance(node, ast.Name) and node.id in NEVER_NONE:
             return None
-        text = source_text(self.program, node)
-
-        def fail():
-            self.fail(f"`{text}` is `none` here, so it cannot be {role}", node,
+        def fail():  # the source text looked up only when it fails
+            self.fail(f"`{source_text(self.program, node)}` is `none` here, so it cannot be {role}", node,
                       help="test it first (`if … != none:`): a rule run since the test may have cleared it")
         return fail
 

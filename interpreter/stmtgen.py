@@ -32,8 +32,14 @@ MAX_INDENT = 40  # deeper statements go through their closures (each starts a ne
 MAX_LOOPS = 8
 
 
+_LITERAL_STARTS = frozenset("-+.0123456789'\"")
+
+
 def _constant(source: str) -> bool:
     """Whether generated source is a number, text, truth value or none written out (nothing to compute)."""
+    start = source.lstrip(" (")[:1]
+    if start not in _LITERAL_STARTS:  # most sources: a name, a call, an attribute (no parse needed to tell)
+        return source.strip(" ()") in ("None", "True", "False")
     try:
         value = literal_eval(source)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
