@@ -7,8 +7,16 @@ q.owner == player)` runs as `L_p.f_owner is L_player and all(v_q.f_owner is
 L_player for v_q in g.members.get(L_p.f_group, ()))` (a field is an attribute:
 state.with_fields). The checker's inferred types choose the translation (identity for
 players, things and squares, value equality for numbers, text, lists and cards); an
-expression the checker did not type is an internal error, never a guess. Any failure inside (a field of `none`, an index out of range, a
-division by zero) is reported as a rule error at the expression's source position.
+expression the checker did not type is an internal error, never a guess. Any failure inside (a
+field of `none`, an index out of range, a division by zero) is reported as a rule error at the
+expression's source position.
+
+Some shapes are written as what they compute rather than as their loops, each only where it
+answers (and fails) exactly as the loop would: an aggregate over a kind filtered by `p == X`
+looks at X alone (`_picked`, `_tested_on`); `any(t in L: t == X)` is a membership test
+(`_member`), and inside another loop that does not change it, the list it tests is worked out
+once before that loop (`_hoisted_member`); a define that cannot fail is written where it is
+called (`_inlined`).
 """
 
 from __future__ import annotations
@@ -113,8 +121,8 @@ def _one(item, kind: str) -> tuple:
 # that each `except` in generated code is a few bytes (its handler lies between the lines that run).
 EXPRESSION_ERRORS = (_Problem, AttributeError, TypeError, KeyError, IndexError)
 
-HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_one": _one, "_Problem": _Problem,
-           "_ERRORS": EXPRESSION_ERRORS}
+HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_one": _one, "_Thing": Thing,
+           "_Problem": _Problem, "_ERRORS": EXPRESSION_ERRORS}
 
 
 class ExpressionCodegen:
@@ -131,6 +139,8 @@ class ExpressionCodegen:
         self.supplies: dict = {}  # name -> state.Supply, filled before the rules are compiled
         self.plain_defines: set = set()  # defines whose answers are not kept: they may be inlined (`_inlined`)
         self.inlining = 0  # how many defines deep `_inlined` is writing now
+        self.loops: list = []  # the loops being written, innermost last (`_Loop`): what may be worked out before each
+        self.hoists = 0  # lists worked out before a loop so far (their names: `_h1`, `_h2`, …)
 
     # ---- entry point --------------------------------------------------------------------
     def function(self, node, local: frozenset, failure=None):
@@ -139,7 +149,11 @@ class ExpressionCodegen:
         constants: dict = {}
         used: set = set()
         self.reads = set()
-        source = self.source(node, local, {}, constants, used)
+        outer_loops, self.loops = self.loops, []  # (a define compiled while a caller's loop is written)
+        try:
+            source = self.source(node, local, {}, constants, used)
+        finally:
+            self.loops = outer_loops
         reads = frozenset(self.reads)
         self.count += 1
         name = f"_expr{self.count}"
@@ -215,12 +229,23 @@ class ExpressionCodegen:
         """`node` as one Python expression, for a function written elsewhere: (its source, the
         constants it names, the rule's names it reads, each as `L_<name>`); `bound` maps names to the
         Python locals that hold them there."""
+        source, constants, used, _ = self.inline_in_loop(node, local, bound, ())
+        return source, constants, used
+
+    def inline_in_loop(self, node, local: frozenset, bound: dict, names: tuple) -> tuple:
+        """`inline`, for an expression evaluated in a loop that binds the Python `names` (none: in no
+        loop): (its source, constants, the rule's names it reads, [(name, source)] of the lists to
+        work out before the loop, once, and name so: see `_hoisted_member`)."""
         constants: dict = {}
         used: set = set()
-        outer_reads = self.reads
-        source = self.source(node, local, bound, constants, used)
-        self.reads = outer_reads
-        return source, constants, frozenset(used)
+        outer_reads, outer_loops = self.reads, self.loops
+        self.loops = [_Loop(names)] if names else []
+        try:
+            source = self.source(node, local, bound, constants, used)
+            hoisted = [(name, items) for items, name in self.loops[0].hoisted.items()] if names else []
+        finally:
+            self.reads, self.loops = outer_reads, outer_loops
+        return source, constants, frozenset(used), hoisted
 
     def best(self, function, node, local: frozenset, var: str):
         """best(g, player, options): the first of `options` for which `function`'s expression, with
@@ -229,11 +254,12 @@ class ExpressionCodegen:
         weighs each option of a decision by. A failure inside is `function`'s. Made once per name."""
         made = function.__dict__.setdefault("best_by", {})
         if var not in made:
-            source, constants, used = self.inline(node, local, {var: "v_option"})
+            source, constants, used, hoisted = self.inline_in_loop(node, local, {var: "v_option"}, ("v_option",))
             if used - {"player"}:  # a hint reads its parameter and the one choosing, nothing else
                 raise InternalError(f"a hint that reads {sorted(used)}")
             code = ("def best(g, player, options):\n"
                     + ("    L_player = player\n" if used else "")
+                    + "".join(f"    {name} = {items}\n" for name, items in hoisted)
                     + "    found = None\n"
                     "    high = _NONE\n"
                     "    for v_option in options:\n"
@@ -392,17 +418,33 @@ class ExpressionCodegen:
                 items = sub(node.collection)
                 if _ATTRIBUTES.fullmatch(items):  # read twice: a name or its fields, nothing computed
                     return f"({sub(member)} in {items} if {items} else False)"
+            hoisted = self._hoisted_member(node, local, bound, sub)
+            if hoisted is not None:
+                return hoisted
             var = f"v_{node.var}_{len(bound)}"
             inner = {**bound, node.var: var}
-            source, where = self._iterable(node.collection, sub(node.collection)), node.where
+            source, where, body = self._iterable(node.collection, sub(node.collection)), node.where, node.body
             picked = self._picked(node)
             if picked is not None:  # `p in Kind where p == X and …`: X alone, if it is one of them
-                where = picked[1]
-                source = f"_one({sub(picked[0])}, {node.collection.id!r})"
-            loop = f"for {var} in {source}"
-            if where is not None:
-                loop += f" if {sub(where, inner)}"
-            body = sub(node.body, inner) if node.body is not None else None
+                one = sub(picked[0])
+                if _SIMPLE.fullmatch(one):
+                    tested = self._tested_on(node, picked, one, sub, bound)
+                    if tested is not None:
+                        return tested
+                source = f"_one({one}, {node.collection.id!r})"
+                if node.where is not None:
+                    where = picked[1]
+                else:  # `any(p in Kind: p == X and …)`, the same test
+                    body = picked[1] if picked[1] is not None else ast.Literal(value=True, type="bool", span=node.span)
+            self.loops.append(_Loop((var,)))
+            try:
+                test = sub(where, inner) if where is not None else None
+                body = sub(body, inner) if body is not None else None
+            finally:
+                before = self.loops.pop().prefix()
+            loop = f"{before}for {var} in {source}"
+            if test is not None:
+                loop += f" if {test}"
             if node.func in ("all", "any"):
                 return f"{node.func}({body} {loop})"
             if node.func == "list":
@@ -470,12 +512,92 @@ class ExpressionCodegen:
                 return other
         return None
 
+    def _hoisted_member(self, node: ast.Aggregate, local: frozenset, bound: dict, sub) -> str | None:
+        """For `any(q in L: f(q) == X)` inside a loop that neither L nor f reads (X not reading `q`;
+        f's values compared by value or by identity, as `in` compares them; L and f unable to fail):
+        `X in H`, with H = `[f(q) for q in L]` worked out once before the loop (`_Loop`), not a
+        generator made and run for each of the loop's items: `occupied(s)` = `any(q in players:
+        q.position == s)` tested for each square of a choice is where the players stand, found
+        once. X is computed only where H has items, as the loop computes it, unless it cannot fail.
+        None where it does not apply (then the `any` is written as it is)."""
+        body = node.body
+        if not self.loops or node.func != "any" or not (isinstance(body, ast.Compare) and body.op == "=="):
+            return None
+        reads = [any(isinstance(n, ast.Name) and n.id == node.var for n in walk(side))
+                 for side in (body.left, body.right)]
+        if reads[0] == reads[1]:
+            return None
+        mapped, value = (body.left, body.right) if reads[0] else (body.right, body.left)
+        t, collection = self.type_of(mapped), node.collection
+        if t.is_list or not (t.name in _BY_VALUE or self._by_identity(t)) or not isinstance(collection, ast.Name) \
+                or not (collection.id in Safety.ALWAYS_LISTS
+                        or any(thing.kind == collection.id for thing in self.program.things.values())):
+            return None
+        names, safety = frozenset(local) | frozenset(bound) | {node.var}, Safety(self)
+        if not safety.safe(mapped, names) or (node.where is not None and not safety.safe(node.where, names)):
+            return None
+        var = f"v_{node.var}_{len(bound)}"
+        inner = {**bound, node.var: var}
+        source = self._iterable(collection, sub(collection))
+        self.loops.append(_Loop((var,)))
+        try:
+            test = f" if {sub(node.where, inner)}" if node.where is not None else ""
+            item = sub(mapped, inner)
+        finally:
+            before = self.loops.pop().prefix()
+        items = f"[{item} {before}for {var} in {source}{test}]"
+        loop = self.loops[-1]
+        if loop.reads(items):  # it reads the loop's own variables: worked out for each item, as written
+            return None
+        name = loop.hoisted.get(items)
+        if name is None:
+            self.hoists += 1
+            name = loop.hoisted[items] = f"_h{self.hoists}"
+        x = sub(value)
+        return f"({x} in {name})" if safety.safe(value, names) else f"({x} in {name} if {name} else False)"
+
+    def _tested_on(self, node: ast.Aggregate, picked: tuple, one: str, sub, bound: dict) -> str | None:
+        """An `any`, `all`, `count` or `sum` whose one candidate is X (`_picked`), X's Python a name or
+        a number: the test written on X itself, with no loop: `any(q in Property: q == s and q.owner ==
+        player)` is `(True if isinstance(s, _Thing) and s.kind == 'Property' and s.f_owner is L_player
+        else False)`. None for another aggregate, or where a part's value may be `none` (`and` would
+        answer `none` where the aggregate answers true or false)."""
+        func, rest = node.func, picked[1]
+        body = node.body if node.where is not None else None  # without `where`, the test was the body
+        if func not in ("any", "all", "count", "sum") or (func in ("all", "sum") and body is None):
+            return None
+        if any(self._may_be_none(n) for n in (rest, body) if n is not None):
+            return None
+        inner = {**bound, node.var: one}
+        kind, t = node.collection.id, self.type_of(picked[0])
+        tests = [] if t.name == kind and not t.optional and not t.is_list \
+            else [f"isinstance({one}, _Thing)", f"{one}.kind == {kind!r}"]
+        if rest is not None:
+            tests.append(sub(rest, inner))
+        value = sub(body, inner) if body is not None else None
+        if func == "sum":
+            return f"({value} if {' and '.join(tests)} else 0)" if tests else value
+        if func == "all":
+            return f"(False if {' and '.join(tests + [f'not {value}'])} else True)"
+        if value is not None:
+            tests.append(value)
+        if not tests:  # X is always the one thing that passes
+            return "True" if func == "any" else "1"
+        return f"({'True' if func == 'any' else '1'} if {' and '.join(tests)} else {'False' if func == 'any' else '0'})"
+
+    def _may_be_none(self, node) -> bool:
+        """Whether a test's value may be `none` (a test `_picked` split off is an `and` of its own)."""
+        if isinstance(node, ast.BoolOp):
+            return any(self._may_be_none(n) for n in node.operands)
+        return self.type_of(node).optional
+
     def _picked(self, node: ast.Aggregate):
         """For an aggregate over all the things of a kind whose `where` begins `p == X` (X not reading
-        `p`; things compare by identity): (X, the rest of the `where` or None), since the one thing
-        that can pass is X. Not for a kind with no things (X, computed first, might fail where the
-        loop over nothing would not)."""
-        collection, where = node.collection, node.where
+        `p`; things compare by identity), or an `any` with no `where` whose test does: (X, the rest
+        of the test or None), since the one thing that can pass is X. Not for a kind with no things
+        (X, computed first, might fail where the loop over nothing would not)."""
+        collection = node.collection
+        where = node.where if node.where is not None or node.func != "any" else node.body
         if not isinstance(collection, ast.Name) or collection.id not in self.program.kinds or where is None:
             return None
         if not any(t.kind == collection.id for t in self.program.things.values()):
@@ -600,6 +722,27 @@ def fixed_fields(program) -> frozenset:
 
 
 _LAST_FIXED: list = [None, frozenset()]  # [program, its fixed fields]
+
+
+class _Loop:
+    """A loop being written (an aggregate's, a choice's over its options, a hint's over a decision's):
+    the Python names it binds, and the lists to work out once before it (`_hoisted_member`), each
+    source with the name that holds it."""
+
+    __slots__ = ("names", "hoisted", "_reads")
+
+    def __init__(self, names: tuple):
+        self.names = names
+        self.hoisted: dict = {}
+        self._reads = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
+
+    def reads(self, source: str) -> bool:
+        """Whether Python `source` names one of the loop's variables."""
+        return self._reads.search(source) is not None
+
+    def prefix(self) -> str:
+        """The comprehension clauses that bind the hoisted lists: `for _h1 in ([…],) `, put first."""
+        return "".join(f"for {name} in ({items},) " for items, name in self.hoisted.items())
 
 
 class Safety:

@@ -523,12 +523,13 @@ class StatementCodegen:
         if node.where is None:
             fn.add(indent, f"{legal} = list(g.iterate({items}))")
         else:  # a comprehension, the test written in it
-            test, constants, used = self.codegen.inline(node.where, inner, bound)
+            test, constants, used, hoisted = self.codegen.inline_in_loop(node.where, inner, bound, (item,))
             fn.namespace.update(constants)
             failure = self.codegen._failure(node.where)
             for name in sorted(used):
                 fn.add_failing(indent, f"L_{name} = e[{name!r}]", failure)
-            fn.add_failing(indent, f"{legal} = [{item} for {item} in g.iterate({items}) if {test}]", failure)
+            before = "".join(f"for {name} in ({source},) " for name, source in hoisted)  # worked out once
+            fn.add_failing(indent, f"{legal} = [{item} {before}for {item} in g.iterate({items}) if {test}]", failure)
         fn.add(indent, f"if {legal}:")  # nothing to choose from: the statement does nothing
         by = self._needed(fn, node.by, local, indent + 1, "who chooses")
         fn.add(indent + 1, f"e[{var!r}] = g.choose({by}, {node.name!r}, {legal}, {fn.name('_w', where)})")

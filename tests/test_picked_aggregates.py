@@ -1,6 +1,7 @@
 """An aggregate over a kind filtered by `p == X` looks at X alone (codegen `_picked`), and answers
 what the loop over every thing answers: for X a thing of the kind, of another kind, a plain square,
-`none`; with the rest of the filter, in either order of the comparison, in every aggregate."""
+`none`; with the rest of the filter, in either order of the comparison, in every aggregate; and
+where X is a name, with no loop at all (`_tested_on`), unless what it sums may be `none`."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ player:
 kind Lot:
     price: money
     state owner: player? = none
+    state extra: money? = none
 
 kind Barn:
     price: money
@@ -56,9 +58,12 @@ define found(s: square) = first(l in Lot where l == s)
 define dearest(s: square) = max(l in Lot where l == s or l.price > $85: l.price)
 define owned_by(q: player?) = count(l in Lot where l.owner == q)
 define dear(s: square) = count(l in Lot where l == s: l.price > $70)
+define anybody(s: square) = any(l in Lot: l == s and l.owner == none and l.price > $70)
+define extra_of(s: square) = sum(l in Lot where l == s: l.extra)
+define lot_price(t: Lot) = sum(l in Lot where l == t: l.price)
 """
 
-DEFINES = ("total", "unowned", "many", "any_of", "every", "found", "owned_by", "dear")
+DEFINES = ("total", "unowned", "many", "any_of", "every", "found", "owned_by", "dear", "anybody")
 
 
 def _answers(rules) -> list:
@@ -73,6 +78,8 @@ def _answers(rules) -> list:
             answers.append((name, getattr(argument, "name", argument), getattr(value, "name", value)))
     dearest = rules.compiler.codegen.defined(rules.program.defines["dearest"])
     answers += [("dearest", s.name, dearest(game, {"s": s})) for s in game.square_list]
+    lot_price = rules.compiler.codegen.defined(rules.program.defines["lot_price"])
+    answers += [("lot_price", t.name, lot_price(game, {"t": t})) for t in game.kind_things["Lot"]]
     return answers
 
 
@@ -97,6 +104,29 @@ def test_a_picked_aggregate_answers_as_the_loop_over_every_thing(monkeypatch):
     assert ("unowned", "Beta", 0) in picked and ("unowned", "Gamma", 90) in picked
     assert ("found", "Alpha", "Alpha") in picked and ("found", "Go", None) in picked
     assert ("dear", "Gamma", 1) in picked and ("dear", "Alpha", 0) in picked and ("dear", "Go", 0) in picked
+    assert ("anybody", "Gamma", True) in picked and ("anybody", "Beta", False) in picked
+    assert ("anybody", "Shed", False) in picked and ("anybody", None, False) in picked
+    assert ("lot_price", "Gamma", 90) in picked
+
+
+def test_a_picked_name_is_tested_itself_with_no_loop_unless_what_it_sums_may_be_none(monkeypatch):
+    """`any(l in Lot: l == s and …)` (no `where`: the test picks too), `sum`, `count` and `all` over the
+    one candidate `s` are tests written on `s`, no `_one` called. `l.extra` may be `none`: summed, that
+    fails (a rule error), where `x if test else 0` would answer `none`; it keeps its loop over `_one`."""
+    calls = []
+    one = codegen.HELPERS["_one"]
+    monkeypatch.setitem(codegen.HELPERS, "_one", lambda item, kind: calls.append(item) or one(item, kind))
+    rules = _compiled(monkeypatch, True)
+    game = Game(rules, 2, seed=1)
+    defined = rules.compiler.codegen.defined
+    beta = game.by_name["Beta"]
+    for name in ("total", "many", "any_of", "every", "dear", "anybody", "lot_price"):
+        define = rules.program.defines[name]
+        defined(define)(game, {define.params[0][0]: beta})
+    assert calls == []
+    with pytest.raises(codegen.RuleRuntimeError, match="l.extra"):
+        defined(rules.program.defines["extra_of"])(game, {"s": beta})
+    assert calls == [beta]
 
 
 @pytest.mark.parametrize("where", ["l.price == $60", "l == l", "l.owner == none and l == s"])
