@@ -50,6 +50,11 @@ class Agent:
         leave the others out of `options`, where testing their conditions cannot fail."""
         return None
 
+    def wanted_for(self, rules):
+        """`wanted_actions` for games of `rules`, as a function of (game, player, raising), or None
+        where it answers None always: the engine asks for it once a game, and calls it in every window."""
+        return None if type(self).wanted_actions is _EVERY_ACTION else self.wanted_actions
+
     def accept(self, game, player, offer: TradeOffer) -> bool:
         return False
 
@@ -59,6 +64,9 @@ class Agent:
 
     def restore(self, data: dict) -> None:
         pass
+
+
+_EVERY_ACTION = Agent.wanted_actions  # an agent whose class has this one wants every action
 
 
 class RandomAgent(Agent):
@@ -106,10 +114,9 @@ class HeuristicAgent(Agent):
         # agents, and an agent holding the game would make the two a cycle, which only Python's cycle
         # collector frees (after tracing everything the game keeps, its whole event log).
         self._tradable_groups = (None, [], 0)  # see `_find_groups`
-        self._seller_reads = (None, None, None, False, False)  # see `_find_seller_reads`
+        self._trade_kit = (None,)  # see `_new_trade_kit`
         self._act_hints = (None, {}, False)  # see `_learn_hints`
         self._choice_hints = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
-        self._relevance = (None, None)  # (rules, `wanted_actions` written out for them: `_relevance_of`)
         self._acted_in, self._acted_game = -1, None  # the turn (of which game: its state) the two below are of:
         self._last_acted: dict = {}  # thing (or amount, or None) -> the action last taken on it in the turn
         self._looping: set = set()  # (action, thing) that would go round a loop if taken again this turn
@@ -181,8 +188,6 @@ class HeuristicAgent(Agent):
             best, plain = self._scored(game, player, options, known[1])
             if best is not None:
                 return self._taking(best)
-        elif known[2] and (self._acted_in != game.state.turn or self._acted_game is not game.state):
-            self._new_turn(game)
         if raising is not None:
             return self._offer(game, self._sell_for_cash(game, player, raising))
         if plain:
@@ -262,10 +267,12 @@ class HeuristicAgent(Agent):
         then it sells), and those whose hint may score an option above 0. A hint `if C then A else B`
         whose C and chosen branch read no option and cannot fail is worked out once: `if player.owing
         > $0 then p.loan else $0` scores every loan 0 when nothing is owed, and then no loan is wanted."""
-        known = self._relevance
-        if known[0] is not game.rules:
-            self._relevance = known = (game.rules, _relevance_of(game.rules))
-        return known[1](game, player, raising)
+        return self.wanted_for(game.rules)(game, player, raising)
+
+    def wanted_for(self, rules):
+        if type(self).wanted_actions is not _WRITTEN_OUT:  # a subclass that wants otherwise
+            return self.wanted_actions
+        return _relevance_of(rules)
 
     def _offer(self, game, offer):
         """The trade to offer, or None where it would be the very offer this agent made last and
@@ -322,21 +329,14 @@ class HeuristicAgent(Agent):
 
     def _buy_to_complete(self, game, player):
         """Offer to buy the one missing member of a group the player nearly owns, at twice its worth."""
-        plan = self._seller_reads
-        if plan[0] is not game.rules:
-            plan = self._find_seller_reads(game.rules)
-        _, kinds, key_of, priced_every_time, priced_once = plan
+        kit = self._trade_kit  # asked in every window: what it needs of the game, found once a game
+        if kit[0] is not game.state:
+            kit = self._new_trade_kit(game)
+        _, kinds, key_of, priced_every_time, twice_reserve, lowest = kit
         if kinds is None:  # nothing to trade, or trades without cash
             return None
-        known = self._constant_reserve  # `reserve`, its usual answer written out: asked in every window
-        reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
-        spare = player.f_cash - 2 * reserve
-        if spare <= 0:
-            return None
-        groups = self._tradable_groups
-        if groups[0] is not game.state:
-            groups = self._find_groups(game, kinds, priced_once)
-        if spare < groups[2]:  # less than any price asked in this game: who sells what need not be known
+        spare = player.f_cash - (twice_reserve if twice_reserve is not None else 2 * self.reserve(game))
+        if spare <= 0 or spare < lowest:  # less than any price asked in this game: who sells what need not be known
             return None
         key = key_of(game.versions)  # the sum of the counters: they only grow, so it changes when one does
         known = self._sellers_known
@@ -352,6 +352,18 @@ class HeuristicAgent(Agent):
             if game.trade_is_legal(offer):
                 return offer
         return None
+
+    def _new_trade_kit(self, game) -> tuple:
+        """(game state, the kinds that may be traded or None, the key of what sellers depend on, whether
+        they are priced every time (see `_find_seller_reads`), twice the reserve where the hint keeps
+        it constant (else None: worked out each time), the lowest price a seller could ask in this game
+        (see `_find_groups`)), kept as `_trade_kit`."""
+        _, kinds, key_of, priced_every_time, priced_once = self._find_seller_reads(game.rules)
+        reserve = self.reserve(game)
+        constant = self._constant_reserve is not None and self._constant_reserve[0] is game.rules
+        lowest = self._find_groups(game, kinds, priced_once)[2] if kinds is not None else _NO_PRICE
+        self._trade_kit = (game.state, kinds, key_of, priced_every_time, 2 * reserve if constant else None, lowest)
+        return self._trade_kit
 
     def _sellers(self, game, player, kinds, key, priced_every_time: bool) -> tuple:
         """(player, key, the lowest price, [(member, owner, price)]) for the one member the player lacks of
@@ -397,7 +409,8 @@ class HeuristicAgent(Agent):
         self._tradable_groups = (game.state, groups, lowest)
         return self._tradable_groups
 
-    def _find_seller_reads(self, rules) -> tuple:
+    @staticmethod
+    def _find_seller_reads(rules) -> tuple:
         """(rules, the kinds that may be traded or None where there are none or no trade takes cash,
         the key of what the sellers depend on: `owner`, who is out and what the `worth` hint reads,
         whether the hint reads uncounted state too, whether it reads fixed data alone), found once
@@ -412,8 +425,7 @@ class HeuristicAgent(Agent):
             kinds = rules.trade_kinds if rules.trade_kinds and rules.trade_cash else None
             known["seller reads"] = (rules, kinds, counters_key(reads), UNTRACKED in worth,
                                      not changing and UNTRACKED not in worth)
-        self._seller_reads = known["seller reads"]
-        return self._seller_reads
+        return known["seller reads"]
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.worth(t) for t in offer.gives) + offer.cash
@@ -430,6 +442,9 @@ class HeuristicAgent(Agent):
                 if thing in members and all(getattr(t, "f_owner", None) is player for t in members):
                     return True
         return False
+
+
+_WRITTEN_OUT = HeuristicAgent.wanted_actions  # the one `wanted_for` writes out (a replacement is called as it is)
 
 
 _LAST_RULES: list = [None, {}]  # [the last rules file the heuristic agent played, what it worked out from them]

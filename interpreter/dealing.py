@@ -484,17 +484,15 @@ class Dealing:
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 self.event_sink((self.state.turn, "window", where, player.name))
             own_turn = player.seat == self.state.current
-            agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)  # as in `choose`
-            # Only an agent of its own asks for fewer actions (a blindfolded one is asked for all), and
-            # only where some action may be left out.
-            if self._plan is None:
-                self._make_plan()
+            kit = self.window_kits[player.seat]
+            if kit is None or kit[0] is not self.agents[player.seat]:
+                kit = self._window_kit(player)
+            agent, wanted = kit
             legal = self.rules.legal_actions  # `legal_actions`, called without the method in between
-            wanted = getattr(type(agent), "wanted_actions", None) if self._some_safe else None
             for _ in range(MAX_WINDOW_ACTIONS):
                 if player.out or (raising is not None and player.f_cash >= raising):
                     return
-                options = legal(self, player, own_turn, wanted(agent, self, player, raising) if wanted is not None else None)
+                options = legal(self, player, own_turn, wanted(self, player, raising) if wanted is not None else None)
                 choice = agent.act(self, player, options, raising)
                 if choice is None:
                     return
@@ -506,6 +504,20 @@ class Dealing:
                     raise AgentError(f"{player.name}'s agent chose {choice!r}, which is not a legal action now")
         finally:
             self.window_only = outer
+
+    def _window_kit(self, player: Player) -> tuple:
+        """(the agent that answers in `player`'s windows, what it wants as `wanted(game, player,
+        raising)` or None for every action), kept for the game while his agent stays (`window_kits`):
+        asked in every window. Only an agent of its own asks for fewer actions (a blindfolded one,
+        as in `choose`, is asked for all, and made for each window), and only where some action may
+        be left out."""
+        if self._plan is None:
+            self._make_plan()
+        if self.rules.hidden_fields:
+            return self.agent(player), None
+        agent = self.agents[player.seat]
+        kit = self.window_kits[player.seat] = (agent, agent.wanted_for(self.rules) if self._some_safe else None)
+        return kit
 
     def open_window(self, player: Player, where: RuleRef, only=None) -> None:
         """`window for P [only A, B]`: an action window in the middle of the turn, if P's agent wants

@@ -64,7 +64,7 @@ class Game(Cards, Dealing):
         "state", "emitting", "event_sink", "_record", "_observer", "events", "steps", "last_node", "depth", "versions",
         "board", "land_fire", "pass_ahead", "pass_fire", "ring", "stops", "agents", "rules", "forced_dice",
         "on_settled", "all_quiet", "active", "phase_at", "window_only", "cache_actions", "kept_actions",
-        "kept_for_all", "_plan",
+        "kept_for_all", "_plan", "window_kits",
         "_some_safe", "_matched", "_amount_plans", "_ends_false_at", "_end_key", "_end_reads", "_worth_cache",
         "_worth_key", "_worth_reads", "_worth_hint", "_worth_kind", "define_answers", "masking", "moving_roll",
         "move_marks", "members", "kind_things", "things", "by_name", "squares", "square_list", "cards",
@@ -153,6 +153,7 @@ class Game(Cards, Dealing):
         # Per seat, the legal actions kept (`legal_actions`) and his things (`held_by`) ...
         self.kept_actions = [{} for _ in state.players]
         self.kept_for_all: dict = {}  # ... and those the same for every player
+        self.window_kits: list = [None] * len(state.players)  # per seat, his agent and what it wants (`window`)
         written = rules.written
         self.land_fire = written.land  # board index -> the arrival's handlers, written out (turngen.py)
         self.pass_fire = written.passing

@@ -105,6 +105,37 @@ def test_the_actions_the_agent_does_not_want_change_no_game(name, monkeypatch):
     assert fewer == [play(rules, 2 + seed % 3, seed) for seed in seeds]
 
 
+def test_the_engine_asks_a_replaced_wanted_actions(monkeypatch):
+    """The engine asks an agent for the function it calls in every window (`wanted_for`, once a
+    game): a `wanted_actions` put on the class in place of the one written out is the one called."""
+    rules = load_rules(str(GAMES / "wheeler.rules"))
+    asked: list = []
+    monkeypatch.setattr(HeuristicAgent, "wanted_actions",
+                        lambda self, game, player, raising: asked.append(player.name))
+    play(rules, 2, 0)
+    assert asked
+
+
+def test_an_agent_put_in_a_seat_mid_game_answers_its_windows():
+    """What a seat's windows ask is kept for the game while the seat's agent stays (`window_kits`):
+    another agent put in the seat is asked from then on."""
+    rules = load_rules(str(GAMES / "wheeler.rules"))
+    game = Game(rules, 2, seed=3, agents=make_agents("heuristic", 3, 2))
+    game.setup()
+    for _ in range(6):
+        game.play_turn()
+    acted: list = []
+
+    class Watched(HeuristicAgent):
+        def act(self, game, player, options, raising):
+            acted.append(player.seat)
+            return super().act(game, player, options, raising)
+    game.agents[0] = Watched(3, 0)
+    for _ in range(6):
+        game.play_turn()
+    assert acted and set(acted) == {0}
+
+
 def test_a_loan_is_not_wanted_while_nothing_is_owed():
     rules = load_rules(str(GAMES / "wheeler.rules"))
     game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
