@@ -386,7 +386,7 @@ class ExpressionCodegen:
         if isinstance(node, ast.Call):
             args = [sub(a) for a in node.args]
             if node.func == "count":
-                return f"len({self._iterable(node.args[0], args[0])})"
+                return f"len({self.iterable(node.args[0], args[0])})"
             if node.func == "ahead":  # the squares ahead of where the player is
                 self.reads.add(POSITION)
                 return f"g.ahead({args[0]})"
@@ -423,7 +423,7 @@ class ExpressionCodegen:
                 return hoisted
             var = f"v_{node.var}_{len(bound)}"
             inner = {**bound, node.var: var}
-            source, where, body = self._iterable(node.collection, sub(node.collection)), node.where, node.body
+            source, where, body = self.iterable(node.collection, sub(node.collection)), node.where, node.body
             picked = self._picked(node)
             if picked is not None:  # `p in Kind where p == X and …`: X alone, if it is one of them
                 one = sub(picked[0])
@@ -538,7 +538,7 @@ class ExpressionCodegen:
             return None
         var = f"v_{node.var}_{len(bound)}"
         inner = {**bound, node.var: var}
-        source = self._iterable(collection, sub(collection))
+        source = self.iterable(collection, sub(collection))
         self.loops.append(_Loop((var,)))
         try:
             test = f" if {sub(node.where, inner)}" if node.where is not None else ""
@@ -638,7 +638,7 @@ class ExpressionCodegen:
             self.inlining -= 1
         return f"({source})" if not used else None
 
-    def _iterable(self, node, source: str) -> str:
+    def iterable(self, node, source: str) -> str:
         """What to loop over: a list as it is, a group's members, or nothing for `none`."""
         t = self.type_of(node)
         if t.is_list and not t.optional:

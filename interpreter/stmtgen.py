@@ -505,7 +505,7 @@ class StatementCodegen:
         self._tick(fn, node, indent)
         items = self._expr(fn, node.collection, local, indent)
         item = fn.temp()
-        fn.add(indent, f"for {item} in list(g.iterate({items})):")
+        fn.add(indent, f"for {item} in list({self.codegen.iterable(node.collection, items)}):")
         fn.add(indent + 1, f"e[{node.var!r}] = {item}")
         self._statements(fn, node.body.statements, local | {node.var}, indent + 1)
         return local
@@ -521,7 +521,7 @@ class StatementCodegen:
                 bound[name] = fn.temp()
                 fn.add(indent, f"{bound[name]} = e[{name!r}]")
         if node.where is None:
-            fn.add(indent, f"{legal} = list(g.iterate({items}))")
+            fn.add(indent, f"{legal} = list({self.codegen.iterable(node.collection, items)})")
         else:  # a comprehension, the test written in it
             test, constants, used, hoisted = self.codegen.inline_in_loop(node.where, inner, bound, (item,))
             fn.namespace.update(constants)
@@ -529,7 +529,8 @@ class StatementCodegen:
             for name in sorted(used):
                 fn.add_failing(indent, f"L_{name} = e[{name!r}]", failure)
             before = "".join(f"for {name} in ({source},) " for name, source in hoisted)  # worked out once
-            fn.add_failing(indent, f"{legal} = [{item} {before}for {item} in g.iterate({items}) if {test}]", failure)
+            loop = f"for {item} in {self.codegen.iterable(node.collection, items)}"
+            fn.add_failing(indent, f"{legal} = [{item} {before}{loop} if {test}]", failure)
         fn.add(indent, f"if {legal}:")  # nothing to choose from: the statement does nothing
         by = self._needed(fn, node.by, local, indent + 1, "who chooses")
         fn.add(indent + 1, f"e[{var!r}] = g.choose({by}, {node.name!r}, {legal}, {fn.name('_w', where)})")
