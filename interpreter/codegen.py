@@ -424,18 +424,26 @@ class ExpressionCodegen:
             var = f"v_{node.var}_{len(bound)}"
             inner = {**bound, node.var: var}
             source, where, body = self.iterable(node.collection, sub(node.collection)), node.where, node.body
-            picked = self._picked(node)
+            picked, held = self._picked(node), None
             if picked is not None:  # `p in Kind where p == X and …`: X alone, if it is one of them
                 one = sub(picked[0])
                 if _SIMPLE.fullmatch(one):
                     tested = self._tested_on(node, picked, one, sub, bound)
                     if tested is not None:
                         return tested
-                source = f"_one({one}, {node.collection.id!r})"
+                source, rest = f"_one({one}, {node.collection.id!r})", picked[1]
+            else:
+                held = self._held(node)  # `p in Kind where p.owner == X and …`: the things X holds
+                if held is not None and _SIMPLE.fullmatch(holder := sub(held[1])):
+                    source, rest = f"g.held_by({node.collection.id!r}, {held[0]!r}, {holder})", held[2]
+                    self.reads.add(held[0])  # what it holds changes with the field, as the test it replaces read
+                else:
+                    held = None
+            if picked is not None or held is not None:
                 if node.where is not None:
-                    where = picked[1]
+                    where = rest
                 else:  # `any(p in Kind: p == X and …)`, the same test
-                    body = picked[1] if picked[1] is not None else ast.Literal(value=True, type="bool", span=node.span)
+                    body = rest if rest is not None else ast.Literal(value=True, type="bool", span=node.span)
             self.loops.append(_Loop((var,)))
             try:
                 test = sub(where, inner) if where is not None else None
@@ -507,8 +515,7 @@ class ExpressionCodegen:
                 or not (isinstance(body, ast.Compare) and body.op == "=="):
             return None
         for mine, other in ((body.left, body.right), (body.right, body.left)):
-            if isinstance(mine, ast.Name) and mine.id == node.var \
-                    and not any(isinstance(n, ast.Name) and n.id == node.var for n in walk(other)):
+            if isinstance(mine, ast.Name) and mine.id == node.var and not _reads(other, node.var):
                 return other
         return None
 
@@ -523,8 +530,7 @@ class ExpressionCodegen:
         body = node.body
         if not self.loops or node.func != "any" or not (isinstance(body, ast.Compare) and body.op == "=="):
             return None
-        reads = [any(isinstance(n, ast.Name) and n.id == node.var for n in walk(side))
-                 for side in (body.left, body.right)]
+        reads = [_reads(side, node.var) for side in (body.left, body.right)]
         if reads[0] == reads[1]:
             return None
         mapped, value = (body.left, body.right) if reads[0] else (body.right, body.left)
@@ -602,17 +608,34 @@ class ExpressionCodegen:
             return None
         if not any(t.kind == collection.id for t in self.program.things.values()):
             return None
-        first, rest = where, None
-        if isinstance(where, ast.BoolOp) and where.op == "and":
-            first = where.operands[0]
-            rest = where.operands[1] if len(where.operands) == 2 else \
-                ast.BoolOp(op="and", operands=tuple(where.operands[1:]), span=where.span)
+        first, rest = _first_test(where)
         if not (isinstance(first, ast.Compare) and first.op == "=="):
             return None
         for mine, other in ((first.left, first.right), (first.right, first.left)):
-            if isinstance(mine, ast.Name) and mine.id == node.var \
-                    and not any(isinstance(n, ast.Name) and n.id == node.var for n in walk(other)):
+            if isinstance(mine, ast.Name) and mine.id == node.var and not _reads(other, node.var):
                 return other, rest
+        return None
+
+    def _held(self, node: ast.Aggregate):
+        """For an aggregate over the things of a kind whose `where` begins `p.F == X`, or an `any` with
+        no `where` whose test does, F a field of the kind that names a player (`owner`) and X a
+        player (never `none`) not reading `p`: (F, X, the rest of the test or None). The things that
+        can pass are those X holds by F, in the kind's order, which the game keeps for X
+        (`Dealing.held_by`, found again only when F changes to or from X): what a player owns, not
+        every thing of the kind looked at."""
+        collection = node.collection
+        where = node.where if node.where is not None or node.func != "any" else node.body
+        if not isinstance(collection, ast.Name) or collection.id not in self.program.kinds or where is None:
+            return None
+        first, rest = _first_test(where)
+        if not (isinstance(first, ast.Compare) and first.op == "=="):
+            return None
+        for mine, other in ((first.left, first.right), (first.right, first.left)):
+            if isinstance(mine, ast.Attr) and isinstance(mine.obj, ast.Name) and mine.obj.id == node.var \
+                    and self.type_of(mine).name == "player" and not _reads(other, node.var):
+                t = self.type_of(other)
+                if t.name == "player" and not t.optional and not t.is_list:
+                    return mine.name, other, rest
         return None
 
     def _inlined(self, define, function, args: list, bound: dict, constants: dict) -> str | None:
@@ -722,6 +745,20 @@ def fixed_fields(program) -> frozenset:
 
 
 _LAST_FIXED: list = [None, frozenset()]  # [program, its fixed fields]
+
+
+def _first_test(where) -> tuple:
+    """A condition's first conjunct, and the rest (None, the one left, or an `and` of those left)."""
+    if not (isinstance(where, ast.BoolOp) and where.op == "and"):
+        return where, None
+    rest = where.operands[1] if len(where.operands) == 2 else \
+        ast.BoolOp(op="and", operands=tuple(where.operands[1:]), span=where.span)
+    return where.operands[0], rest
+
+
+def _reads(node, name: str) -> bool:
+    """Whether expression `node` reads the name `name`."""
+    return any(isinstance(n, ast.Name) and n.id == name for n in walk(node))
 
 
 class _Loop:
