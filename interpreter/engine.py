@@ -531,6 +531,7 @@ class Game(Cards, Dealing):
             self.emit("set", where, "global", name, name_of(old), name_of(value))
 
     def run_procedure(self, name: str, body, env: dict, where: RuleRef) -> None:
+        """`do NAME(…)` (a `do` written out runs this inline: stmtgen `_w_Do`)."""
         if self.emitting:
             self.event_sink((self.state.turn, "do", where, name, [name_of(v) for v in env.values()]))
         self.descend("procedures call procedures")
@@ -538,6 +539,11 @@ class Game(Cards, Dealing):
             body(self, env)
         finally:
             self.depth -= 1
+
+    def procedures_too_deep(self) -> None:
+        """`descend`'s error for a procedure (the depth counted where a `do` is written out)."""
+        self.depth -= 1
+        self.descend("procedures call procedures")
 
     def ahead(self, player: Player) -> list:
         """The board's squares from the one after the player's, once round, in moving order."""

@@ -447,12 +447,24 @@ class StatementCodegen:
 
     def _w_Do(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
-        names = [pname for pname, _ in self.compiler.program.procedures[node.name].params]
+        params = self.compiler.program.procedures[node.name].params
         values = [self._expr(fn, a, local, indent) for a in node.args]  # in order, as the closure computes them
-        env = "{" + ", ".join(f"{n!r}: {v}" for n, v in zip(names, values)) + "}"
-        # The body is looked up when the statement runs: a procedure is compiled on first use.
-        body = f"{fn.name('_procedure', self.compiler.procedure)}({node.name!r})"
-        fn.add(indent, f"g.run_procedure({node.name!r}, {body}, {env}, {fn.name('_w', where)})")
+        env = "{" + ", ".join(f"{n!r}: {v}" for (n, _), v in zip(params, values)) + "}"
+        # `Game.run_procedure`, written out. The body is looked up when the statement runs: a procedure
+        # is compiled on first use (so procedures may call each other).
+        fn.namespace["_procedures"] = self.compiler.procedures
+        body = fn.temp()
+        fn.add(indent, f"{body} = _procedures.get({node.name!r}) or "
+                       f"{fn.name('_procedure', self.compiler.procedure)}({node.name!r})")
+        shown = ", ".join(self._shown(fn, t, v) for (_, t), v in zip(params, values))
+        write_emit(fn, indent, "do", fn.name("_w", where), f"{node.name!r}, [{shown}]")
+        fn.add(indent, "g.depth += 1")
+        fn.add(indent, f"if g.depth > {MAX_DEPTH}:")
+        fn.add(indent + 1, "g.procedures_too_deep()")
+        fn.add(indent, "try:")
+        fn.add(indent + 1, f"{body}(g, {env})")
+        fn.add(indent, "finally:")
+        fn.add(indent + 1, "g.depth -= 1")
         return local
 
     def _w_Pass(self, fn, node, local, indent, where):

@@ -174,3 +174,24 @@ def test_a_choice_whose_test_fails_fails_as_its_closure_does(tmp_path, monkeypat
         errors.append((str(caught.value), caught.value.span))
     assert "division by zero" in errors[0][0]
     assert errors[0] == errors[1]
+
+
+def test_a_procedure_that_calls_itself_is_stopped_at_the_depth_limit_as_its_closure_stops_it(tmp_path, monkeypatch):
+    """`do` written out counts the depth itself (no `Game.run_procedure` in between): a procedure
+    that calls itself is stopped with the same error, at the same `do`, as through the closure."""
+    text = MINIMAL.read_text().replace("on pass Go:", "procedure again(p: player, n: money):\n"
+                                       "    if p.cash > $0:\n        do again(p, n + $1)\n\n"
+                                       "on land Rest:\n    do again(player, $0)\n\non pass Go:")
+    path = tmp_path / "again.rules"
+    path.write_text(text)
+    line = text.splitlines().index("        do again(p, n + $1)") + 1
+
+    def stopped() -> str:
+        game = Game(load_rules(str(path)), 2, seed=1, agents=make_agents("heuristic", 1, 2))
+        with pytest.raises(RuleRuntimeError, match="procedures call procedures more than") as info:
+            game.play()
+        assert info.value.span.line == line
+        return str(info.value)
+    written = stopped()
+    monkeypatch.setattr(StatementCodegen, "_too_deep", staticmethod(lambda fn, stmt, indent: True))
+    assert stopped() == written
