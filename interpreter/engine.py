@@ -24,7 +24,7 @@ from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleR
 from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
 from .starting import start_things
-from .state import TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json
+from .state import ONE_DIE, TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
@@ -318,6 +318,12 @@ class Game(Cards, Dealing):
             if self.emitting:  # `emit`, written out: one of the events made every turn
                 who = player.name if player is not None else None
                 self.event_sink((self.state.turn, "roll", where, who, result.faces))  # shared: no list made
+            return result
+        elif count == 1:  # one die, as shared
+            result = ONE_DIE[int(self.state.rng.random() * 6)]
+            if self.emitting:
+                self.event_sink((self.state.turn, "roll", where, player.name if player is not None else None,
+                                 result.faces))
             return result
         else:
             rnd = self.state.rng.random

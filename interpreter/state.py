@@ -338,3 +338,4 @@ class Roll:
 
 
 TWO_DICE = tuple(Roll((a, b), a + b, a == b) for a in range(1, 7) for b in range(1, 7))  # faces a, b: [6 * a + b - 7]
+ONE_DIE = tuple(Roll((a,), a, False) for a in range(1, 7))  # face a: [a - 1]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
+from rulesc.interpreter.engine import Game
+from rulesc.interpreter.events import NO_RULE
 from rulesc.interpreter.rules import compile_rules
 from rulesc.interpreter.scenario import run_scenarios
-from rulesc.interpreter.state import TWO_DICE, Roll
+from rulesc.interpreter.state import ONE_DIE, TWO_DICE, Roll
 
 
 ROLLS = """\
@@ -56,3 +60,18 @@ def test_two_rolls_are_equal_when_they_show_the_same_faces():
     assert len(results) == 2 and all(r.passed for r in results), [r.failures for r in results]
     assert TWO_DICE[6 * 3 + 4 - 7] == Roll((3, 4), 7, False) != Roll((4, 3), 7, False)
     assert all(roll.faces == (a, b) for roll, (a, b) in zip(TWO_DICE, [(a, b) for a in range(1, 7) for b in range(1, 7)]))
+
+
+def test_one_die_is_one_draw_of_the_games_generator_and_a_shared_roll():
+    """`roll 1 die` draws one number, as any roll of n dice draws n; its roll is one of `ONE_DIE`
+    (never doubles), equal to a roll of the same face made anew."""
+    rules = compile_rules(check_program(parse_text(ROLLS, "rolls.rules")))
+    game = Game(rules, 2, seed=5)
+    game.setup()
+    draws = random.Random()
+    draws.setstate(game.state.rng.getstate())
+    rolled = [game.roll(game.state.players[0], 1, NO_RULE) for _ in range(40)]
+    assert [r.faces for r in rolled] == [(int(draws.random() * 6) + 1,) for _ in range(40)]
+    assert game.state.rng.getstate() == draws.getstate()
+    assert all(r in ONE_DIE and r.total == r.faces[0] and not r.doubles for r in rolled)
+    assert ONE_DIE[2] == Roll((3,), 3, False) and {r.total for r in rolled} == {1, 2, 3, 4, 5, 6}
