@@ -36,7 +36,8 @@ def board_layout(rules) -> tuple:
     board, as (position of its thing or None, its square or None) for each of its places, the
     squares off the ring last; (position, board index) for each thing on the board, in board
     order; the board indexes of each square's first place; the indexes of the `stop` squares on
-    the ring; the index of the start)."""
+    the ring; the index of the start; each plain square on the ring with the indexes of its places
+    there, in order (`move`))."""
     position = {name: k for k, name in enumerate(rules.thing_names)}
     kinds: dict = {}
     for k, name in enumerate(rules.thing_names):
@@ -49,7 +50,12 @@ def board_layout(rules) -> tuple:
         first.setdefault(name, i)
     stop_names = {name for name, decl in rules.program.squares.items() if decl.stop}
     stops = frozenset(i for i, name in enumerate(rules.board) if name in stop_names)
-    return tuple(kinds.items()), board, placed, tuple(first.values()), stops, rules.board.index(rules.start)
+    places: dict = {}
+    for i, (k, square) in enumerate(board[:len(rules.board)]):
+        if square is not None:
+            places.setdefault(square, []).append(i)
+    return tuple(kinds.items()), board, placed, tuple(first.values()), stops, rules.board.index(rules.start), \
+        {square: tuple(indexes) for square, indexes in places.items()}
 
 
 class Game(Cards, Dealing):
@@ -64,7 +70,7 @@ class Game(Cards, Dealing):
         "state", "emitting", "event_sink", "_record", "_observer", "events", "steps", "last_node", "depth", "versions",
         "board", "land_fire", "pass_ahead", "pass_fire", "ring", "stops", "agents", "rules", "forced_dice",
         "on_settled", "all_quiet", "active", "phase_at", "window_only", "cache_actions", "kept_actions",
-        "kept_for_all", "_plan", "window_kits",
+        "kept_for_all", "_plan", "window_kits", "square_places",
         "_some_safe", "_matched", "_amount_plans", "_ends_false_at", "_end_key", "_end_reads", "_worth_cache",
         "_worth_key", "_worth_reads", "_worth_hint", "_worth_kind", "define_answers", "masking", "moving_roll",
         "move_marks", "members", "kind_things", "things", "by_name", "squares", "square_list", "cards",
@@ -121,7 +127,7 @@ class Game(Cards, Dealing):
         self.by_name = {t.name: t for t in things}
         if rules.layout is None:
             rules.layout = board_layout(rules)
-        kinds, board, placed, once, self.stops, start = rules.layout
+        kinds, board, placed, once, self.stops, start, self.square_places = rules.layout
         self.board = [things[k] if k is not None else square for k, square in board]
         self.ring = len(rules.board)  # squares past the ring's end are off the board
         for k, i in placed:
@@ -342,10 +348,16 @@ class Game(Cards, Dealing):
                     raise self.error(f"`{amount.name}` is not on the board")
                 target = amount.index
             else:
-                ring_start = start if start < n else -1
-                target = next(((ring_start + k) % n for k in range(1, n + 1)
-                               if self.board[(ring_start + k) % n] is amount), None)
-                if target is None and amount in self.board[n:]:
+                target = None
+                places = self.square_places.get(amount)  # (its places on the ring, in order)
+                if places is not None:  # the first one after the token's, going round
+                    ring_start = start if start < n else -1
+                    for target in places:
+                        if target > ring_start:
+                            break
+                    else:
+                        target = places[0]
+                elif amount in self.board[n:]:
                     target = self.board.index(amount, n)
                 if target is None:
                     raise self.error(f"`{amount.name}` is not on the board, so no one can move there")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rulesc.interpreter.agents import HeuristicAgent, RandomAgent, ScriptedAgent, make_agents
 from rulesc.interpreter.engine import Game
-from rulesc.interpreter.events import events_to_jsonl
+from rulesc.interpreter.events import NO_RULE, events_to_jsonl
 from rulesc.interpreter.rules import load_rules
 from rulesc.interpreter.state import state_from_json, state_to_json
 
@@ -287,3 +287,24 @@ def test_fields_are_attributes_and_read_as_a_dict(finance):
         _ = ann.f["houses"]  # a field of things, never of players
     del lease.f["houses"]
     assert "houses" not in lease.f and len(lease.f) == 6 and lease.f.get("houses", 7) == 7
+
+
+def test_a_move_to_a_square_goes_to_its_next_place_round_the_board(tmp_path):
+    """`move … to S`, S on the ring more than once: the first of its places after the token's, going
+    round (a token on S's only place goes all the way round); from off the board, its first place."""
+    text = MINIMAL.read_text().replace("    Go, Red, Rest, Blue", "    Go, Rest, Red, Rest, Blue, Rest, Go")
+    text += '\nsquare Away "Away" off board\n'
+    path = tmp_path / "places.rules"
+    path.write_text(text)
+    rules = load_rules(str(path))
+    game = Game(rules, 2, seed=0)
+    game.setup()
+    player, n = game.state.players[0], game.ring
+    for square in (game.squares["Rest"], game.squares["Go"], game.squares["Away"]):
+        for start in [*range(n), n]:  # n: Away, off the ring
+            player.at = start
+            game.move(player, "to", square, NO_RULE)
+            on_ring = [i for i in range(n) if game.board[i] is square]
+            after = [i for i in on_ring if i > (start if start < n else -1)]
+            expected = (after or on_ring)[0] if on_ring else game.board.index(square, n)
+            assert player.at == expected, (square.name, start)
