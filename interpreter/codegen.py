@@ -104,7 +104,6 @@ def _best(pairs):
     return best
 
 
-_NONE = object()  # no value yet (`best`)
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+")  # an argument's Python that is a name or a number
 _NONZERO = re.compile(r"-?[1-9][0-9]*")  # the Python of a whole number other than 0
 MAX_INLINING = 4  # defines inlined in defines inlined ...
@@ -257,22 +256,30 @@ class ExpressionCodegen:
             source, constants, used, hoisted = self.inline_in_loop(node, local, {var: "v_option"}, ("v_option",))
             if used - {"player"}:  # a hint reads its parameter and the one choosing, nothing else
                 raise InternalError(f"a hint that reads {sorted(used)}")
-            code = ("def best(g, player, options):\n"
+            code = ("def best(g, player, options):\n"  # the first option's value, then each next one's against it
                     + ("    L_player = player\n" if used else "")
                     + "".join(f"    {name} = {items}\n" for name, items in hoisted)
-                    + "    found = None\n"
-                    "    high = _NONE\n"
-                    "    for v_option in options:\n"
+                    + "    rest = iter(options)\n"
+                    "    for v_option in rest:\n"
+                    "        try:\n"
+                    f"            high = {source}\n"
+                    "        except _ERRORS as exc:\n"
+                    "            _fail(exc)\n"
+                    "        found = v_option\n"
+                    "        break\n"
+                    "    else:\n"
+                    "        return None\n"
+                    "    for v_option in rest:\n"
                     "        try:\n"
                     f"            value = {source}\n"
                     "        except _ERRORS as exc:\n"
                     "            _fail(exc)\n"
-                    "        if high is _NONE or value > high:\n"
+                    "        if value > high:\n"
                     "            found, high = v_option, value\n"
                     "    return found\n")
             namespace = dict(HELPERS)
             namespace.update(constants)
-            namespace["_fail"], namespace["_NONE"] = function.fail, _NONE
+            namespace["_fail"] = function.fail
             exec(compile(code, f"<{self.program.path}:{node.span.line} best>", "exec"), namespace)
             made[var] = namespace["best"]
         return made[var]
