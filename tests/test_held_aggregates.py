@@ -5,6 +5,8 @@ by a player that may be `none` loops over every thing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulesc.dsl.checker import check_program
@@ -14,34 +16,8 @@ from rulesc.interpreter.engine import Game
 from rulesc.interpreter.events import NO_RULE
 from rulesc.interpreter.rules import compile_rules
 
-GAME = """\
-game "Held":
-    players: 3 to 3
-    start: Go
-
-player:
-    cash: money = $500
-
-kind Lot:
-    price: money
-    state owner: player? = none
-
-table Lot:
-    name   price
-    Alpha  $60
-    Beta   $80
-    Gamma  $90
-
-square Go "Go"
-
-board:
-    Go, Alpha, Beta, Gamma
-
-turn:
-    phase move:
-        roll 2 dice as d
-        move player by d.total
-
+MINIMAL = Path(__file__).parent / "cli_data" / "minimal.rules"  # its Lot: Red $60, Blue $80, with an `owner`
+DEFINES = """
 define owned_total(q: player) = sum(l in Lot where l.owner == q: l.price)
 define owned_count(q: player) = count(l in Lot where l.owner == q)
 define owns_dear(q: player) = any(l in Lot: l.owner == q and l.price > $70)
@@ -59,19 +35,19 @@ LOOPED = ("unowned", "maybe")
 def _rules(monkeypatch, held: bool):
     if not held:
         monkeypatch.setattr(codegen.ExpressionCodegen, "_held", lambda self, node: None)
-    checked = check_program(parse_text(GAME, "held.rules"))
+    checked = check_program(parse_text(MINIMAL.read_text() + DEFINES, "held.rules"))
     assert not [d for d in checked.diagnostics if d.severity == "error"]
     return compile_rules(checked)
 
 
 def _answers(rules) -> list:
-    """Every define's answer for every player, as Alpha, Beta and Gamma change hands."""
+    """Every define's answer for every player, as Red and Blue change hands."""
     game = Game(rules, 3, seed=0)
     game.setup()
     players = game.state.players
     defines = [(name, rules.compiler.codegen.defined(rules.program.defines[name])) for name in HELD + LOOPED]
     answers = []
-    moves = [("Beta", 0), ("Alpha", 0), ("Gamma", 1), ("Beta", 1), ("Alpha", None), ("Gamma", 0)]
+    moves = [("Blue", 0), ("Red", 0), ("Blue", 1), ("Red", 2), ("Red", None), ("Blue", 0)]
     for step, (thing, seat) in enumerate(moves):
         game.set_field(game.by_name[thing], "owner", players[seat] if seat is not None else None, NO_RULE)
         for name, define in defines:
@@ -92,10 +68,11 @@ def test_an_aggregate_over_what_a_player_holds_answers_as_the_loop(monkeypatch):
     with monkeypatch.context() as m:
         looped = _answers(_rules(m, False))
     assert held == looped
-    assert (1, "owned_total", "P1", 140) in held and (3, "owned_total", "P1", 60) in held  # Alpha and Beta, then Alpha
-    assert (3, "owned_list", "P2", ["Beta", "Gamma"]) in held and (5, "owned_list", "P1", ["Gamma"]) in held
-    assert (4, "owned_count", "P1", 0) in held and (4, "unowned", "P1", 1) in held
-    assert (3, "first_owned", "P2", "Beta") in held and (3, "owns_dear", "P3", False) in held
+    assert (1, "owned_total", "P1", 140) in held and (2, "owned_total", "P1", 60) in held  # Red and Blue, then Red
+    assert (1, "owned_list", "P1", ["Red", "Blue"]) in held and (3, "owned_list", "P3", ["Red"]) in held
+    assert (4, "owned_count", "P3", 0) in held and (4, "unowned", "P1", 1) in held
+    assert (2, "first_owned", "P2", "Blue") in held and (3, "owns_dear", "P3", False) in held
+    assert (2, "all_dear", "P2", True) in held and (2, "all_dear", "P1", False) in held
 
 
 @pytest.mark.parametrize("name", LOOPED)

@@ -5,6 +5,8 @@ not worked out before the loop where the list reads the loop's variable or may f
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulesc.dsl import ast
@@ -15,65 +17,23 @@ from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import compile_rules
 
-GAME = """\
-game "Hoisted":
-    players: 2 to 4
-    start: Go
-    turn limit: 120
-
-player:
-    cash: money = $500
-    state near: count = 0
-    state landlords: count = 0
-
-kind Lot:
-    price: money
-    state owner: player? = none
-
-table Lot:
-    name   price
-    Red    $60
-    Blue   $80
-    Green  $60
-
-square Go "Go"
-square Rest "Rest"
-square Jail "Jail"
-
-board:
-    Go, Red, Rest, Blue, Jail, Green
-
-turn:
-    phase move:
-        roll 1 die as d
-        move player by d.total
+MINIMAL = Path(__file__).parent / "cli_data" / "minimal.rules"  # Go, Red, Rest, Blue; lots bought and rented
+TURN = """
         set player.near = count(s in squares where s != player.position and occupied(s))
         set player.landlords = count(p in players: any(l in Lot where l.owner == p: l.price == $60))
-        choose "hop" by player for s in squares where s != Jail and not rich_here(s):
+        choose "hop" by player for s in squares where s != Rest and not rich_here(s):
             move player to s
-
+"""
+DEFINES = """
 define occupied(s: square) = any(q in players: q.position == s)
 define rich_here(s: square) = any(q in players where q.cash > $450: s == q.position)
 define never(s: square) = count(t in squares where t == s and t != s and any(q in players: q.near / (q.near - q.near) == 1))
 hint hop(s: square) = if occupied(s) then $0 else sum(l in Lot where l == s: l.price)
-
-on land Lot l when l.owner == none:
-    if player.cash >= l.price:
-        pay l.price from player to bank
-        set l.owner = player
-
-on land Lot l when l.owner != none and l.owner != player:
-    pay l.price / 4 from player to l.owner
-
-on debt:
-    pay debtor.cash from debtor to creditor
-    eliminate debtor
-
-on eliminate:
-    for l in Lot:
-        if l.owner == player:
-            set l.owner = none
 """
+GAME = (MINIMAL.read_text()
+        .replace("    start: Go\n", "    start: Go\n    turn limit: 120\n", 1)
+        .replace("    cash: money = $500\n", "    cash: money = $500\n    state near: count = 0\n    state landlords: count = 0\n", 1)
+        .replace("        move player by d.total\n", "        move player by d.total" + TURN, 1)) + DEFINES
 
 
 def _rules():
