@@ -13,7 +13,8 @@ expression's source position.
 
 Some shapes are written as what they compute rather than as their loops, each only where it
 answers (and fails) exactly as the loop would: an aggregate over a kind filtered by `p == X`
-looks at X alone (`_picked`, `_tested_on`); `any(t in L: t == X)` is a membership test
+looks at X alone (`_picked`, `_tested_on`), one filtered by `p.owner == X` at what X holds
+(`_held`, kept by the game); `any(t in L: t == X)` is a membership test
 (`_member`), and inside another loop that does not change it, the list it tests is worked out
 once before that loop (`_hoisted_member`); a define that cannot fail is written where it is
 called (`_inlined`).
