@@ -202,7 +202,12 @@ class _Gen:
         options = [f"${c.choice(['0', '1', '5', '50', '200', '1,000'])}", "fee", "player.cash / 2",
                    f"{c.choice(['10', '50', '100'])}% of player.cash rounded down", "bonus * 2"]
         options += [f"{n}.price" for n in names]
+        options += [f"sum(l in Lot where l.owner == {self.who(names)}: l.price)",  # aggregates the codegen
+                    f"sum(l in Lot where l == {self.place(names)} and l.owner != player: l.price)"]  # rewrites
         return c.choice(options)
+
+    def place(self, names=()):
+        return self.c.choice(["player.position", *self.squares, *self.lots, *[n for n in names if n != "d"]])
 
     def count(self, names=()):
         c = self.c
@@ -219,6 +224,11 @@ class _Gen:
                    "player.flag", "not player.flag", f"count(players) == {c.integer(1, 4)}"]
         options += [f"{n}.owner == none" for n in names if n != "d"] + [f"{n}.owner != none" for n in names if n != "d"]
         options += [f"{n}.owner == player" for n in names if n != "d"]
+        options += [f"any(q in players: q.position == {self.place(names)})",
+                    f"count(t in squares where t != {self.place(names)} and not any(q in players: q.position == t)) > 1",
+                    f"any(l in Lot: l == {self.place(names)} and l.owner == {self.who(names)})",
+                    f"all(l in Lot where l.owner == {self.who(names)}: l.price > {self.money(names)})",
+                    "count(q in players: any(l in Lot where l.owner == q: l.price > $50)) > 0"]
         return c.choice(options)
 
     def statement(self, depth, names, indent):
