@@ -44,7 +44,6 @@ def settling(body):
             g.rules_running -= 1
         if not g.rules_running:
             g.on_settled()
-    run.body = body  # what generated code calls directly when no one watches (turngen.py)
     return run
 
 

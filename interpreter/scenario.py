@@ -129,8 +129,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
     try:
         for item in scenario.items:
             if isinstance(item, ast.Set):
-                compiled, _ = compiler.stmt(item, env_names)
-                compiled(g, env_for())
+                compiler.statement(item, env_names)(g, env_for())
             elif isinstance(item, ast.ScenarioDice):
                 g.forced_dice.extend(item.rolls)
             elif isinstance(item, ast.ScenarioCards):

@@ -4,15 +4,15 @@ A block (a handler's, a phase's, an action's, a card's body) becomes one generat
 `f(g, e)` whose statements are written out one after the other, with their expressions inlined
 as the Python the expression codegen makes, the step budget counted once a block, and the engine
 called directly: `pay rent from player to p.owner` runs as a few lines that compute the amount,
-test the operands and call `g.pay`, instead of a statement closure calling an expression function
-for each operand and `g.tick`. `if` and `for` bodies are written inside their statement, so a
-handler's whole body is usually one function.
+test the operands and call `g.pay`. `if` and `for` bodies are written inside their statement, so
+a handler's whole body is usually one function.
 
-This is the fast path for the statements a game runs most. Any other statement compiles through
-its `Compiler._s_X` method, the general path (every statement has one), and the generated code
-calls that closure in its place; the two behave alike, statement for statement: the same
-evaluation order, the same events (the engine makes them), a step for each statement and the same
-errors at the same places.
+This is the only implementation of the statements: each has its `_w_X` method here, and every
+command (run, simulate, check, test, play, diff) runs what these methods write. A statement nested
+too deeply for one Python function is written the same way into a function of its own (`_apart`),
+its step still counted with its block; a long `elif` chain is written flat. Either way the same
+evaluation order, the same events (the engine makes them), the same steps and the same errors at
+the same places.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .state import TWO_DICE, Bank, Player, field_attr, name_of
 
 PLAIN_TYPES = frozenset({"money", "count", "percent", "bool", "text"})  # values events show as they are
 
-MAX_INDENT = 40  # deeper statements go through their closures (each starts a new function)
+MAX_INDENT = 40  # deeper statements are written as functions of their own (`_apart`)
 MAX_LOOPS = 8
 
 
@@ -83,14 +83,14 @@ class _Function:
         self.failing = {i + len(lines) if i >= index else i: failure for i, failure in self.failing.items()}
 
     def source_loops(self, indent: int) -> int:
-        """How many `for` loops enclose a line written at `indent` now."""
+        """How many loops and `try`s (Python allows 20 nested) enclose a line written at `indent` now."""
         loops, level = 0, indent
         for line in reversed(self.lines):
             stripped = line.lstrip(" ")
             depth = (len(line) - len(stripped)) // 4
             if depth < level:
                 level = depth
-                loops += stripped.startswith("for ")
+                loops += stripped.startswith(("for ", "while ", "try:"))
                 if level <= 1:
                     break
         return loops
@@ -192,13 +192,10 @@ class StatementCodegen:
         fn.steps.append([0, None])
         for stmt in statements:
             inner = self._keep(fn, [stmt.var] if isinstance(stmt, _FOR_THE_BODY) and stmt.var in local else [], indent)
-            write = getattr(self, "_w_" + type(stmt).__name__, None)
-            if write is not None and self._too_deep(fn, stmt, indent):
-                write = None  # a new function, through the closure, rather than past Python's nesting limits
-            if write is None:
-                local = self._general(fn, stmt, local, indent)
+            if self._too_deep(fn, stmt, indent):
+                local = self._apart(fn, stmt, local, indent)
             else:
-                local = write(fn, stmt, local, indent, self.compiler.where(stmt))
+                local = self._write_statement(fn, stmt, local, indent)
             self._give_back(fn, inner, indent)
         self._give_back(fn, kept, indent)
         steps, first = fn.steps.pop()
@@ -221,20 +218,36 @@ class StatementCodegen:
         for name, saved in kept:
             fn.add(indent, f"e[{name!r}] = {saved}")
 
-    def _general(self, fn: _Function, stmt, local: frozenset, indent: int) -> frozenset:
-        """The general path: the statement's closure from `Compiler._s_X`, called from the generated code."""
-        compiled, local = self.compiler.stmt(stmt, local)
-        fn.add(indent, f"{fn.name('_s', compiled)}(g, e)")
+    def _write_statement(self, fn: _Function, stmt, local: frozenset, indent: int) -> frozenset:
+        """`stmt` written into `fn` by its `_w_X` method; the local names visible after it."""
+        write = getattr(self, "_w_" + type(stmt).__name__, None)
+        if write is None:
+            raise TypeError(f"no code is written for a `{type(stmt).__name__}` statement")  # a construct not added here
+        return write(fn, stmt, local, indent, self.compiler.where(stmt))
+
+    def _apart(self, fn: _Function, stmt, local: frozenset, indent: int) -> frozenset:
+        """`stmt` written as a function of its own, called from `fn`: for a statement nested too deeply
+        to write in place (`_too_deep`). It is the same code: its own step is counted with the block
+        it is in, as in place, and it reads and binds its names in `e` (nothing in `fn.fixed`)."""
+        apart = _Function()
+        apart.steps.append([0, None])
+        local = self._write_statement(apart, stmt, local, 1)
+        steps, first = apart.steps.pop()
+        block = fn.steps[-1]
+        block[0] += steps
+        if block[1] is None and first is not None:
+            block[1] = fn.name("_n", apart.namespace[first])
+        self.count += 1
+        called = self.define(apart, f"_apart{self.count}", "g, e", f"{self.compiler.program.path}:{stmt.span.line} statement")
+        fn.add(indent, f"{fn.name('_s', called)}(g, e)")
         return local
 
     @staticmethod
     def _too_deep(fn: _Function, stmt, indent: int) -> bool:
         """Whether writing `stmt` here could pass Python's limits on one function (100 levels of
-        indentation, 20 nested loops and `try`s): an `elif` chain or a choice of many options nests
-        one level per branch, and rules may nest loops deeply."""
-        branches = len(getattr(stmt, "branches", ())) + len(getattr(stmt, "options", ()))
-        loops = fn.source_loops(indent)
-        return indent + branches > MAX_INDENT or loops >= MAX_LOOPS
+        indentation, 20 nested loops and `try`s): rules may nest blocks and loops deeply. (A long
+        `elif` chain is written flat where it would nest too deeply: `_w_If`.)"""
+        return indent > MAX_INDENT or fn.source_loops(indent) >= MAX_LOOPS
 
     def _tick(self, fn: _Function, node, indent: int) -> None:
         """What `Game.tick` does: the statement running now, and one step of the turn's budget. The
@@ -308,12 +321,12 @@ class StatementCodegen:
         return local | {node.var}
 
     def _w_Move(self, fn, node, local, indent, where):
-        if self.compiler.landing_context:  # the arrival's handlers read the move (`moved_by`, marks)
-            return self._general(fn, node, local, indent)
         self._tick(fn, node, indent)
         who = self._needed(fn, node.who, local, indent, "moved")
         amount = self._expr(fn, node.amount, local, indent)
         w = fn.name("_w", where)
+        if self.compiler.landing_context:  # the arrival's handlers read the move (`moved_by`, marks)
+            return self._marked_move(fn, node, local, indent, who, amount, w)
         program = self.compiler.program
         if node.how != "by" or program.board is None or any(square.stop for square in program.squares.values()):
             fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {w})")
@@ -353,6 +366,16 @@ class StatementCodegen:
         add(inner + 1, "g.depth -= 1")
         add(indent, "else:")
         add(indent + 1, f"g.move({who}, 'by', {amount}, {w})")
+        return local
+
+    def _marked_move(self, fn, node, local, indent, who: str, amount: str, w: str):
+        """`Game.move_marked`: the move tells the arrival's handlers the roll its distance reads (the
+        first one named) and its marks."""
+        rolls = [n for n in walk(node.amount) if isinstance(n, ast.Name) and n.id in local
+                 and getattr(self.codegen.types.get(id(n)), "name", None) == "roll"]
+        roll = self._expr(fn, rolls[0], local, indent) if rolls and node.how in ("by", "back") else "None"
+        marks = fn.name("_marks", frozenset(node.marks))
+        fn.add(indent, f"g.move_marked({who}, {node.how!r}, {amount}, {w}, {roll}, {marks})")
         return local
 
     def _w_Pay(self, fn, node, local, indent, where):
@@ -396,8 +419,6 @@ class StatementCodegen:
         return local
 
     def _w_Set(self, fn, node, local, indent, where):
-        if self.compiler._supply_of(node.target) is not None:  # pieces taken from or given back to a supply
-            return self._general(fn, node, local, indent)
         self._tick(fn, node, indent)
         w = fn.name("_w", where)
         if isinstance(node.target, ast.Name):
@@ -406,8 +427,12 @@ class StatementCodegen:
             return local
         target = self._expr(fn, node.target.obj, local, indent)
         fn.add(indent, f"if {target} is None:")
-        fn.add(indent + 1, f"{fn.name('_none', self.compiler._none_failure(node.target))}()")
+        fn.add(indent + 1, f"{fn.name('_none', self.compiler.none_failure(node.target))}()")
         value = self._expr(fn, node.value, local, indent)
+        supply = self.compiler.supply_of(node.target)
+        if supply is not None:  # pieces taken from the bank's supply, or given back to it
+            fn.add(indent, f"g.set_supplied({target}, {node.target.name!r}, {value}, {w}, {fn.name('_supply', supply)})")
+            return local
         # `Game.set_field`, written out: the field is an attribute (state.with_fields)
         field = node.target.name
         attr, old = field_attr(field), fn.temp()
@@ -448,7 +473,7 @@ class StatementCodegen:
     def _w_Do(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
         params = self.compiler.program.procedures[node.name].params
-        values = [self._expr(fn, a, local, indent) for a in node.args]  # in order, as the closure computes them
+        values = [self._expr(fn, a, local, indent) for a in node.args]  # in order, left to right
         env = "{" + ", ".join(f"{n!r}: {v}" for (n, _), v in zip(params, values)) + "}"
         # `Game.run_procedure`, written out. The body is looked up when the statement runs: a procedure
         # is compiled on first use (so procedures may call each other).
@@ -501,6 +526,8 @@ class StatementCodegen:
 
     def _w_If(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
+        if indent + len(node.branches) > MAX_INDENT:
+            return self._flat_if(fn, node, local, indent)
         for condition, body in node.branches:  # each `elif` is tested inside the `else` of the one before
             test = self._expr(fn, condition, local, indent)
             fn.add(indent, f"if {test}:")
@@ -511,6 +538,123 @@ class StatementCodegen:
             self._statements(fn, node.orelse.statements, local, indent)
         else:
             fn.add(indent, "pass")
+        return local
+
+    def _flat_if(self, fn, node, local, indent):
+        """A long `elif` chain, written flat: a loop run once, left after the branch that runs (each
+        test computed only when the ones before it failed, as in the nested form)."""
+        fn.add(indent, "while True:")
+        for condition, body in node.branches:
+            test = self._expr(fn, condition, local, indent + 1)
+            fn.add(indent + 1, f"if {test}:")
+            self._statements(fn, body.statements, local, indent + 2)
+            fn.add(indent + 2, "break")
+        if node.orelse is not None:
+            self._statements(fn, node.orelse.statements, local, indent + 1)
+        fn.add(indent + 1, "break")
+        return local
+
+    def _w_RollAgain(self, fn, node, local, indent, where):
+        """Roll, run the body; while the dice show doubles roll again, at most `limit` rolls in all. On the
+        last roll allowed, doubles run `too many doubles:` instead of the body. Rolling stops too when the
+        body ends the roller's part in it: he is out, or put in a status with its own turn. Each roll
+        after the first is a step of its own."""
+        self._tick(fn, node, indent)
+        who, status, k, rolled = fn.temp(), fn.temp(), fn.temp(), fn.temp()
+        n, w = fn.name("_n", node), fn.name("_w", where)
+        inner = local | {node.var}
+        fn.add(indent, f"{who} = e.get('player')")
+        fn.add(indent, f"{status} = {who}.status if {who} is not None else None")
+        fn.add(indent, f"for {k} in range(1, {node.limit + 1}):")
+        body, again = indent + 1, indent + 2
+        fn.add(body, f"if {k} > 1:")
+        fn.add(again, f"g.tick({w}, {n})")
+        write_emit(fn, again, "again", w, f"{who}.name if {who} is not None else None, {k}")
+        count = self._expr(fn, node.count, local, body)
+        fn.add(body, f"{rolled} = e[{node.var!r}] = g.roll({who}, {count}, {w})")
+        if node.too_many is not None:
+            fn.add(body, f"if {rolled}.doubles and {k} == {node.limit}:")
+            self._statements(fn, node.too_many.statements, inner, body + 1)
+            fn.add(body + 1, "break")
+        self._statements(fn, node.body.statements, inner, body)
+        fn.add(body, f"if not {rolled}.doubles or ({who} is not None and ({who}.out or {who}.status != {status})):")
+        fn.add(body + 1, "break")
+        return local
+
+    def _w_Auction(self, fn, node, local, indent, where):
+        """An auction: the open one (`Game.auction`), or bidding round by round (`Game.round_auction`),
+        run again from the start without a bluffer who is exposed; then the sale's body, or `else`."""
+        self._tick(fn, node, indent)
+        w = fn.name("_w", where)
+        bidders, sale = fn.temp(), fn.temp()
+        if node.among is not None:
+            fn.add(indent, f"{bidders} = {self._expr(fn, node.among, local, indent)}")
+        else:
+            fn.add(indent, f"{bidders} = g.active")
+        thing = self._needed(fn, node.thing, local, indent, "auctioned")
+        minimum = self._expr(fn, node.minimum, local, indent)
+        if node.after is None and node.passes == 1 and not node.bluffing:  # the open auction
+            fn.add(indent, f"{sale} = g.auction({thing}, {minimum}, {bidders}, {w}, {node.window!r})")
+        else:
+            first = self._expr(fn, node.after, local, indent) if node.after is not None else "None"
+            exposed, loop = fn.temp(), indent + 1
+            fn.add(indent, f"{exposed} = []")
+            fn.add(indent, "while True:")  # a bluffer exposed: the auction runs again from the start without him
+            fn.add(loop, f"{bidders} = [p for p in {bidders} if p not in {exposed}]")
+            fn.add(loop, f"{sale} = g.round_auction({thing}, {minimum}, {bidders}, {w}, {node.window!r}, {first}, "
+                         f"{node.passes!r}, {node.bluffing!r})")
+            fn.add(loop, f"if {sale} is None or {not node.bluffing!r} or g.covers_bid({sale}, {w}):")
+            fn.add(loop + 1, "break")
+            fn.add(loop, f"{exposed}.append({sale}.winner)")
+            if node.bluff is not None:
+                fn.add(loop, f"e[{node.var!r}] = {sale}")
+                self._statements(fn, node.bluff.statements, local | {node.var}, loop)
+            fn.add(loop, f"{sale} = None")
+        fn.add(indent, f"if {sale} is not None:")
+        fn.add(indent + 1, f"e[{node.var!r}] = {sale}")
+        self._statements(fn, node.body.statements, local | {node.var}, indent + 1)
+        if node.orelse is not None:
+            fn.add(indent, "else:")
+            self._statements(fn, node.orelse.statements, local, indent + 1)
+        return local
+
+    def _w_Discard(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        fn.add(indent, f"g.discard({node.deck!r}, {fn.name('_w', where)})")
+        return local
+
+    def _w_DiscardHeld(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        who = self._needed(fn, node.who, local, indent, "who holds the card")
+        card = self._needed(fn, node.card, local, indent, "the card")
+        to = self._needed(fn, node.to, local, indent, "who receives the card") if node.to is not None else "None"
+        fn.add(indent, f"g.discard_held({who}, {card}, {fn.name('_w', where)}, {to})")
+        return local
+
+    def _w_PlayCard(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        who = self._needed(fn, node.who, local, indent, "who plays the card")
+        card = self._needed(fn, node.card, local, indent, "the card")
+        fn.add(indent, f"g.play_card({who}, {card}, {fn.name('_w', where)})")
+        return local
+
+    def _w_Put(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        who = self._needed(fn, node.who, local, indent, "put in a status")
+        fn.add(indent, f"g.put({who}, {node.status!r}, {fn.name('_w', where)})")
+        return local
+
+    def _w_Release(self, fn, node, local, indent, where):
+        return self._for_player(fn, node, local, indent, where, "release", "the player")
+
+    def _w_EndGame(self, fn, node, local, indent, where):
+        winner = self._expr(fn, node.winner, local, indent)
+        fn.add(indent, f"g.end_game({node.reason!r}, {winner}, {fn.name('_w', where)})")
+        return local
+
+    def _w_RaiseCash(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        fn.add(indent, f"g.raise_cash(e['debtor'], e['owed'], {fn.name('_w', where)})")
         return local
 
     def _w_For(self, fn, node, local, indent, where):
@@ -564,11 +708,7 @@ class StatementCodegen:
         fn.add(indent, f"if {names}:")
         picked = fn.temp()
         fn.add(indent + 1, f"{picked} = g.choose({by}, {node.name!r}, {names}, {fn.name('_w', where)})")
-        inner = indent + 1
-        for option in node.options:  # the picked option's body; each next one tested in the `else` of the one before
-            fn.add(inner, f"if {picked} == {option.name!r}:")
-            self._statements(fn, option.body.statements, local, inner + 1)
-            fn.add(inner, "else:")
-            inner += 1
-        fn.add(inner, "pass")
+        for index, option in enumerate(node.options):  # the picked option's body
+            fn.add(indent + 1, f"{'el' if index else ''}if {picked} == {option.name!r}:")
+            self._statements(fn, option.body.statements, local, indent + 2)
         return local

@@ -7,17 +7,17 @@ module writes it out once per `Rules`, with the statements' own code (stmtgen.py
 
 - `play_turn(g)`: that file's turn, with only the parts it has (no hook loop in a file with no
   hooks, no status test in one with no statuses), each phase's statements written in place;
-  `play_game(g)`, the same in a loop until the game is over (`Game.play`);
+  `play_game(g)` calls it until the game is over (`Game.play`);
 - `land[i]` / `passing[i]`: for each board square, a function that runs the handlers of an arrival
   there (None where there are none), every condition tested before any body runs, each body with
   its own environment, the bodies' statements written in place;
 - `pass_ahead[i]`: for each square a token can leave, the squares with `on pass` handlers ahead of
   it within one round, as (distance, square) in moving order, so a move asks only about those.
 
-Each function is written twice: as above, and "watched", calling each rule's compiled body
-through its `settling` wrapper (rules.py), which tells the property checker when the game is
-settled. The first hands over to the second whenever someone watches (`g.on_settled`).
-They are the only implementation: `Game.play_turn` runs `play_turn`, `Game.play` runs
+Each function is written once, for every use: while the property checker watches the game
+(`g.on_settled`), each body written in place counts as a rule running and settles the game when
+it ends, as `rules.settling` does for the bodies the engine calls; in plain play that costs a test
+of a local. They are the only implementation: `Game.play_turn` runs `play_turn`, `Game.play` runs
 `play_game`, and every move fires `land` and `passing`.
 """
 
@@ -37,7 +37,7 @@ class WrittenTurn:
     """What this module writes for one rules file (see the module's docstring)."""
 
     play_turn: object
-    play_game: object  # the turns until the game is over, in one loop (`game_function`)
+    play_game: object  # the turns until the game is over (`play_game`)
     land: list  # board index -> fire(g, player, occupant) or None
     passing: list
     pass_ahead: list  # board index -> ((distance, index), ...)
@@ -48,31 +48,31 @@ def _handlers_at(table: dict, name: str, kind: str | None) -> list:
     return (list(table.get(kind, [])) if kind is not None else []) + list(table.get(name, []))
 
 
-class _Writer:
-    """Writes rules' bodies and conditions into a generated function: in place (`inline`), or as
-    calls of their compiled, `settling`-wrapped functions (watched)."""
+def _condition(statements, fn, indent: int, node, local: frozenset, env: str, bound: dict | None = None) -> str:
+    """The Python of a rule's condition, tested with `env` as its names; those in `bound` are read
+    from the Python locals it maps them to (and `env` may not be made yet)."""
+    if bound is None or not local <= bound.keys():
+        fn.add(indent, f"e = {env}")
+    return statements.value(fn, node, local, indent, bound)
 
-    def __init__(self, statements, inline: bool):
-        self.statements = statements
-        self.inline = inline
 
-    def condition(self, fn, indent: int, compiled, node, local: frozenset, env: str, bound: dict | None = None) -> str:
-        """The Python of a rule's condition, tested with `env` as its names; inline, the names in
-        `bound` are read from the Python locals it maps them to (and `env` may not be made yet)."""
-        if self.inline:
-            if bound is None or not local <= bound.keys():
-                fn.add(indent, f"e = {env}")
-            return self.statements.value(fn, node, local, indent, bound)
-        return f"{fn.name('_when', compiled)}(g, {env})"
+def _body(statements, fn, indent: int, block, local: frozenset, env: str, fixed: dict | None = None) -> None:
+    """A rule's body written in place, run with `env` as its names; those in `fixed` are read from
+    the Python locals it maps them to (see `StatementCodegen.write`).
 
-    def body(self, fn, indent: int, compiled, block, local: frozenset, env: str, fixed: dict | None = None) -> None:
-        """A rule's body run with `env` as its names; inline, those in `fixed` are read from the Python
-        locals it maps them to (see `StatementCodegen.write`)."""
-        if self.inline:
-            fn.add(indent, f"e = {env}")
-            self.statements.write(fn, block, local, indent, fixed)
-        else:
-            fn.add(indent, f"{fn.name('_body', compiled)}(g, {env})")
+    While the property checker watches (`watching`, the function's copy of `g.on_settled`), the
+    body counts as a rule running, and when it ends with no other rule running the game is
+    settled: what `rules.settling` does for the bodies the engine calls."""
+    fn.add(indent, "if watching is not None:")
+    fn.add(indent + 1, "g.rules_running += 1")
+    fn.add(indent, "try:")
+    fn.add(indent + 1, f"e = {env}")
+    statements.write(fn, block, local, indent + 1, fixed)
+    fn.add(indent, "finally:")
+    fn.add(indent + 1, "if watching is not None:")
+    fn.add(indent + 2, "g.rules_running -= 1")
+    fn.add(indent, "if watching is not None and not g.rules_running:")
+    fn.add(indent + 1, "watching()")
 
 
 def arrival_function(handlers: list, label: str, statements):
@@ -80,34 +80,19 @@ def arrival_function(handlers: list, label: str, statements):
     conditions tested before any body runs (one handler's effect cannot trigger the next)."""
     if not handlers:
         return None
-    watched = _arrival(handlers, label, _Writer(statements, inline=False), None)
-    return _arrival(handlers, label, _Writer(statements, inline=True), watched)
-
-
-def _arrival(handlers: list, label: str, writer: _Writer, watched):
-    fn = writer.statements.function()
-    if watched is not None:
-        fn.add(1, "if g.on_settled is not None:")
-        fn.add(2, f"return {fn.name('_watched', watched)}(g, player, occupant)")
+    fn = statements.function()
+    fn.add(1, "watching = g.on_settled")
     tests = []
     envs = ["{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}" for h in handlers]
-    if not writer.inline:
-        for i, env in enumerate(envs):
-            fn.add(1, f"e{i} = {env}")
     for i, h in enumerate(handlers):
         if h.when is None:
             tests.append(None)
             continue
-        # Every test is made before any body runs: a call's result is kept (inline, each value is a
-        # new local of its own or a constant already, and the condition reads the arrival's names
-        # from the parameters: a body's environment is made only when it runs).
+        # Every test is made before any body runs: each value is a new local of its own or a constant
+        # already, and the condition reads the arrival's names from the parameters: a body's
+        # environment is made only when it runs.
         bound = {"player": "player"} if h.var is None else {"player": "player", h.var: "occupant"}
-        test = writer.condition(fn, 1, h.when, h.node.when, h.local, envs[i] if writer.inline else f"e{i}", bound)
-        if not writer.inline and len(handlers) > 1:
-            kept = fn.temp()
-            fn.add(1, f"{kept} = {test}")
-            test = kept
-        tests.append(test)
+        tests.append(_condition(statements, fn, 1, h.node.when, h.local, envs[i], bound))
     for i, h in enumerate(handlers):
         indent = 1
         if tests[i] is not None:
@@ -116,8 +101,8 @@ def _arrival(handlers: list, label: str, writer: _Writer, watched):
         names = {"player": "player"} if h.var is None else {"player": "player", h.var: "occupant"}
         rebound = binds([h.node.body])
         fixed = {name: python for name, python in names.items() if name not in rebound}
-        writer.body(fn, indent, h.body, h.node.body, h.local, envs[i] if writer.inline else f"e{i}", fixed)
-    return writer.statements.define(fn, "fire", "g, player, occupant", label)
+        _body(statements, fn, indent, h.node.body, h.local, envs[i], fixed)
+    return statements.define(fn, "fire", "g, player, occupant", label)
 
 
 def turn_function(rules):
@@ -125,43 +110,18 @@ def turn_function(rules):
     its phases first, `Game.status_turn`), the hooks after, each player's end-of-turn window, the
     end conditions and the turn limit, then on to the next player."""
     statements = rules.compiler.statements
-    watched = _turn(rules, _Writer(statements, inline=False), None)
-    return _turn(rules, _Writer(statements, inline=True), watched)
-
-
-def game_function(rules, play_turn):
-    """play_game(g): the turns of `rules` from now until the game is over: `play_turn`'s turn in a
-    loop, so that a game of a few hundred turns makes no call per turn. A turn while someone watches
-    is `play_turn`'s (which hands over to the watched one)."""
-    return _turn(rules, _Writer(rules.compiler.statements, inline=True), play_turn, loop=True)
-
-
-def _turn(rules, writer: _Writer, watched, loop: bool = False):
-    fn = writer.statements.function()
+    fn = statements.function()
     fn.namespace.update(TurnEnded=TurnEnded, GameEnded=GameEnded, NO_RULE=NO_RULE)
-    shift = 1 if loop else 0  # in the loop, the turn is one level further in, and it ends with `continue`
-    done = "continue" if loop else "return"
-
-    def add(level: int, line: str) -> None:
-        fn.add(level + shift, line)
-    if loop:
-        fn.add(1, "state = g.state")
-        fn.add(1, "while not state.over:")
-        add(1, "if g.on_settled is not None:")
-        add(2, f"{fn.name('_turn', watched)}(g)")
-        add(2, "continue")
-    elif watched is not None:
-        add(1, "if g.on_settled is not None:")
-        add(2, f"return {fn.name('_watched', watched)}(g)")
+    add = fn.add
+    add(1, "watching = g.on_settled")
     add(1, "state = g.state")
     add(1, "player = state.players[state.current]")
     add(1, "state.turn += 1")
     add(1, "g.steps = 0")
-    top = 1 + shift  # the turn's own level
-    write_emit(fn, top, "turn", "NO_RULE", "player.name", turn="state.turn")
+    write_emit(fn, 1, "turn", "NO_RULE", "player.name", turn="state.turn")
     add(1, "env = {'player': player}")
     add(1, "try:")
-    indent = 2 + shift  # the level of what is written below with `fn.add` (not `add`), the bodies' too
+    indent = 2
     turn_names = frozenset({"player"})
     # The turn's bodies (and a status's, run with the same `env`) read `player` from the local,
     # unless one binds it again.
@@ -171,7 +131,7 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     # Where the turn has reached (`Game.phase_at`) is read only by actions timed against a phase.
     timed = any(action.relation is not None for action in rules.actions)
     for h in rules.hooks["before"]:
-        _hook(fn, indent, h, writer)
+        _hook(statements, fn, indent, h)
     if rules.statuses:
         fn.add(indent, "if player.status is None or g.status_turn(player, env):")
         indent += 1
@@ -181,13 +141,13 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
             fn.add(inner, f"g.phase_at = {index}")
         p = fn.name("_phase", phase)
         if phase.when is not None:
-            fn.add(inner, f"if {writer.condition(fn, inner, phase.when, phase.node.when, turn_names, 'env')}:")
+            fn.add(inner, f"if {_condition(statements, fn, inner, phase.node.when, turn_names, 'env')}:")
             inner += 1
         if phase.optional:
             fn.add(inner, f"if g.choose(player, {p}.name, ['play', 'skip'], {p}.where) != 'skip':")
             inner += 1
         write_emit(fn, inner, "phase", f"{p}.where", f"{p}.name", turn="state.turn")
-        writer.body(fn, inner, phase.body, phase.node.body, turn_names, "env", turn_fixed)
+        _body(statements, fn, inner, phase.node.body, turn_names, "env", turn_fixed)
     fn.add(indent, "pass")
     add(1, "except TurnEnded:")
     add(2, "pass")
@@ -197,7 +157,7 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
         add(1, "if not player.out:")
         add(2, "try:")
         for h in rules.hooks["after"]:
-            _hook(fn, 3 + shift, h, writer)
+            _hook(statements, fn, 3, h)
         add(3, "pass")
         add(2, "except TurnEnded:")
         add(3, "pass")
@@ -240,7 +200,7 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     add(1, "player = players[state.current]")
     add(1, "if player.extra_turns and not player.out:")
     add(2, "player.extra_turns -= 1")
-    add(2, done)
+    add(2, "return")
     add(1, "n = len(players)")
     add(1, "k = state.current + 1")  # the next seat, most often still in: tried first, without a loop
     add(1, "if k == n:")
@@ -248,7 +208,7 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     add(1, "p = players[k]")
     add(1, "if not p.out:")
     add(2, "state.current = p.seat")
-    add(2, done)
+    add(2, "return")
     add(1, "active = g.active")  # the players still in, in seat order: the first after this seat, else the first
     add(1, "for p in active:")
     add(2, "if p.seat > state.current:")
@@ -257,16 +217,23 @@ def _turn(rules, writer: _Writer, watched, loop: bool = False):
     add(1, "else:")
     add(2, "if active:")
     add(3, "state.current = active[0].seat")
-    name = "play_game" if loop else "play_turn"
-    return writer.statements.define(fn, name, "g", f"{rules.path} {'game' if loop else 'turn'}")
+    return statements.define(fn, "play_turn", "g", f"{rules.path} turn")
 
 
-def _hook(fn, indent: int, h, writer: _Writer) -> None:
+def play_game(g) -> None:
+    """The turns of `g`'s rules from now until the game is over (`Game.play`)."""
+    play_turn = g.rules.written.play_turn
+    state = g.state
+    while not state.over:
+        play_turn(g)
+
+
+def _hook(statements, fn, indent: int, h) -> None:
     """A `before turn` or `after turn` hook, run with the turn's names (`env`)."""
     if h.when is not None:
-        fn.add(indent, f"if {writer.condition(fn, indent, h.when, h.node.when, h.local, 'env')}:")
+        fn.add(indent, f"if {_condition(statements, fn, indent, h.node.when, h.local, 'env')}:")
         indent += 1
-    writer.body(fn, indent, h.body, h.node.body, h.local, "env")
+    _body(statements, fn, indent, h.node.body, h.local, "env")
 
 
 def write_turn(rules) -> WrittenTurn:
@@ -285,5 +252,4 @@ def write_turn(rules) -> WrittenTurn:
     with_pass = [i for i in range(ring) if passing[i] is not None]
     pass_ahead = [tuple(sorted(((i - start) % ring or ring, i) for i in with_pass)) if start < ring else ()
                   for start in range(len(names))]
-    play_turn = turn_function(rules)
-    return WrittenTurn(play_turn, game_function(rules, play_turn), land, passing, pass_ahead)
+    return WrittenTurn(turn_function(rules), play_game, land, passing, pass_ahead)

@@ -22,7 +22,7 @@ from rulesc.dsl.builtins import AGGREGATES, FUNCTIONS
 from rulesc.dsl.variants import load_file
 from rulesc.interpreter import events
 from rulesc.interpreter.agents import make_agents
-from rulesc.interpreter.compiler import Compiler
+from rulesc.interpreter.stmtgen import StatementCodegen
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import compile_rules
 from rulesc.interpreter.scenario import run_scenarios
@@ -128,9 +128,10 @@ def test_the_walk_rejects_what_is_not_a_node():
 
 # ---- every pass handles everything -------------------------------------------------------------------
 
-def test_every_statement_has_its_compiler_method():
-    missing = [c.__name__ for c in ast.STATEMENT_CLASSES if not hasattr(Compiler, "_s_" + c.__name__)]
-    assert not missing, f"interpreter/compiler.py has no _s_X for {missing}"
+def test_every_statement_has_its_code_writer():
+    """Each statement's meaning is written once, as the Python stmtgen.py writes for it."""
+    missing = [c.__name__ for c in ast.STATEMENT_CLASSES if not hasattr(StatementCodegen, "_w_" + c.__name__)]
+    assert not missing, f"interpreter/stmtgen.py has no _w_X for {missing}"
 
 
 def test_every_event_kind_has_its_json_fields():

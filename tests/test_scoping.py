@@ -63,8 +63,8 @@ end when count(players) == 1 winner players[0] as "last player standing"
 """
 
 
-def _rows(monkeypatch, closures: bool) -> list:
-    if closures:
+def _rows(monkeypatch, apart: bool) -> list:
+    if apart:
         monkeypatch.setattr(StatementCodegen, "_too_deep", staticmethod(lambda fn, stmt, indent: True))
     checked = check_program(parse_text(SHADOWING, "shadowing.rules"))
     assert not [d.message for d in checked.diagnostics if d.is_error]
@@ -78,10 +78,10 @@ def _field(row, name):
 
 
 def test_an_inner_binding_ends_with_its_block(monkeypatch):
-    """Written out (stmtgen.py) and through the statements' closures alike: the same games."""
+    """Written in place (stmtgen.py) and each statement as a function of its own alike: the same games."""
     rows = _rows(monkeypatch, False)
-    with monkeypatch.context() as closures:
-        assert _rows(closures, True) == rows
+    with monkeypatch.context() as apart:
+        assert _rows(apart, True) == rows
     turns = [i for i, row in enumerate(rows) if row[1] == "turn"]
     assert len(turns) == 30
     for start, end in zip(turns, turns[1:] + [len(rows)]):

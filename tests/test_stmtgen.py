@@ -1,4 +1,5 @@
-"""Statements compiled to Python source (interpreter/stmtgen.py) behave as their `_s_X` closures do."""
+"""Statements compiled to Python source (interpreter/stmtgen.py): written in place or as functions of their own
+(as statements nested too deeply for one Python function are), they play the same games."""
 
 from __future__ import annotations
 
@@ -30,10 +31,9 @@ def logs(path: str, seeds=range(4), agents="heuristic") -> list[str]:
 
 @pytest.mark.parametrize("game", ["games/finance", "games/wheeler", "games/wallstreet-short",
                                   "examples/finance-doubles-jail", "examples/finance-house-supply"])
-def test_the_generated_statements_play_the_games_their_closures_play(game, monkeypatch):
-    """Every event, byte for byte, with the fast paths and with every statement through `_s_X`
-    (the house rules use the moving roll, marks, statuses and a supply: statements whose closures
-    do more than the common case the generated code writes out)."""
+def test_statements_written_apart_play_the_games_written_in_place(game, monkeypatch):
+    """Every event, byte for byte, with each block written in one function and with every statement
+    in a function of its own (the house rules use the moving roll, marks, statuses and a supply)."""
     path = str(ROOT / f"{game}.rules")
     generated = logs(path) + logs(path, range(2), "random")
     monkeypatch.setattr(StatementCodegen, "_too_deep", staticmethod(lambda fn, stmt, indent: True))
@@ -42,7 +42,7 @@ def test_the_generated_statements_play_the_games_their_closures_play(game, monke
 
 def test_deep_nesting_and_long_elif_chains_compile_and_run(tmp_path):
     """Beyond Python's limits for one function (20 nested loops, 100 levels of indentation),
-    statements go through their closures, each starting a new function; the game still plays."""
+    statements are written as functions of their own; the game still plays."""
     depth, branches = 22, 110
     lines = ["on land Rest:"]
     for level in range(depth):
@@ -155,9 +155,9 @@ def test_every_shape_of_payment_written_out_pays_as_game_pay_does(tmp_path, monk
 
 
 
-def test_a_choice_whose_test_fails_fails_as_its_closure_does(tmp_path, monkeypatch):
+def test_a_choice_whose_test_fails_fails_alike_in_place_and_apart(tmp_path, monkeypatch):
     """The options of `choose … for x in … where TEST` are a comprehension with TEST written in it:
-    a TEST that fails is the same rule error, at the same place, as through `_s_ChooseFor`."""
+    a TEST that fails is the same rule error, at the same place, written in place or apart."""
     path = tmp_path / "choice.rules"
     path.write_text(MINIMAL.read_text() + "\non land Rest:\n"
                     "    choose \"pick\" by player for q in players where q.cash / (count(players) - 2) > $0:\n"
@@ -176,9 +176,9 @@ def test_a_choice_whose_test_fails_fails_as_its_closure_does(tmp_path, monkeypat
     assert errors[0] == errors[1]
 
 
-def test_a_procedure_that_calls_itself_is_stopped_at_the_depth_limit_as_its_closure_stops_it(tmp_path, monkeypatch):
+def test_a_procedure_that_calls_itself_is_stopped_at_the_depth_limit_in_place_and_apart(tmp_path, monkeypatch):
     """`do` written out counts the depth itself (no `Game.run_procedure` in between): a procedure
-    that calls itself is stopped with the same error, at the same `do`, as through the closure."""
+    that calls itself is stopped with the same error, at the same `do`, as when written apart."""
     text = MINIMAL.read_text().replace("on pass Go:", "procedure again(p: player, n: money):\n"
                                        "    if p.cash > $0:\n        do again(p, n + $1)\n\n"
                                        "on land Rest:\n    do again(player, $0)\n\non pass Go:")
