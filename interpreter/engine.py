@@ -713,7 +713,7 @@ class Game(Cards, Dealing):
         try:
             if not self.started:
                 self.setup()
-            self.rules.written.play_game(self)  # the turns until the game is over (turngen.py)
+            self.rules.written.play_turn(self, True)  # the turns until the game is over (turngen.py)
         except GameEnded:
             pass
         finally:

@@ -7,7 +7,7 @@ module writes it out once per `Rules`, with the statements' own code (stmtgen.py
 
 - `play_turn(g)`: that file's turn, with only the parts it has (no hook loop in a file with no
   hooks, no status test in one with no statuses), each phase's statements written in place;
-  `play_game(g)` calls it until the game is over (`Game.play`);
+  `play_turn(g, whole=True)` plays the turns until the game is over (`Game.play`), in one loop;
 - `land[i]` / `passing[i]`: for each board square, a function that runs the handlers of an arrival
   there (None where there are none), every condition tested before any body runs, each body with
   its own environment, the bodies' statements written in place;
@@ -15,10 +15,10 @@ module writes it out once per `Rules`, with the statements' own code (stmtgen.py
   it within one round, as (distance, square) in moving order, so a move asks only about those.
 
 Each function is written once, for every use: while the property checker watches the game
-(`g.on_settled`), each body written in place counts as a rule running and settles the game when
-it ends, as `rules.settling` does for the bodies the engine calls; in plain play that costs a test
-of a local. They are the only implementation: `Game.play_turn` runs `play_turn`, `Game.play` runs
-`play_game`, and every move fires `land` and `passing`.
+(`g.on_settled`), each phase and hook body written in place counts as a rule running and settles
+the game when it ends, as `rules.settling` does for the bodies the engine calls; in plain play that
+costs a test of a local. They are the only implementation: `Game.play_turn` and `Game.play` run `play_turn`, and every
+move fires `land` and `passing`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ class WrittenTurn:
     """What this module writes for one rules file (see the module's docstring)."""
 
     play_turn: object
-    play_game: object  # the turns until the game is over (`play_game`)
     land: list  # board index -> fire(g, player, occupant) or None
     passing: list
     pass_ahead: list  # board index -> ((distance, index), ...)
@@ -56,13 +55,20 @@ def _condition(statements, fn, indent: int, node, local: frozenset, env: str, bo
     return statements.value(fn, node, local, indent, bound)
 
 
-def _body(statements, fn, indent: int, block, local: frozenset, env: str, fixed: dict | None = None) -> None:
+def _body(statements, fn, indent: int, block, local: frozenset, env: str, fixed: dict | None = None,
+          settles: bool = True) -> None:
     """A rule's body written in place, run with `env` as its names; those in `fixed` are read from
     the Python locals it maps them to (see `StatementCodegen.write`).
 
-    While the property checker watches (`watching`, the function's copy of `g.on_settled`), the
-    body counts as a rule running, and when it ends with no other rule running the game is
-    settled: what `rules.settling` does for the bodies the engine calls."""
+    A body that `settles` (a phase's, a hook's: the turn runs them, no rule does) counts, while the
+    property checker watches (`watching`, the function's copy of `g.on_settled`), as a rule running,
+    and when it ends with no other rule running the game is settled: what `rules.settling` does for
+    the bodies the engine calls. An arrival's handlers need not: a token moves only in a rule that
+    is running, and settles when it ends."""
+    if not settles:
+        fn.add(indent, f"e = {env}")
+        statements.write(fn, block, local, indent, fixed)
+        return
     fn.add(indent, "if watching is not None:")
     fn.add(indent + 1, "g.rules_running += 1")
     fn.add(indent, "try:")
@@ -81,7 +87,6 @@ def arrival_function(handlers: list, label: str, statements):
     if not handlers:
         return None
     fn = statements.function()
-    fn.add(1, "watching = g.on_settled")
     tests = []
     envs = ["{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}" for h in handlers]
     for i, h in enumerate(handlers):
@@ -101,27 +106,32 @@ def arrival_function(handlers: list, label: str, statements):
         names = {"player": "player"} if h.var is None else {"player": "player", h.var: "occupant"}
         rebound = binds([h.node.body])
         fixed = {name: python for name, python in names.items() if name not in rebound}
-        _body(statements, fn, indent, h.node.body, h.local, envs[i], fixed)
+        _body(statements, fn, indent, h.node.body, h.local, envs[i], fixed, settles=False)
     return statements.define(fn, "fire", "g, player, occupant", label)
 
 
 def turn_function(rules):
-    """play_turn(g): one turn of `rules`: the hooks before, the phases (a player in a status plays
+    """play_turn(g, whole=False): one turn of `rules` (or, `whole`, the turns until the game is over): the hooks before, the phases (a player in a status plays
     its phases first, `Game.status_turn`), the hooks after, each player's end-of-turn window, the
     end conditions and the turn limit, then on to the next player."""
     statements = rules.compiler.statements
     fn = statements.function()
     fn.namespace.update(TurnEnded=TurnEnded, GameEnded=GameEnded, NO_RULE=NO_RULE)
-    add = fn.add
-    add(1, "watching = g.on_settled")
-    add(1, "state = g.state")
+    fn.add(1, "watching = g.on_settled")
+    fn.add(1, "state = g.state")
+    fn.add(1, "while True:")  # one turn, or (`whole`) the turns until the game is over: no call per turn
+
+    def add(level: int, line: str) -> None:  # a line of the turn, in the loop
+        fn.add(level + 1, line)
+    add(1, "if whole and state.over:")
+    add(2, "return")
     add(1, "player = state.players[state.current]")
     add(1, "state.turn += 1")
     add(1, "g.steps = 0")
-    write_emit(fn, 1, "turn", "NO_RULE", "player.name", turn="state.turn")
+    write_emit(fn, 2, "turn", "NO_RULE", "player.name", turn="state.turn")
     add(1, "env = {'player': player}")
     add(1, "try:")
-    indent = 2
+    indent = 3  # the level of what is written below with `fn.add` (not `add`), the bodies' too
     turn_names = frozenset({"player"})
     # The turn's bodies (and a status's, run with the same `env`) read `player` from the local,
     # unless one binds it again.
@@ -157,7 +167,7 @@ def turn_function(rules):
         add(1, "if not player.out:")
         add(2, "try:")
         for h in rules.hooks["after"]:
-            _hook(statements, fn, 3, h)
+            _hook(statements, fn, 4, h)
         add(3, "pass")
         add(2, "except TurnEnded:")
         add(3, "pass")
@@ -200,7 +210,9 @@ def turn_function(rules):
     add(1, "player = players[state.current]")
     add(1, "if player.extra_turns and not player.out:")
     add(2, "player.extra_turns -= 1")
-    add(2, "return")
+    add(2, "if not whole:")
+    add(3, "return")
+    add(2, "continue")
     add(1, "n = len(players)")
     add(1, "k = state.current + 1")  # the next seat, most often still in: tried first, without a loop
     add(1, "if k == n:")
@@ -208,7 +220,9 @@ def turn_function(rules):
     add(1, "p = players[k]")
     add(1, "if not p.out:")
     add(2, "state.current = p.seat")
-    add(2, "return")
+    add(2, "if not whole:")
+    add(3, "return")
+    add(2, "continue")
     add(1, "active = g.active")  # the players still in, in seat order: the first after this seat, else the first
     add(1, "for p in active:")
     add(2, "if p.seat > state.current:")
@@ -217,15 +231,9 @@ def turn_function(rules):
     add(1, "else:")
     add(2, "if active:")
     add(3, "state.current = active[0].seat")
-    return statements.define(fn, "play_turn", "g", f"{rules.path} turn")
-
-
-def play_game(g) -> None:
-    """The turns of `g`'s rules from now until the game is over (`Game.play`)."""
-    play_turn = g.rules.written.play_turn
-    state = g.state
-    while not state.over:
-        play_turn(g)
+    add(1, "if not whole:")
+    add(2, "return")
+    return statements.define(fn, "play_turn", "g, whole=False", f"{rules.path} turn")
 
 
 def _hook(statements, fn, indent: int, h) -> None:
@@ -252,4 +260,4 @@ def write_turn(rules) -> WrittenTurn:
     with_pass = [i for i in range(ring) if passing[i] is not None]
     pass_ahead = [tuple(sorted(((i - start) % ring or ring, i) for i in with_pass)) if start < ring else ()
                   for start in range(len(names))]
-    return WrittenTurn(turn_function(rules), play_game, land, passing, pass_ahead)
+    return WrittenTurn(turn_function(rules), land, passing, pass_ahead)

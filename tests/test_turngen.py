@@ -104,7 +104,7 @@ def test_an_agent_that_speaks_only_in_its_own_turn_gets_windows_only_then(tmp_pa
 
 def test_a_game_of_quiet_agents_gives_each_player_his_window_as_the_turn_by_turn_loop_does():
     """`Game.play` knows when every agent is quiet and opens the player's window alone, and plays
-    its turns in one loop (`play_game`): the same games as playing turn by turn (`play_turn`), where
+    its turns in one loop (`play_turn(g, whole=True)`): the same games as playing turn by turn (`play_turn`), where
     every agent is looked at. With hooks (Wall Street, Wheeler), a status (the jail house rule) and
     extra turns (Wheeler's)."""
     skipped = 0  # turns that passed over a seat that is out (the next seat's loop)
