@@ -22,7 +22,6 @@ from lark.indenter import DedentError, Indenter
 from . import ast
 from .cache import cached_parser
 from .diagnostics import TAB_WIDTH, Diagnostic, RulesError, Span
-from .parsed import parse_file  # noqa: F401 - a file's tree (cached); here beside `parse_text` for its users
 from .slips import slip_hint
 from .transform import ToAst
 from .walk import walk_depth
