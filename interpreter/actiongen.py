@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from .codegen import counters_sum
 from .state import Thing
-from .stmtgen import StatementCodegen
+from .pysource import Function, define
 
 
 class ActionChoice(NamedTuple):
@@ -37,7 +37,7 @@ class ActionChoice(NamedTuple):
 def write_legal_actions(plan: list):
     """legal(g, player, own_turn, wanted): every legal (action, argument) of `plan`'s actions for
     `player` now (see `Dealing.legal_actions`)."""
-    fn = StatementCodegen.function()
+    fn = Function()
     fn.namespace["_new_tuple"], fn.namespace["_ActionChoice"] = tuple.__new__, ActionChoice
     add = fn.add
     add(1, "L_player = player")
@@ -99,7 +99,7 @@ def write_legal_actions(plan: list):
             _write_test(fn, volatile, action.var, level + 1)
             add(level + 2, "options.append(choice)")
     add(1, "return options")
-    return StatementCodegen.define(fn, "legal", "g, player, own_turn, wanted", "legal actions")
+    return define(fn, "legal", "g, player, own_turn, wanted", "legal actions")
 
 
 def _key_source(action, reads: tuple, layers) -> str:

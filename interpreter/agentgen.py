@@ -12,19 +12,19 @@ names) one of a few kept for each combination of what the tests found.
 
 from __future__ import annotations
 
-from .stmtgen import StatementCodegen
+from .pysource import Function, define
 
 
 def write_wanted(unless_raising: frozenset, always: frozenset, judged: tuple):
     """wanted(g, player, raising): `unless_raising` when not raising cash, else `always`, and the
     name of each (name, C, A, B) of `judged` whose chosen branch is None (not known before the
     options: wanted), a number above 0 or anything but a number (see `agents._relevance`)."""
-    fn = StatementCodegen.function()
+    fn = Function()
     add = fn.add
     if not judged:
         fn.namespace["_unless"], fn.namespace["_always"] = unless_raising, always
         add(1, "return _unless if raising is None else _always")
-        return StatementCodegen.define(fn, "wanted", "g, player, raising", "wanted actions")
+        return define(fn, "wanted", "g, player, raising", "wanted actions")
     add(1, "L_player = player")
     add(1, "bits = 0")
     for bit, (_, condition, then, orelse) in enumerate(judged):
@@ -44,7 +44,7 @@ def write_wanted(unless_raising: frozenset, always: frozenset, judged: tuple):
     add(1, "raising = raising is not None")
     add(1, "found = _known[raising].get(bits)")
     add(1, "return found if found is not None else _answer(raising, bits)")
-    return StatementCodegen.define(fn, "wanted", "g, player, raising", "wanted actions")
+    return define(fn, "wanted", "g, player, raising", "wanted actions")
 
 
 def _write_branch(fn, branch, bit: int) -> None:

@@ -21,10 +21,11 @@ from .cards import Cards
 from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key, fixed_fields
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
+from . import operations
 from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
 from .starting import start_things
-from .state import ONE_DIE, TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json
+from .state import ONE_DIE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
@@ -317,14 +318,8 @@ class Game(Cards, Dealing):
             faces = tuple(self.forced_dice.pop(0))
             if len(faces) != count:
                 raise self.error(f"the scenario forced {len(faces)} dice but the rule rolls {count}")
-        elif count == 2:  # the common roll, written out (the same draws, in the same order)
-            rnd = self.state.rng.random
-            first, second = int(rnd() * 6) + 1, int(rnd() * 6) + 1
-            result = TWO_DICE[6 * first + second - 7]
-            if self.emitting:  # `emit`, written out: one of the events made every turn
-                who = player.name if player is not None else None
-                self.event_sink((self.state.turn, "roll", where, who, result.faces))  # shared: no list made
-            return result
+        elif count == 2:  # the common roll, as a statement rolling two dice writes it
+            return operations.two_dice(self, player, where)
         elif count == 1:  # one die, as shared
             result = ONE_DIE[int(self.state.rng.random() * 6)]
             if self.emitting:
@@ -383,49 +378,9 @@ class Game(Cards, Dealing):
             dest = (start + steps) % n
         self.arrive(player, how, start, dest, steps, where)
 
-    def arrive(self, player: Player, how: str, start: int, dest: int, steps: int, where: RuleRef) -> None:
-        """The token goes from `start` to `dest`, `steps` squares on: the squares with `on pass`
-        handlers on the way are told in moving order (not by a `send` or a `place`), then `dest`'s
-        `on land` handlers run (not on a `place`). `move` comes here. The most frequent move, `move P by N`
-        from the ring by less than a round on a board with no `stop` square, does this written out in
-        its statement's code (stmtgen.py): a change here is a change there."""
-        n = self.ring
-        if self.emitting:  # `emit`, written out: one of the events made every turn
-            came, went = self.board[start].name, self.board[dest].name
-            self.event_sink((self.state.turn, "move", where, player.name, came, went, steps))
-        self.depth += 1  # `descend`, written out: a move is the most frequent
-        if self.depth > MAX_DEPTH:
-            self.moves_too_deep()
-        versions = self.versions
-        if how == "place":
-            player.at = dest
-            player.visits += 1  # a new visit, wherever the token arrives (`once per visit` counts from here)
-            versions[POSITION] += 1
-            self.depth -= 1
-            return
-        try:
-            ahead = self.pass_ahead[start]
-            if ahead and steps > 0 and how != "send":
-                if steps < n:  # the squares with `on pass` handlers on the way, in moving order
-                    for k, idx in ahead:
-                        if k > steps:
-                            break
-                        self._pass(player, idx, where)
-                else:  # round the board more than once: a square may be passed twice
-                    for k in range(1, steps + 1):
-                        if self.pass_fire[(start + k) % n] is not None:
-                            self._pass(player, (start + k) % n, where)
-            player.at = dest
-            player.visits += 1
-            versions[POSITION] += 1
-            occupant = self.board[dest]
-            if self.emitting:  # `emit`, written out: one of the events made every turn
-                self.event_sink((self.state.turn, "land", where, player.name, occupant.name))
-            fire = self.land_fire[dest]
-            if fire is not None:
-                fire(self, player, occupant)
-        finally:
-            self.depth -= 1
+    # The token goes from `start` to `dest`, `steps` squares on (`move` comes here): every case,
+    # compiled from the writer a statement's code inlines for a move by less than a round.
+    arrive = operations.arrive
 
     def moves_too_deep(self) -> None:
         raise self.error(f"moves trigger moves more than {MAX_DEPTH} deep; the rules seem to loop",
@@ -446,35 +401,18 @@ class Game(Cards, Dealing):
             self.moving_roll, self.move_marks = saved
 
     # ---- money ------------------------------------------------------------------------------------
-    def pay(self, amount: int, source, target, where: RuleRef) -> None:
-        """`pay`: a written-out payment (stmtgen.py) does the common case itself, as this does it."""
-        if amount == 0 or source is target:
-            return
-        if isinstance(source, Player):
-            if source.out:
-                raise self.error(f"{source.name} is out of the game and cannot pay")
-            if source.f_cash < amount and not self._resolve_debt(source, target, amount, where):
-                return
-            source.f_cash -= amount
-        else:
-            if isinstance(source, Account) and source.balance < amount:
-                raise self.error(f"`{source.name}` holds {source.balance} and cannot pay {amount}",
-                                 help="an account never goes below 0: test its `balance` before paying out of it")
-            source.balance -= amount
-            if not source.unlimited and source.balance < 0:
-                raise self.error("the bank has run out of money",
-                                 help="declare `bank unlimited`, or a rule for what happens when it runs dry")
-        if isinstance(target, Player):
-            target.f_cash += amount
-        else:
-            target.balance += amount
-        versions = self.versions
-        versions["cash"] += 1
-        paid = self.paid_by_rule
-        if paid is not None:
-            paid[where] = paid.get(where, 0) + amount
-        if self.emitting:  # `emit`, written out: one of the events made every turn
-            self.event_sink((self.state.turn, "pay", where, amount, source.name, target.name))
+    pay = operations.pay  # `pay`: every case, compiled from the writer a statement's code inlines
+
+    def out_cannot_pay(self, source: Player) -> None:
+        raise self.error(f"{source.name} is out of the game and cannot pay")
+
+    def account_cannot_pay(self, source: Account, amount: int) -> None:
+        raise self.error(f"`{source.name}` holds {source.balance} and cannot pay {amount}",
+                         help="an account never goes below 0: test its `balance` before paying out of it")
+
+    def bank_ran_out(self) -> None:
+        raise self.error("the bank has run out of money",
+                         help="declare `bank unlimited`, or a rule for what happens when it runs dry")
 
     def _resolve_debt(self, debtor: Player, creditor, owed: int, where: RuleRef) -> bool:
         """Run `on debt`; True if the debtor can now pay, False if he left the game."""
@@ -511,20 +449,7 @@ class Game(Cards, Dealing):
     def _changed(self, name: str) -> None:
         self.versions[name] += 1
 
-    def set_field(self, target, field: str, value, where: RuleRef) -> None:
-        """`set TARGET.FIELD = VALUE`. A field that names a player (`owner`) counts its changes for
-        each player it named or names too, under (field, seat): what a player holds is kept while
-        they stand (`Dealing.held_by`), whoever else's things change hands."""
-        attr = field_attr(field)
-        old = getattr(target, attr, None)
-        setattr(target, attr, value)
-        versions = self.versions  # `_changed`, written out: a `set` runs several times a turn
-        versions[field] += 1
-        for named in (old, value):
-            if isinstance(named, Player):
-                versions[(field, named.seat)] += 1
-        if self.emitting:  # `emit`, written out
-            self.event_sink((self.state.turn, "set", where, target.name, field, name_of(old), name_of(value)))
+    set_field = operations.set_field  # `set TARGET.FIELD = VALUE`, compiled from the writer a `set` inlines
 
     def supply_left(self, supply) -> int:
         """The pieces of a supply the bank still holds: its size less those on the things of its kind."""
@@ -548,18 +473,8 @@ class Game(Cards, Dealing):
         if self.emitting:
             self.emit("set", where, "global", name, name_of(old), name_of(value))
 
-    def run_procedure(self, name: str, body, env: dict, where: RuleRef) -> None:
-        """`do NAME(…)` (a `do` written out runs this inline: stmtgen `_w_Do`)."""
-        if self.emitting:
-            self.event_sink((self.state.turn, "do", where, name, [name_of(v) for v in env.values()]))
-        self.descend("procedures call procedures")
-        try:
-            body(self, env)
-        finally:
-            self.depth -= 1
-
     def procedures_too_deep(self) -> None:
-        """`descend`'s error for a procedure (the depth counted where a `do` is written out)."""
+        """`descend`'s error for a procedure (a `do` counts the depth itself: stmtgen `_w_Do`)."""
         self.depth -= 1
         self.descend("procedures call procedures")
 

@@ -15,7 +15,7 @@ every cell of the field that names their group is computed from literals.
 from __future__ import annotations
 
 from .state import field_attr
-from .stmtgen import StatementCodegen
+from .pysource import Function, define
 
 PLAIN = (int, float, str, bool, type(None))  # values a game may share with the next: never changed in place
 
@@ -77,11 +77,11 @@ def _write_start(fields: list):
     for template, rest in fields:
         attrs = tuple(attr for attr, _ in template)
         if attrs not in setters:
-            fn = StatementCodegen.function()
+            fn = Function()
             for k, attr in enumerate(attrs):
                 fn.add(1, f"t.{attr} = v{k}")
             parameters = ", ".join(["t", *(f"v{k}" for k in range(len(attrs)))])
-            setters[attrs] = StatementCodegen.define(fn, "setter", parameters, "things' start")
+            setters[attrs] = define(fn, "setter", parameters, "things' start")
         plan.append((setters[attrs], tuple(value for _, value in template), tuple(rest)))
 
     def start(g, things) -> None:

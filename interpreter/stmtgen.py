@@ -22,9 +22,10 @@ from ast import literal_eval
 from rulesc.dsl import ast
 from rulesc.dsl.walk import walk
 
-from .codegen import HELPERS, POSITION
 from .errors import MAX_DEPTH, STEP_BUDGET
-from .state import TWO_DICE, Bank, Player, field_attr, name_of
+from .operations import ACCOUNT, PLAYER, write_arrival, write_emit, write_pay, write_set_field, write_two_dice
+from .pysource import Function, define
+from .state import name_of
 
 PLAIN_TYPES = frozenset({"money", "count", "percent", "bool", "text"})  # values events show as they are
 
@@ -47,55 +48,6 @@ def _constant(source: str) -> bool:
     return value is None or isinstance(value, (int, str, float))  # never a list: each use would make a new one
 
 
-class _Function:
-    """The lines and the names of one generated function."""
-
-    def __init__(self):
-        self.lines: list[str] = []
-        self.namespace: dict = dict(HELPERS)
-        self.count = 0
-        self.steps: list[list] = []  # per block being written: [its statements' steps, the first's node name]
-        self.failing: dict = {}  # index in `lines` of a line computing an expression -> its failure (`_expr`)
-        self.fixed: dict = {}  # rule names the lines being written read from Python locals (`StatementCodegen.write`)
-
-    def name(self, prefix: str, value) -> str:
-        """A name in the function's namespace bound to `value`."""
-        self.count += 1
-        name = f"{prefix}{self.count}"
-        self.namespace[name] = value
-        return name
-
-    def temp(self) -> str:
-        self.count += 1
-        return f"_t{self.count}"
-
-    def add(self, indent: int, line: str) -> None:
-        self.lines.append("    " * indent + line)
-
-    def add_failing(self, indent: int, line: str, failure) -> None:
-        """A line of an expression: what it raises (`codegen.EXPRESSION_ERRORS`) is `failure`'s rule error."""
-        self.failing[len(self.lines)] = failure
-        self.add(indent, line)
-
-    def insert(self, index: int, lines: list) -> None:
-        """`lines` put in before line `index`, written already; the lines after it move down."""
-        self.lines[index:index] = lines
-        self.failing = {i + len(lines) if i >= index else i: failure for i, failure in self.failing.items()}
-
-    def source_loops(self, indent: int) -> int:
-        """How many loops and `try`s (Python allows 20 nested) enclose a line written at `indent` now."""
-        loops, level = 0, indent
-        for line in reversed(self.lines):
-            stripped = line.lstrip(" ")
-            depth = (len(line) - len(stripped)) // 4
-            if depth < level:
-                level = depth
-                loops += stripped.startswith(("for ", "while ", "try:"))
-                if level <= 1:
-                    break
-        return loops
-
-
 _FOR_THE_BLOCK = (ast.Let, ast.Roll)  # bind a name for the rest of their block
 _FOR_THE_BODY = (ast.For, ast.ChooseFor, ast.Auction, ast.RollAgain)  # bind `var` for their own body
 
@@ -112,13 +64,6 @@ def binds(blocks) -> set:
             for name in (_names(node) if isinstance(node, _FOR_THE_BLOCK) else (node.var,))}
 
 
-def write_emit(fn: _Function, indent: int, kind: str, where: str, payload: str, turn: str = "g.state.turn") -> None:
-    """`Game.emit`, written out: the event made only when something takes it; `payload` is the
-    Python of its fields, separated by commas, `turn` that of the turn's number."""
-    fn.add(indent, "if g.emitting:")
-    fn.add(indent + 1, f"g.event_sink(({turn}, {kind!r}, {where}, {payload}))")
-
-
 class StatementCodegen:
     """Writes the blocks of one program as Python functions; `compiler` gives the general path."""
 
@@ -129,19 +74,14 @@ class StatementCodegen:
 
     def block(self, block: ast.Block, local: frozenset):
         """One function running the statements of `block`, with `local` names bound in `e`."""
-        fn = _Function()
+        fn = Function()
         self._statements(fn, block.statements, local, 1)
         self.count += 1
         line = block.statements[0].span.line if block.statements else 0
-        return self.define(fn, f"_block{self.count}", "g, e", f"{self.compiler.program.path}:{line} block")
+        return define(fn, f"_block{self.count}", "g, e", f"{self.compiler.program.path}:{line} block")
 
     # ---- for other generated code (turngen.py): statements and conditions written into its functions
-    @staticmethod
-    def function() -> _Function:
-        """A new function to write lines into (`define` makes it)."""
-        return _Function()
-
-    def write(self, fn: _Function, block: ast.Block, local: frozenset, indent: int, fixed: dict | None = None) -> None:
+    def write(self, fn: Function, block: ast.Block, local: frozenset, indent: int, fixed: dict | None = None) -> None:
         """The statements of `block` written into `fn` at `indent`, reading and binding names in `e`;
         those in `fixed`, which hold in `e` the values of the Python locals they map to and which no
         statement binds again (`binds`), read from those locals."""
@@ -151,37 +91,13 @@ class StatementCodegen:
         finally:
             fn.fixed = outer
 
-    def value(self, fn: _Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
+    def value(self, fn: Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
         """Expression `node` computed into `fn` at `indent` (reading names in `e`, or those in `bound`
         from the Python locals it maps them to): its Python name or literal."""
         return self._expr(fn, node, local, indent, bound)
 
-    @staticmethod
-    def define(fn: _Function, name: str, parameters: str, label: str):
-        """The function `name(parameters)` of `fn`'s lines, compiled; `label` names it in tracebacks.
-
-        What an expression's lines raise is turned into the expression's rule error by one handler
-        around the whole body, which finds the line that failed in the traceback (the first entry
-        of a traceback caught in a frame is that frame's own line), rather than by a `try` around
-        each: a handler's code lies between the lines that run, and a turn runs through more code
-        than the processor's first-level cache holds."""
-        body = fn.lines or ["    pass"]
-        if fn.failing:
-            first = 3  # the body's first line, after `def` and `try:`
-            fn.namespace["_failing"] = {first + index: failure for index, failure in fn.failing.items()}
-            body = ["    try:", *("    " + line for line in body), "    except _ERRORS as exc:",
-                    "        _failure = _failing.get(exc.__traceback__.tb_lineno)",
-                    "        if _failure is None:",  # not an expression's line: not a rule's error
-                    "            raise",
-                    "        _failure(exc)"]
-        code = f"def {name}({parameters}):\n" + "\n".join(body) + "\n"
-        exec(compile(code, f"<{label}>", "exec"), fn.namespace)
-        function = fn.namespace[name]
-        function.source = code  # for reading and debugging
-        return function
-
     # ---- pieces ------------------------------------------------------------------------------
-    def _statements(self, fn: _Function, statements, local: frozenset, indent: int) -> frozenset:
+    def _statements(self, fn: Function, statements, local: frozenset, indent: int) -> frozenset:
         """The statements of a block, one after another, names scoped as the checker reads them: a name
         bound again inside the block (`let`, `roll … as`) that was bound outside it gets its outer value
         back when the block ends; one a statement binds for its own body (a loop's, a choice's, an
@@ -206,7 +122,7 @@ class StatementCodegen:
         return local
 
     @staticmethod
-    def _keep(fn: _Function, names, indent: int) -> list:
+    def _keep(fn: Function, names, indent: int) -> list:
         """Keep the values of `names` in `e` (see `_statements`); [(name, local)]."""
         kept = [(name, fn.temp()) for name in names]
         for name, saved in kept:
@@ -214,22 +130,22 @@ class StatementCodegen:
         return kept
 
     @staticmethod
-    def _give_back(fn: _Function, kept: list, indent: int) -> None:
+    def _give_back(fn: Function, kept: list, indent: int) -> None:
         for name, saved in kept:
             fn.add(indent, f"e[{name!r}] = {saved}")
 
-    def _write_statement(self, fn: _Function, stmt, local: frozenset, indent: int) -> frozenset:
+    def _write_statement(self, fn: Function, stmt, local: frozenset, indent: int) -> frozenset:
         """`stmt` written into `fn` by its `_w_X` method; the local names visible after it."""
         write = getattr(self, "_w_" + type(stmt).__name__, None)
         if write is None:
             raise TypeError(f"no code is written for a `{type(stmt).__name__}` statement")  # a construct not added here
         return write(fn, stmt, local, indent, self.compiler.where(stmt))
 
-    def _apart(self, fn: _Function, stmt, local: frozenset, indent: int) -> frozenset:
+    def _apart(self, fn: Function, stmt, local: frozenset, indent: int) -> frozenset:
         """`stmt` written as a function of its own, called from `fn`: for a statement nested too deeply
         to write in place (`_too_deep`). It is the same code: its own step is counted with the block
         it is in, as in place, and it reads and binds its names in `e` (nothing in `fn.fixed`)."""
-        apart = _Function()
+        apart = Function()
         apart.steps.append([0, None])
         local = self._write_statement(apart, stmt, local, 1)
         steps, first = apart.steps.pop()
@@ -238,18 +154,18 @@ class StatementCodegen:
         if block[1] is None and first is not None:
             block[1] = fn.name("_n", apart.namespace[first])
         self.count += 1
-        called = self.define(apart, f"_apart{self.count}", "g, e", f"{self.compiler.program.path}:{stmt.span.line} statement")
+        called = define(apart, f"_apart{self.count}", "g, e", f"{self.compiler.program.path}:{stmt.span.line} statement")
         fn.add(indent, f"{fn.name('_s', called)}(g, e)")
         return local
 
     @staticmethod
-    def _too_deep(fn: _Function, stmt, indent: int) -> bool:
+    def _too_deep(fn: Function, stmt, indent: int) -> bool:
         """Whether writing `stmt` here could pass Python's limits on one function (100 levels of
         indentation, 20 nested loops and `try`s): rules may nest blocks and loops deeply. (A long
         `elif` chain is written flat where it would nest too deeply: `_w_If`.)"""
         return indent > MAX_INDENT or fn.source_loops(indent) >= MAX_LOOPS
 
-    def _tick(self, fn: _Function, node, indent: int) -> None:
+    def _tick(self, fn: Function, node, indent: int) -> None:
         """What `Game.tick` does: the statement running now, and one step of the turn's budget. The
         steps of a block's statements written out are counted together as the block starts (a block
         runs whole, or ends the turn or the game): a turn that loops runs blocks again and again, and
@@ -261,7 +177,7 @@ class StatementCodegen:
         if block[1] is None:
             block[1] = n
 
-    def _expr(self, fn: _Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
+    def _expr(self, fn: Function, node, local: frozenset, indent: int, bound: dict | None = None) -> str:
         """Compute expression `node` into a new local of the function; returns its name. A failure
         inside is the same rule error, at the same place, as the expression's own function raises.
         `bound` maps rule names to Python locals of the function that hold their values."""
@@ -285,7 +201,7 @@ class StatementCodegen:
         fn.add_failing(indent, f"{target} = {source}", failure)
         return target
 
-    def _needed(self, fn: _Function, node, local: frozenset, indent: int, role: str) -> str:
+    def _needed(self, fn: Function, node, local: frozenset, indent: int, role: str) -> str:
         """An operand that may not be `none` (`Compiler.need`)."""
         value = self._expr(fn, node, local, indent)
         fail = self.compiler.none_operand(node, role)
@@ -303,21 +219,11 @@ class StatementCodegen:
         if count != "2":
             fn.add(indent, call)
             return local | {node.var}
-        # Two dice, the common roll: `Game.roll` written out (the same draws, the same event), unless a
-        # scenario forces the dice.
-        first, second, rnd, who = fn.temp(), fn.temp(), fn.temp(), fn.temp()
-        fn.namespace["_TWO_DICE"] = TWO_DICE
+        # Two dice, the common roll, as `Game.roll` rolls them, unless a scenario forces the dice.
         fn.add(indent, "if g.forced_dice:")
         fn.add(indent + 1, call)
         fn.add(indent, "else:")
-        fn.add(indent + 1, f"{rnd} = g.state.rng.random")
-        fn.add(indent + 1, f"{first} = int({rnd}() * 6) + 1")
-        fn.add(indent + 1, f"{second} = int({rnd}() * 6) + 1")
-        fn.add(indent + 1, f"e[{node.var!r}] = _TWO_DICE[6 * {first} + {second} - 7]")
-        fn.add(indent + 1, "if g.emitting:")
-        fn.add(indent + 2, f"{who} = e.get('player')")
-        payload = f"{who}.name if {who} is not None else None, e[{node.var!r}].faces"  # a shared tuple
-        fn.add(indent + 2, f"g.event_sink((g.state.turn, 'roll', {w}, {payload}))")
+        write_two_dice(fn, indent + 1, f"e[{node.var!r}]", "e.get('player')", w)
         return local | {node.var}
 
     def _w_Move(self, fn, node, local, indent, where):
@@ -332,40 +238,18 @@ class StatementCodegen:
             fn.add(indent, f"g.move({who}, {node.how!r}, {amount}, {w})")
             return local
         # The most frequent move, from a ring square by less than a round on a board without `stop`
-        # squares, is `Game.arrive` written out (the same events, handlers and counters in the same
-        # order); any other goes through `Game.move`.
+        # squares, is written in place as `Game.arrive` does it (operations.write_arrival); any other
+        # goes through `Game.move`.
         ring = len(program.board.squares)
-        start, dest, occupant, fire, ahead = fn.temp(), fn.temp(), fn.temp(), fn.temp(), fn.temp()
-        fn.namespace["_POSITION"] = POSITION
-        add = fn.add
-        add(indent, f"{start} = {who}.at")
-        add(indent, f"if {start} < {ring} and 0 < {amount} < {ring}:")
-        inner = indent + 1
-        add(inner, f"{dest} = {start} + {amount}")
-        add(inner, f"if {dest} >= {ring}:")
-        add(inner + 1, f"{dest} -= {ring}")
-        write_emit(fn, inner, "move", w, f"{who}.name, g.board[{start}].name, g.board[{dest}].name, {amount}")
-        add(inner, "g.depth += 1")
-        add(inner, f"if g.depth > {MAX_DEPTH}:")
-        add(inner + 1, "g.moves_too_deep()")
-        add(inner, "try:")
-        add(inner + 1, f"for {ahead}, {occupant} in g.pass_ahead[{start}]:")  # the squares with `on pass` handlers ahead
-        add(inner + 2, f"if {ahead} > {amount}:")
-        add(inner + 3, "break")
-        add(inner + 2, f"g._pass({who}, {occupant}, {w})")
-        add(inner + 1, f"{who}.at = {dest}")
-        add(inner + 1, f"{who}.visits += 1")
-        add(inner + 1, "versions = g.versions")
-        add(inner + 1, "versions[_POSITION] += 1")
-        add(inner + 1, f"{occupant} = g.board[{dest}]")
-        write_emit(fn, inner + 1, "land", w, f"{who}.name, {occupant}.name")
-        add(inner + 1, f"{fire} = g.land_fire[{dest}]")
-        add(inner + 1, f"if {fire} is not None:")
-        add(inner + 2, f"{fire}(g, {who}, {occupant})")
-        add(inner, "finally:")
-        add(inner + 1, "g.depth -= 1")
-        add(indent, "else:")
-        add(indent + 1, f"g.move({who}, 'by', {amount}, {w})")
+        start, dest = fn.temp(), fn.temp()
+        fn.add(indent, f"{start} = {who}.at")
+        fn.add(indent, f"if {start} < {ring} and 0 < {amount} < {ring}:")
+        fn.add(indent + 1, f"{dest} = {start} + {amount}")
+        fn.add(indent + 1, f"if {dest} >= {ring}:")
+        fn.add(indent + 2, f"{dest} -= {ring}")
+        write_arrival(fn, indent + 1, who, start, dest, amount, w, "by")
+        fn.add(indent, "else:")
+        fn.add(indent + 1, f"g.move({who}, 'by', {amount}, {w})")
         return local
 
     def _marked_move(self, fn, node, local, indent, who: str, amount: str, w: str):
@@ -388,34 +272,13 @@ class StatementCodegen:
         target = self._needed(fn, node.target, local, indent, "who is paid")
         w = fn.name("_w", where)
         pays, paid = (self.codegen.type_of(side).name for side in (node.source, node.target))
-        if pays != "player" and pays != "account" or paid != "player" and paid != "account":
-            fn.add(indent, f"g.pay({amount}, {source}, {target}, {w})")
-            return local
-        # The common payment, `Game.pay` written out: by a player who has the cash, or by the unlimited
-        # bank, to another (an `account` may be a player too: `creditor`). Any other (nothing to pay, a
-        # debt, an account's limit) goes through `Game.pay`.
-        add = fn.add
-        fn.namespace.update(_Player=Player, _Bank=Bank)
-        can = f"not {source}.out and {source}.f_cash >= {amount}" if pays == "player" \
-            else f"type({source}) is _Bank and {source}.unlimited"
-        add(indent, f"if {amount} > 0 and {source} is not {target} and {can}:")
-        inner = indent + 1
-        add(inner, f"{source}.f_cash -= {amount}" if pays == "player" else f"{source}.balance -= {amount}")
-        if paid == "player":
-            add(inner, f"{target}.f_cash += {amount}")
+        # `Game.pay`'s common case written in place where the payer is known to be a player or an
+        # account (an `account` may be a player too: `creditor`); any other payment goes to `g.pay`.
+        known = {"player": PLAYER, "account": ACCOUNT}
+        if pays in known and paid in known:
+            write_pay(fn, indent, amount, source, target, w, known[pays], PLAYER if paid == "player" else None)
         else:
-            add(inner, f"if isinstance({target}, _Player):")
-            add(inner + 1, f"{target}.f_cash += {amount}")
-            add(inner, "else:")
-            add(inner + 1, f"{target}.balance += {amount}")
-        add(inner, "versions = g.versions")
-        add(inner, "versions['cash'] += 1")
-        add(inner, "paid = g.paid_by_rule")
-        add(inner, "if paid is not None:")
-        add(inner + 1, f"paid[{w}] = paid.get({w}, 0) + {amount}")
-        write_emit(fn, inner, "pay", w, f"{amount}, {source}.name, {target}.name")
-        add(indent, "else:")
-        add(inner, f"g.pay({amount}, {source}, {target}, {w})")
+            fn.add(indent, f"g.pay({amount}, {source}, {target}, {w})")
         return local
 
     def _w_Set(self, fn, node, local, indent, where):
@@ -433,22 +296,9 @@ class StatementCodegen:
         if supply is not None:  # pieces taken from the bank's supply, or given back to it
             fn.add(indent, f"g.set_supplied({target}, {node.target.name!r}, {value}, {w}, {fn.name('_supply', supply)})")
             return local
-        # `Game.set_field`, written out: the field is an attribute (state.with_fields)
-        field = node.target.name
-        attr, old = field_attr(field), fn.temp()
-        fn.add(indent, f"{old} = getattr({target}, {attr!r}, None)")
-        fn.add(indent, f"{target}.{attr} = {value}")
         field_type = self.codegen.type_of(node.target)
-        if field_type.name != "player":
-            fn.add(indent, f"g.versions[{field!r}] += 1")
-        else:  # and the counters of the players it named and names (`Game.set_field`)
-            fn.add(indent, "versions = g.versions")
-            fn.add(indent, f"versions[{field!r}] += 1")
-            for named in (old, value):
-                fn.add(indent, f"if {named} is not None:")
-                fn.add(indent + 1, f"versions[({field!r}, {named}.seat)] += 1")
-        shown = f"{self._shown(fn, field_type, old)}, {self._shown(fn, field_type, value)}"
-        write_emit(fn, indent, "set", w, f"{target}.name, {field!r}, {shown}")
+        write_set_field(fn, indent, target, value, w, node.target.name, field_type.name == "player",
+                        lambda python: self._shown(fn, field_type, python))
         return local
 
     def _shown(self, fn, t, value: str) -> str:

@@ -29,6 +29,7 @@ from .agents import Agent
 from .codegen import UNTRACKED, counters_sum
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
+from .pysource import Function, define
 from .stmtgen import binds, write_emit
 
 
@@ -86,7 +87,7 @@ def arrival_function(handlers: list, label: str, statements):
     conditions tested before any body runs (one handler's effect cannot trigger the next)."""
     if not handlers:
         return None
-    fn = statements.function()
+    fn = Function()
     tests = []
     envs = ["{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}" for h in handlers]
     for i, h in enumerate(handlers):
@@ -107,7 +108,7 @@ def arrival_function(handlers: list, label: str, statements):
         rebound = binds([h.node.body])
         fixed = {name: python for name, python in names.items() if name not in rebound}
         _body(statements, fn, indent, h.node.body, h.local, envs[i], fixed, settles=False)
-    return statements.define(fn, "fire", "g, player, occupant", label)
+    return define(fn, "fire", "g, player, occupant", label)
 
 
 def turn_function(rules):
@@ -115,7 +116,7 @@ def turn_function(rules):
     its phases first, `Game.status_turn`), the hooks after, each player's end-of-turn window, the
     end conditions and the turn limit, then on to the next player."""
     statements = rules.compiler.statements
-    fn = statements.function()
+    fn = Function()
     fn.namespace.update(TurnEnded=TurnEnded, GameEnded=GameEnded, NO_RULE=NO_RULE)
     fn.add(1, "watching = g.on_settled")
     fn.add(1, "state = g.state")
@@ -233,7 +234,7 @@ def turn_function(rules):
     add(3, "state.current = active[0].seat")
     add(1, "if not whole:")
     add(2, "return")
-    return statements.define(fn, "play_turn", "g, whole=False", f"{rules.path} turn")
+    return define(fn, "play_turn", "g, whole=False", f"{rules.path} turn")
 
 
 def _hook(statements, fn, indent: int, h) -> None:
