@@ -82,9 +82,10 @@ class Compiler:
         return fail
 
     # ---- statements ----------------------------------------------------------------------------
-    def block(self, block: ast.Block, local: frozenset):
-        """A block as one generated function (stmtgen.py): every statement written out in Python."""
-        return self.statements.block(block, local)
+    def block(self, block: ast.Block, local: frozenset, settles: bool = False):
+        """A block as one generated function (stmtgen.py): every statement written out in Python; a
+        rule's whole body `settles` (stmtgen.write_settling)."""
+        return self.statements.block(block, local, settles)
 
     def statement(self, node, local: frozenset):
         """One statement on its own (a scenario's `set` line), as a generated function `f(g, e)`."""

@@ -103,7 +103,7 @@ class Game(Cards, Dealing):
         self.forced_cards: dict = {}
         # `on_settled`, when set (by the property checker), is called whenever a rule's body has
         # finished and no other rule is running: the game is settled there. `rules_running` counts
-        # the rule bodies under way (see rules.settling).
+        # the rule bodies under way (see stmtgen.write_settling).
         self.on_settled = None
         self.rules_running = 0
         self.started = False

@@ -29,24 +29,6 @@ from .state import Account, Player, Square, Supply, Thing, with_fields
 from .turngen import write_turn
 
 
-def settling(body):
-    """A rule's compiled body (a handler's, a hook's, a phase's, an action's, a card's, the setup's)
-    that tells the game when it is settled: when this body ends and no other rule is running (the
-    rule that moved a token is still running while the arrival's handlers run). In plain play
-    (`on_settled` None) it only runs the body."""
-    def run(g, e):
-        if g.on_settled is None:
-            return body(g, e)
-        g.rules_running += 1
-        try:
-            body(g, e)
-        finally:
-            g.rules_running -= 1
-        if not g.rules_running:
-            g.on_settled()
-    return run
-
-
 @attrs.define
 class Handler:
     var: str | None
@@ -384,7 +366,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
                           | (set(DEBT_NAMES) if getattr(h, "event", "") == "debt" else set()))
         when = compiler.expr(h.when, local) if h.when is not None else None
-        return Handler(getattr(h, "var", None), when, settling(compiler.block(h.body, local)), compiler.where(h),
+        return Handler(getattr(h, "var", None), when, compiler.block(h.body, local, settles=True), compiler.where(h),
                        h, local)
 
     land: dict = {}
@@ -408,7 +390,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         for phase in declared:
             when = compiler.expr(phase.when, frozenset({"player"})) if phase.when is not None else None
             phases.append(PhaseDef(phase.name, when, phase.optional,
-                                   settling(compiler.block(phase.body, frozenset({"player"}))), compiler.where(phase),
+                                   compiler.block(phase.body, frozenset({"player"}), settles=True), compiler.where(phase),
                                    phase))
         return phases
 
@@ -422,7 +404,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         local = frozenset({"player"} | ({var} if var else set()))
         when, volatile, select = _split_condition(compiler, a.when, local, var, kind)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
-        actions.append(ActionDef(a.name, var, kind, a.timing, when, settling(compiler.block(a.body, local)), compiler.where(a),
+        actions.append(ActionDef(a.name, var, kind, a.timing, when, compiler.block(a.body, local, settles=True), compiler.where(a),
                                  prefilter, tuple(sorted(when.reads)) if when is not None else (), volatile,
                                  a.relation, phase_names.index(a.phase) if a.phase is not None else None,
                                  tuple(compiler.expr(n, frozenset({"player"}))
@@ -433,7 +415,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     for deck in p.decks.values():
         cards = []
         for card in deck.cards:
-            body = settling(compiler.block(card.body, frozenset({"player"})))
+            body = compiler.block(card.body, frozenset({"player"}), settles=True)
             cards.extend([CardDef(card.name, card.title or card.name, card.keep, body, compiler.where(card),
                                   card.lasting, card.later, card.tradable,
                                   compiler.expr(card.tradable_when, frozenset({PLAYER}))
@@ -501,7 +483,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         decks=decks, cards_by_name={name: {c.name: c for c in deck.cards} for name, deck in decks.items()},
         ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
-        setup=settling(compiler.block(p.setup.body, frozenset())) if p.setup is not None else None,
+        setup=compiler.block(p.setup.body, frozenset(), settles=True) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
     )
     rules.thing_class = with_fields(Thing, [*(f.name for k in p.kinds.values() for f in k.fields),

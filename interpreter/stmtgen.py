@@ -64,6 +64,23 @@ def binds(blocks) -> set:
             for name in (_names(node) if isinstance(node, _FOR_THE_BLOCK) else (node.var,))}
 
 
+def write_settling(fn: Function, indent: int, write_body) -> None:
+    """A rule's body (`write_body(indent)` writes it), run so that the property checker knows when
+    the game is settled: while it watches (`watching`, the function's copy of `g.on_settled`), the
+    body counts as a rule running, and when it ends with no other rule running (the rule that moved
+    a token is still running while the arrival's handlers run) the game is settled. In plain play
+    this costs a test of a local."""
+    fn.add(indent, "if watching is not None:")
+    fn.add(indent + 1, "g.rules_running += 1")
+    fn.add(indent, "try:")
+    write_body(indent + 1)
+    fn.add(indent, "finally:")
+    fn.add(indent + 1, "if watching is not None:")
+    fn.add(indent + 2, "g.rules_running -= 1")
+    fn.add(indent, "if watching is not None and not g.rules_running:")
+    fn.add(indent + 1, "watching()")
+
+
 class StatementCodegen:
     """Writes the blocks of one program as Python functions; `compiler` gives the general path."""
 
@@ -72,10 +89,15 @@ class StatementCodegen:
         self.codegen = compiler.codegen
         self.count = 0
 
-    def block(self, block: ast.Block, local: frozenset):
-        """One function running the statements of `block`, with `local` names bound in `e`."""
+    def block(self, block: ast.Block, local: frozenset, settles: bool = False):
+        """One function running the statements of `block`, with `local` names bound in `e`; a rule's
+        whole body `settles` (see `write_settling`), a procedure's or a scenario's does not."""
         fn = Function()
-        self._statements(fn, block.statements, local, 1)
+        if settles:
+            fn.add(1, "watching = g.on_settled")
+            write_settling(fn, 1, lambda indent: self._statements(fn, block.statements, local, indent))
+        else:
+            self._statements(fn, block.statements, local, 1)
         self.count += 1
         line = block.statements[0].span.line if block.statements else 0
         return define(fn, f"_block{self.count}", "g, e", f"{self.compiler.program.path}:{line} block")

@@ -16,9 +16,9 @@ module writes it out once per `Rules`, with the statements' own code (stmtgen.py
 
 Each function is written once, for every use: while the property checker watches the game
 (`g.on_settled`), each phase and hook body written in place counts as a rule running and settles
-the game when it ends, as `rules.settling` does for the bodies the engine calls; in plain play that
-costs a test of a local. They are the only implementation: `Game.play_turn` and `Game.play` run `play_turn`, and every
-move fires `land` and `passing`.
+the game when it ends, as the bodies the engine calls do (stmtgen.write_settling). They are the
+only implementation: `Game.play_turn` and `Game.play` run `play_turn`, and every move fires `land`
+and `passing`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from .codegen import UNTRACKED, counters_sum
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
 from .pysource import Function, define
-from .stmtgen import binds, write_emit
+from .operations import write_emit
+from .stmtgen import binds, write_settling
 
 
 @attrs.define
@@ -59,27 +60,16 @@ def _condition(statements, fn, indent: int, node, local: frozenset, env: str, bo
 def _body(statements, fn, indent: int, block, local: frozenset, env: str, fixed: dict | None = None,
           settles: bool = True) -> None:
     """A rule's body written in place, run with `env` as its names; those in `fixed` are read from
-    the Python locals it maps them to (see `StatementCodegen.write`).
-
-    A body that `settles` (a phase's, a hook's: the turn runs them, no rule does) counts, while the
-    property checker watches (`watching`, the function's copy of `g.on_settled`), as a rule running,
-    and when it ends with no other rule running the game is settled: what `rules.settling` does for
-    the bodies the engine calls. An arrival's handlers need not: a token moves only in a rule that
-    is running, and settles when it ends."""
-    if not settles:
-        fn.add(indent, f"e = {env}")
-        statements.write(fn, block, local, indent, fixed)
-        return
-    fn.add(indent, "if watching is not None:")
-    fn.add(indent + 1, "g.rules_running += 1")
-    fn.add(indent, "try:")
-    fn.add(indent + 1, f"e = {env}")
-    statements.write(fn, block, local, indent + 1, fixed)
-    fn.add(indent, "finally:")
-    fn.add(indent + 1, "if watching is not None:")
-    fn.add(indent + 2, "g.rules_running -= 1")
-    fn.add(indent, "if watching is not None and not g.rules_running:")
-    fn.add(indent + 1, "watching()")
+    the Python locals it maps them to (see `StatementCodegen.write`). A phase's or a hook's body
+    `settles` (stmtgen.write_settling: the turn runs them, no rule does); an arrival's handlers need
+    not, since a token moves only in a rule that is running, which settles when it ends."""
+    def write(level: int) -> None:
+        fn.add(level, f"e = {env}")
+        statements.write(fn, block, local, level, fixed)
+    if settles:
+        write_settling(fn, indent, write)
+    else:
+        write(indent)
 
 
 def arrival_function(handlers: list, label: str, statements):
