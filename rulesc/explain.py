@@ -1,9 +1,9 @@
-"""The documentation of every diagnostic code, written from the registry (dsl/codes.py).
+"""The documentation of every diagnostic code, written from the registry (dsl/codes.py and its dsl/codes.md).
 
 `rulesc explain CODE` prints a code's entry, the SARIF rules carry the entries as help, and `page()`
-is docs/errors/README.md: the page is generated here rather than read, so the installed wheel needs no
-copy of it and the page cannot drift from the codes (tests/test_codes.py fails when the checked-in
-page differs from `page()`; `scripts/test.sh --bless` writes it).
+is docs/errors/README.md: the page is generated here rather than read, so that it cannot drift from the
+codes (tests/test_codes.py fails when the checked-in page differs from `page()`; `scripts/test.sh --bless`
+writes it).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 from .dsl import codes
 
 HEADER = """\
-<!-- Generated from dsl/codes.py by rulesc/explain.py: edit the registry, then run `scripts/test.sh --bless`. -->
+<!-- Generated from dsl/codes.py and dsl/codes.md by rulesc/explain.py: edit those, then run `scripts/test.sh --bless`. -->
 
 # Diagnostic codes
 
@@ -60,9 +60,9 @@ FOOTER = """\
 ## Adding a code
 
 Codes are stable: never reuse or renumber one. A new diagnostic takes the next free number in
-its range ({unassigned} were never assigned; the next free numbers are {free}), gets an entry
-in `dsl/codes.py` (its name, severity, the index's line, and an explanation with an example, its
-real output and a fix), is raised through that entry (as `codes.UNKNOWN_NAME.diagnostic(…)`, or a
+its range ({unassigned} were never assigned; the next free numbers are {free}), gets a constant
+in `dsl/codes.py` (its name, severity and the index's line) and a section in `dsl/codes.md` (what
+it means, an example with its real output, and the fix), is raised through that constant (as `codes.UNKNOWN_NAME.diagnostic(…)`, or a
 checker's `report(codes.UNKNOWN_NAME, …)`), and gets a test file in `tests/checker_cases/` whose comments state the
 expected diagnostics (`# error: R0xxx`). `scripts/test.sh --bless` then writes this page.
 """

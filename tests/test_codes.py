@@ -1,4 +1,5 @@
-"""The diagnostic codes' registry (dsl/codes.py) is the one place a code is defined.
+"""The diagnostic codes' registry (dsl/codes.py, with the explanations in dsl/codes.md) is the one place a
+code is defined.
 
 Every code the source names is registered, and raised through its entry except in the files listed in
 STILL_LITERAL; every registered code is produced by some test; docs/errors/README.md is the page the
@@ -41,14 +42,20 @@ def test_each_entry_is_named_after_its_constant_in_the_order_of_its_code():
     assert len({c.name for c in codes.REGISTRY.values()}) == len(codes.REGISTRY), "a name is taken twice"
 
 
-def test_each_entry_has_a_severity_a_range_a_summary_and_an_explanation():
+def test_each_entry_has_a_severity_a_range_and_a_summary():
     for c in codes.REGISTRY.values():
         assert re.fullmatch(r"R\d{4}", c.code) and c.code not in codes.UNASSIGNED, c.code
         assert c.severity in (codes.ERROR, codes.WARNING), c.code
         assert c.exit_status in (1, 2), c.code
         assert sum(r.holds(c.code) for r in codes.RANGES) == 1, f"{c.code} is in no range, or in two"
         assert c.summary and not c.summary.endswith("."), c.code
-        assert c.explanation.strip() and not c.explanation.startswith(("**", "###")), c.code
+
+
+def test_each_code_has_one_explanation_and_each_explanation_is_of_a_code():
+    sections = re.findall(r"^## (.*)$", (ROOT / "dsl" / "codes.md").read_text("utf-8"), re.MULTILINE)
+    assert sections == list(codes.REGISTRY), "dsl/codes.md: one `## CODE` section per code, in the registry's order"
+    for c in codes.REGISTRY.values():
+        assert c.explanation.strip() and not c.explanation.startswith(("**", "#")), c.code
 
 
 def test_a_code_that_is_not_registered_fails_loudly():
