@@ -14,7 +14,7 @@ import re
 
 import attrs
 
-from . import ast, walk
+from . import ast, codes, walk
 from . import types as T
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program, build_program, move_marks, rule_roots
@@ -115,8 +115,9 @@ class Checker(TypeChecker):
                 self.check_initial(p.bank.amount, "the bank's money")
         self.check_fields(p.player_fields.values(), scope, "player")
         if "cash" not in p.player_fields:
-            self.error("R0501", "players have no `cash: money` field", p.game.span if p.game else Span(1, 1, 1, 2),
-                       help="add `player:` with `cash: money = $…`")
+            self.report(codes.PLAYERS_WITHOUT_CASH,
+                        "players have no `cash: money` field", p.game.span if p.game else Span(1, 1, 1, 2),
+                        help="add `player:` with `cash: money = $…`")
         self.check_fields(p.global_fields.values(), scope, "global")
         for kind in p.kinds.values():
             self.assume(f"kind `{kind.name}`", kind.meta, kind.span)
@@ -124,10 +125,12 @@ class Checker(TypeChecker):
         for group in p.groups.values():
             self.assume(f"group `{group.name}`", group.meta, group.span)
             if group.kind not in p.kinds:
-                self.error("R0205", f"unknown kind `{group.kind}`", group.span, help=nearest_hint(group.kind, p.kinds))
+                self.report(codes.UNKNOWN_NAME,
+                            f"unknown kind `{group.kind}`", group.span, help=nearest_hint(group.kind, p.kinds))
             elif not any(self.resolve_type(f.type).name == group.name for f in p.kinds[group.kind].fields):
-                self.warn("R0405", f"no field of kind `{group.kind}` has type `{group.name}`, so the group has no members",
-                          group.span, help=f"add `{group.name.lower()}: {group.name}` to kind `{group.kind}`")
+                self.report(codes.EMPTY_GROUP,
+                            f"no field of kind `{group.kind}` has type `{group.name}`, so the group has no members",
+                            group.span, help=f"add `{group.name.lower()}: {group.name}` to kind `{group.kind}`")
         self.check_tables(scope)
         self.check_board()
         self.check_decks(scope)
@@ -149,55 +152,55 @@ class Checker(TypeChecker):
     def check_header(self, scope):
         p = self.p
         for ext in p.extends:
-            self.error("R0506", "`extends` is resolved when a file is loaded, not by the checker", ext.span,
-                       help="load the file with `rulesc.dsl.variants.load_file`, as `rulesc` does")
+            self.report(codes.UNRESOLVED_EXTENDS, "`extends` is resolved when a file is loaded, not by the checker", ext.span,
+                        help="load the file with `rulesc.dsl.variants.load_file`, as `rulesc` does")
         if p.game is None:
-            self.error("R0502", "the file has no `game` header", Span(1, 1, 1, 2),
-                       help='start the file with `game "Name":` and its settings')
+            self.report(codes.NO_GAME_HEADER, "the file has no `game` header", Span(1, 1, 1, 2),
+                        help='start the file with `game "Name":` and its settings')
             return
         self.assume("game header", p.game.meta, p.game.span)
         for key, setting in p.settings.items():
             self.assume(f"setting `{key}`", setting.meta, setting.span)
             if key not in SETTINGS:
-                self.error("R0503", f"unknown setting `{key}`", setting.span,
-                           help=nearest_hint(key, SETTINGS) or f"settings are {', '.join(sorted(SETTINGS))}")
+                self.report(codes.UNKNOWN_SETTING, f"unknown setting `{key}`", setting.span,
+                            help=nearest_hint(key, SETTINGS) or f"settings are {', '.join(sorted(SETTINGS))}")
             elif key == "players":
                 if isinstance(setting.value, tuple) or setting.upper is None:
-                    self.error("R0504", "`players` is a range like `2 to 6`", setting.span)
+                    self.report(codes.BAD_SETTING_VALUE, "`players` is a range like `2 to 6`", setting.span)
                 else:
                     self.expect(setting.value, T.COUNT, scope, "the fewest players")
                     self.expect(setting.upper, T.COUNT, scope, "the most players")
                     self.check_players_range(setting)
             elif key == "start":
                 if not isinstance(setting.value, ast.Name):
-                    self.error("R0504", "`start` names a square", setting.span)
+                    self.report(codes.BAD_SETTING_VALUE, "`start` names a square", setting.span)
                 else:
                     self.expect(setting.value, T.SQUARE, scope, "the start")
                     name = setting.value.id
                     if p.board is not None and (name in p.squares or name in p.things) \
                             and not any(sq.id == name for sq in p.board.squares):
-                        self.error("R0504", f"`start: {name}` names a square that is not on the board",
-                                   setting.value.span, help="tokens begin on a square of `board:`")
+                        self.report(codes.BAD_SETTING_VALUE, f"`start: {name}` names a square that is not on the board",
+                                    setting.value.span, help="tokens begin on a square of `board:`")
             elif key == "first player":
                 words = " ".join(setting.value) if isinstance(setting.value, tuple) else ""
                 if not any(words.startswith(rule) for rule in FIRST_PLAYER_RULES):
-                    self.error("R0504", "`first player` is `highest roll N dice` or `seat order`", setting.span)
+                    self.report(codes.BAD_SETTING_VALUE, "`first player` is `highest roll N dice` or `seat order`", setting.span)
                 elif words.startswith("highest roll") and len(setting.value) > 2 and setting.value[2].isdigit() \
                         and not 1 <= int(setting.value[2]) <= MAX_FIRST_DICE:
-                    self.error("R0504", f"`first player: highest roll` of {setting.value[2]} dice; "
-                               f"it takes 1 to {MAX_FIRST_DICE}", setting.span,
-                               help="ties roll again, so with no dice the players would tie for ever")
+                    self.report(codes.BAD_SETTING_VALUE, f"`first player: highest roll` of {setting.value[2]} dice; "
+                                f"it takes 1 to {MAX_FIRST_DICE}", setting.span,
+                                help="ties roll again, so with no dice the players would tie for ever")
             elif key == "turn limit":
                 if isinstance(setting.value, tuple):
-                    self.error("R0504", "`turn limit` is a number", setting.span)
+                    self.report(codes.BAD_SETTING_VALUE, "`turn limit` is a number", setting.span)
                 else:
                     self.expect(setting.value, T.COUNT, scope, "the turn limit")
                     problem = turn_limit_problem(setting.value.value) if isinstance(setting.value, ast.Literal) else None
                     if problem:
-                        self.error("R0504", problem, setting.span, help=TURN_LIMIT_HELP)
+                        self.report(codes.BAD_SETTING_VALUE, problem, setting.span, help=TURN_LIMIT_HELP)
         if "start" not in p.settings:
-            self.error("R0505", "the game header has no `start:` square", p.game.span,
-                       help="add `start: NAME` naming the square where tokens begin")
+            self.report(codes.NO_START_SQUARE, "the game header has no `start:` square", p.game.span,
+                        help="add `start: NAME` naming the square where tokens begin")
 
     def check_initial(self, node, what: str) -> None:
         """A value computed while the game is set up (a default, the bank's money) cannot read the players
@@ -205,8 +208,8 @@ class Checker(TypeChecker):
         from .walk import walk
         for n in walk(node):
             if isinstance(n, ast.Name) and n.id in SETUP_UNKNOWN:
-                self.error("R0515", f"{what} reads `{n.id}`, which does not exist while the game is set up",
-                           n.span, help="start from a value that does not depend on the players, and change it "
+                self.report(codes.SETUP_READS_PLAYERS, f"{what} reads `{n.id}`, which does not exist while the game is set up",
+                            n.span, help="start from a value that does not depend on the players, and change it "
                                         "in `setup:`, which runs once the players are seated")
                 return
 
@@ -218,28 +221,30 @@ class Checker(TypeChecker):
             return
         problem = players_range_problem(low.value, high.value)
         if problem:
-            self.error("R0504", problem, setting.span, help="e.g. `players: 2 to 6`")
+            self.report(codes.BAD_SETTING_VALUE, problem, setting.span, help="e.g. `players: 2 to 6`")
 
     def check_fields(self, fields, scope, owner: str):
         for f in fields:
             self.assume(f"{owner}.{f.name}", f.meta, f.span)
             if owner == "player" and f.name in PLAYER_FIELDS:
-                self.error("R0203", f"`{f.name}` is a built-in field of every player and cannot be declared", f.span,
-                           help="remove this line; the engine keeps it" + (
+                self.report(codes.BUILT_IN_NAME_DECLARED,
+                            f"`{f.name}` is a built-in field of every player and cannot be declared", f.span,
+                            help="remove this line; the engine keeps it" + (
                                " (the start square is the header's `start:`)" if f.name == "position" else ""))
             t = self.resolve_type(f.type)
             declared = f"state {f.name}" if f.is_state else f.name
             if f.hidden and owner != "player":
-                self.error("R0211", f"only a player's fields can be `hidden`; `{f.name}` is {'a global' if owner == 'global' else f'a field of `{owner}`'}",
-                           f.span, help="`hidden` keeps a player's field from the other players' agents (`hidden cash: money`)")
+                self.report(codes.HIDDEN_NON_PLAYER_FIELD,
+                            f"only a player's fields can be `hidden`; `{f.name}` is {'a global' if owner == 'global' else f'a field of `{owner}`'}",
+                            f.span, help="`hidden` keeps a player's field from the other players' agents (`hidden cash: money`)")
             if "account" in (t.name, t.element.name if t.is_list else None) and (
                     owner not in ("player", "global") or t.is_list or t.optional or f.default is not None
                     or f.is_state):
                 # An account field is a player's or the game's own pot, made empty by the engine.
                 where = "a list or an optional account" if (t.is_list or t.optional) else (
                     "an account with a default" if f.default is not None else f"an account on `{owner}`")
-                self.error("R0210", f"{where} is not an account field", f.type.span,
-                           help="accounts are fields of `player:` or `global:`, written `NAME: account` with no "
+                self.report(codes.MISPLACED_ACCOUNT_FIELD, f"{where} is not an account field", f.type.span,
+                            help="accounts are fields of `player:` or `global:`, written `NAME: account` with no "
                                 f"default (each starts empty); else keep an amount (`{declared}: money = $0`)")
             elif t.name == "account":
                 pass  # starts empty
@@ -249,8 +254,8 @@ class Checker(TypeChecker):
             elif not t.optional and (f.is_state or owner in ("player", "global")):
                 # Every field a game reads must hold a value from the start; only `T?` starts as `none`.
                 what = {"player": "player field", "global": "global"}.get(owner, "state")
-                self.error("R0507", f"{what} `{f.name}` needs a default value", f.span,
-                           help=f"e.g. `{declared}: {t} = …`, or `{declared}: {t}?` to start as `none`")
+                self.report(codes.MISSING_DEFAULT, f"{what} `{f.name}` needs a default value", f.span,
+                            help=f"e.g. `{declared}: {t} = …`, or `{declared}: {t}?` to start as `none`")
 
     def check_tables(self, scope):
         p = self.p
@@ -258,25 +263,26 @@ class Checker(TypeChecker):
             for table in tables:
                 self.assume(f"table `{kind}`", table.meta, table.span)
                 if kind not in p.kinds:
-                    self.error("R0205", f"unknown kind `{kind}`", table.span, help=nearest_hint(kind, p.kinds))
+                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{kind}`", table.span, help=nearest_hint(kind, p.kinds))
                     continue
                 fixed = [f for f in p.kinds[kind].fields if not f.is_state]
                 fixed_names = [f.name for f in fixed]
                 columns = [c.id for c in table.columns]
                 if columns and columns[0] != "name":
-                    self.error("R0601", "a table's first column is `name`", table.columns[0].span)
+                    self.report(codes.FIRST_COLUMN_NOT_NAME, "a table's first column is `name`", table.columns[0].span)
                 for col in table.columns[1:]:
                     if col.id not in fixed_names:
-                        self.error("R0602", f"kind `{kind}` has no fixed field `{col.id}`", col.span,
-                                   help=nearest_hint(col.id, fixed_names) or f"its fixed fields are {', '.join(fixed_names)}")
+                        self.report(codes.UNKNOWN_COLUMN, f"kind `{kind}` has no fixed field `{col.id}`", col.span,
+                                    help=nearest_hint(col.id, fixed_names) or f"its fixed fields are {', '.join(fixed_names)}")
                 for name in fixed_names:
                     if name not in columns:
-                        self.error("R0603", f"table `{kind}` has no column for field `{name}`", table.span)
+                        self.report(codes.MISSING_COLUMN, f"table `{kind}` has no column for field `{name}`", table.span)
                 types = {f.name: self.resolve_type(f.type) for f in fixed}
                 for row in table.rows:
                     if len(row.cells) != len(columns) - 1:
-                        self.error("R0604", f"row `{row.name}` has {plural(len(row.cells), 'value')} for {plural(len(columns) - 1, 'column')}",
-                                   row.span)
+                        self.report(codes.ROW_WIDTH_MISMATCH,
+                                    f"row `{row.name}` has {plural(len(row.cells), 'value')} for {plural(len(columns) - 1, 'column')}",
+                                    row.span)
                         continue
                     for col, cell in zip(columns[1:], row.cells):
                         if col in types:
@@ -284,12 +290,13 @@ class Checker(TypeChecker):
                     for assumed in row.assumed_columns or ():
                         col = assumed.column
                         if col not in columns:
-                            self.error("R0602", f"`assumed {assumed}`: table `{kind}` has no column `{col}`", assumed.span)
+                            self.report(codes.UNKNOWN_COLUMN,
+                                        f"`assumed {assumed}`: table `{kind}` has no column `{col}`", assumed.span)
                         elif assumed.index is not None:
                             cell = row.cells[columns.index(col) - 1]
                             if not isinstance(cell, ast.ListExpr) or assumed.index >= len(cell.items):
-                                self.error("R0602", f"`assumed {assumed}`: `{col}` of `{row.name}` has no element "
-                                           f"{assumed.index} (elements count from 0)", assumed.span)
+                                self.report(codes.UNKNOWN_COLUMN, f"`assumed {assumed}`: `{col}` of `{row.name}` has no element "
+                                            f"{assumed.index} (elements count from 0)", assumed.span)
                     thing = p.things.get(row.name)
                     if thing is not None and thing.assumed:
                         note = ", ".join(thing.assumed)
@@ -298,33 +305,35 @@ class Checker(TypeChecker):
     def check_board(self):
         p = self.p
         if p.board is None:
-            self.error("R0701", "the file has no `board`", p.game.span if p.game else Span(1, 1, 1, 2),
-                       help="add `board:` listing the squares in order")
+            self.report(codes.NO_BOARD, "the file has no `board`", p.game.span if p.game else Span(1, 1, 1, 2),
+                        help="add `board:` listing the squares in order")
             return
         self.assume("board", p.board.meta, p.board.span)
         seen: dict[str, Span] = {}
         for sq in p.board.squares:
             if sq.id in p.things:
                 if sq.id in seen:
-                    self.error("R0702", f"`{sq.id}` is on the board twice", sq.span)
+                    self.report(codes.THING_ON_BOARD_TWICE, f"`{sq.id}` is on the board twice", sq.span)
                 seen[sq.id] = sq.span
             elif sq.id in p.squares and p.squares[sq.id].off_board:
-                self.error("R0704", f"`{sq.id}` is declared `off board`, so it cannot be on the board", sq.span,
-                           help="remove it from `board:`; tokens reach it with `move … to`")
+                self.report(codes.OFF_BOARD_SQUARE_ON_BOARD,
+                            f"`{sq.id}` is declared `off board`, so it cannot be on the board", sq.span,
+                            help="remove it from `board:`; tokens reach it with `move … to`")
             elif sq.id not in p.squares:
-                self.error("R0205", f"unknown square `{sq.id}`", sq.span,
-                           help=nearest_hint(sq.id, list(p.squares) + list(p.things)) or "declare it with `square NAME`")
+                self.report(codes.UNKNOWN_NAME, f"unknown square `{sq.id}`", sq.span,
+                            help=nearest_hint(sq.id, list(p.squares) + list(p.things)) or "declare it with `square NAME`")
         for name, thing in p.things.items():
             if thing.kind in self.board_kinds and name not in seen:
-                self.error("R0703", f"`{name}` ({thing.kind}) is not on the board", thing.span,
-                           help=f"every {thing.kind} must be on the board once")
+                self.report(codes.THING_MISSING_FROM_BOARD, f"`{name}` ({thing.kind}) is not on the board", thing.span,
+                            help=f"every {thing.kind} must be on the board once")
         for name, sq in p.squares.items():
             if sq.stop and sq.off_board:
-                self.error("R0705", f"`{name}` is `off board`, so no move along the ring can stop on it", sq.span,
-                           help="drop `stop`, or put the square on the board")
+                self.report(codes.STOP_SQUARE_OFF_BOARD,
+                            f"`{name}` is `off board`, so no move along the ring can stop on it", sq.span,
+                            help="drop `stop`, or put the square on the board")
             if not sq.off_board and not any(s.id == name for s in p.board.squares):
-                self.warn("R0404", f"square `{name}` is declared but not on the board", sq.span,
-                          help="add it to `board:`, or declare it `off board` if tokens reach it only by `move … to`")
+                self.report(codes.UNUSED_DECLARATION, f"square `{name}` is declared but not on the board", sq.span,
+                            help="add it to `board:`, or declare it `off board` if tokens reach it only by `move … to`")
             self.assume(f"square `{name}`", sq.meta, sq.span)
 
     def check_decks(self, scope):
@@ -333,23 +342,26 @@ class Checker(TypeChecker):
             size = sum(card.copies for card in deck.cards)
             if size > MAX_DECK:
                 big = max(deck.cards, key=lambda card: card.copies)
-                self.error("R0910", f"deck `{deck.name}` has {size:,} cards; a deck holds at most {MAX_DECK:,}",
-                           big.span, help=f"is `copies {big.copies:,}` of `{big.name}` a slip?")
+                self.report(codes.DECK_TOO_LARGE, f"deck `{deck.name}` has {size:,} cards; a deck holds at most {MAX_DECK:,}",
+                            big.span, help=f"is `copies {big.copies:,}` of `{big.name}` a slip?")
             for card in deck.cards:
                 self.assume(f"card `{deck.name}.{card.name}`", card.body.meta, card.span)
                 if card.keep and deck.policy == "cut":
-                    self.error("R0904", f"card `{card.name}` is kept, but a `cut` deck never gives its cards away",
-                               card.span, help="kept cards come from `reshuffle`, `once` or `cycle` decks")
+                    self.report(codes.KEPT_CARD_IN_CUT_DECK,
+                                f"card `{card.name}` is kept, but a `cut` deck never gives its cards away",
+                                card.span, help="kept cards come from `reshuffle`, `once` or `cycle` decks")
                 if card.keep and card.lasting:
-                    self.error("R0905", f"card `{card.name}` is both kept and `lasting`", card.span,
-                               help="a lasting card is in force from its draw until the next card of its deck; "
+                    self.report(codes.KEPT_LASTING_CARD, f"card `{card.name}` is both kept and `lasting`", card.span,
+                                help="a lasting card is in force from its draw until the next card of its deck; "
                                     "a kept card waits in a hand: drop one of the two")
                 if card.tradable and not card.keep:
-                    self.error("R0907", f"card `{card.name}` is `tradable`, but it is not kept, so nobody ever holds it",
-                               card.span, help="flag it `keep` too, or drop `tradable`")
+                    self.report(codes.TRADABLE_CARD_NOT_KEPT,
+                                f"card `{card.name}` is `tradable`, but it is not kept, so nobody ever holds it",
+                                card.span, help="flag it `keep` too, or drop `tradable`")
                 elif card.tradable and not (self.p.trade is not None and self.p.trade.cards):
-                    self.warn("R0908", f"card `{card.name}` is `tradable`, but no `trade` lists `cards`",
-                              card.span, help="add `cards` to the trade: `trade Property, cards with cash`")
+                    self.report(codes.TRADABLE_CARD_NEVER_TRADED,
+                                f"card `{card.name}` is `tradable`, but no `trade` lists `cards`",
+                                card.span, help="add `cards` to the trade: `trade Property, cards with cash`")
                 if card.tradable_when is not None:
                     self.expect(card.tradable_when, T.BOOL, {**scope, "player": T.PLAYER}, "a card's trade condition")
                 self.block(card.body, {**scope, "player": T.PLAYER}, "card")
@@ -364,8 +376,8 @@ class Checker(TypeChecker):
     def check_turn(self, scope):
         p = self.p
         if p.turn is None:
-            self.error("R0801", "the file has no `turn`", p.game.span if p.game else Span(1, 1, 1, 2),
-                       help="add `turn:` with at least one `phase`")
+            self.report(codes.NO_TURN, "the file has no `turn`", p.game.span if p.game else Span(1, 1, 1, 2),
+                        help="add `turn:` with at least one `phase`")
             return
         self.check_phases(p.turn.phases, {**scope, "player": T.PLAYER})
 
@@ -376,19 +388,21 @@ class Checker(TypeChecker):
         for phase in phases:
             self.assume(f"phase `{phase.name}`", phase.body.meta, phase.span)
             if phase.name in names:
-                self.error("R0202", f"phase `{phase.name}` is defined more than once", phase.span)
+                self.report(codes.DEFINED_TWICE, f"phase `{phase.name}` is defined more than once", phase.span)
             names.add(phase.name)
             if phase.when is not None:
                 self.expect(phase.when, T.BOOL, env, "a phase's condition")
                 if isinstance(phase.when, ast.Literal) and phase.when.value is False:
-                    self.warn("R0402", f"phase `{phase.name}` can never run: its condition is `false`", phase.span)
+                    self.report(codes.UNREACHABLE_PHASE,
+                                f"phase `{phase.name}` can never run: its condition is `false`", phase.span)
             self.block(phase.body, env, "turn")
         for i, phase in enumerate(phases[:-1]):
             last = phase.body.statements[-1]
             if isinstance(last, (ast.EndTurn, ast.EndGame)) and phase.when is None:
                 for later in phases[i + 1:]:
-                    self.warn("R0402", f"phase `{later.name}` can never run: phase `{phase.name}` always ends the turn",
-                              later.span)
+                    self.report(codes.UNREACHABLE_PHASE,
+                                f"phase `{later.name}` can never run: phase `{phase.name}` always ends the turn",
+                                later.span)
                 break
 
     def check_supplies(self, scope):
@@ -402,23 +416,24 @@ class Checker(TypeChecker):
             self.expect(supply.size, T.COUNT, scope, "the size of a supply")
             variable = next((n for n in walk.walk(supply.size) if isinstance(n, ast.Name) and n.id not in p.params), None)
             if variable is not None:
-                self.error("R0516", f"the size of a supply is a number or a parameter; `{variable.id}` changes in play",
-                           variable.span, help="write the number (`32`), or a `param` a house rule can override")
+                self.report(codes.BAD_SUPPLY, f"the size of a supply is a number or a parameter; `{variable.id}` changes in play",
+                            variable.span, help="write the number (`32`), or a `param` a house rule can override")
             kind = p.kinds.get(supply.kind)
             field = next((f for f in kind.fields if f.name == supply.field), None) if kind is not None else None
             if kind is None:
-                self.error("R0205", f"unknown kind `{supply.kind}`", supply.kind_span, help=nearest_hint(supply.kind, p.kinds))
+                self.report(codes.UNKNOWN_NAME,
+                            f"unknown kind `{supply.kind}`", supply.kind_span, help=nearest_hint(supply.kind, p.kinds))
             elif field is None:
-                self.error("R0206", f"kind `{supply.kind}` has no field `{supply.field}`", supply.field_span,
-                           help=nearest_hint(supply.field, [f.name for f in kind.fields]))
+                self.report(codes.UNKNOWN_FIELD, f"kind `{supply.kind}` has no field `{supply.field}`", supply.field_span,
+                            help=nearest_hint(supply.field, [f.name for f in kind.fields]))
             elif not field.is_state or self.resolve_type(field.type) != T.COUNT:
-                self.error("R0516", f"a supply counts pieces on a `state` field of type `count`; `{supply.field}` of "
-                           f"`{supply.kind}` is {'fixed data' if not field.is_state else a_type(self.resolve_type(field.type))}",
-                           supply.field_span, help=f"declare it `state {supply.field}: count = 0` in kind `{supply.kind}`")
+                self.report(codes.BAD_SUPPLY, f"a supply counts pieces on a `state` field of type `count`; `{supply.field}` of "
+                            f"`{supply.kind}` is {'fixed data' if not field.is_state else a_type(self.resolve_type(field.type))}",
+                            supply.field_span, help=f"declare it `state {supply.field}: count = 0` in kind `{supply.kind}`")
             elif (supply.kind, supply.field) in counted:
-                self.error("R0516", f"`{supply.kind}.{supply.field}` is already counted by the supply "
-                           f"`{counted[supply.kind, supply.field]}`", supply.field_span,
-                           help="one supply per field: count another field for another kind of piece")
+                self.report(codes.BAD_SUPPLY, f"`{supply.kind}.{supply.field}` is already counted by the supply "
+                            f"`{counted[supply.kind, supply.field]}`", supply.field_span,
+                            help="one supply per field: count another field for another kind of piece")
             if len(self.diags) > errors:
                 continue
             counted[supply.kind, supply.field] = supply.name
@@ -429,9 +444,10 @@ class Checker(TypeChecker):
                 tests = action.when is not None and any(isinstance(n, ast.Name) and n.id == supply.name
                                                         for n in walk.walk(action.when))
                 if takes and not tests:
-                    self.warn("R0415", f"action `{action.name}` sets `{supply.field}` of a `{supply.kind}`, which the supply "
-                              f"`{supply.name}` limits, but its `when` does not test `{supply.name}.left`", action.span,
-                              help=f"add `and {supply.name}.left > 0` to its `when`, so that it is not offered when "
+                    self.report(codes.UNTESTED_SUPPLY,
+                                f"action `{action.name}` sets `{supply.field}` of a `{supply.kind}`, which the supply "
+                                f"`{supply.name}` limits, but its `when` does not test `{supply.name}.left`", action.span,
+                                help=f"add `and {supply.name}.left > 0` to its `when`, so that it is not offered when "
                                    "the bank has none left")
 
     def check_statuses(self, scope):
@@ -447,13 +463,15 @@ class Checker(TypeChecker):
                 off_board = status.at in p.squares and p.squares[status.at].off_board
                 if not (on_board or off_board):
                     known = status.at in p.squares or status.at in p.things
-                    self.error("R0205", f"`{status.at}` is not on the board" if known else f"unknown square `{status.at}`",
-                               status.at_span, help=None if known else nearest_hint(status.at, list(p.squares) + list(p.things)))
+                    self.report(codes.UNKNOWN_NAME,
+                                f"`{status.at}` is not on the board" if known else f"unknown square `{status.at}`",
+                                status.at_span, help=None if known else nearest_hint(status.at, list(p.squares) + list(p.things)))
             self.check_phases(status.phases, {**scope, "player": T.PLAYER})
             if not releases:
-                self.warn("R0804", f"no rule releases a player from `{status.name}`: once put in it, he never plays "
-                          "an ordinary turn again", status.span,
-                          help="`release player` in one of its phases (paid a fine, rolled doubles, served his turns)")
+                self.report(codes.STATUS_NEVER_RELEASED,
+                            f"no rule releases a player from `{status.name}`: once put in it, he never plays "
+                            "an ordinary turn again", status.span,
+                            help="`release player` in one of its phases (paid a fine, rolled doubles, served his turns)")
 
     def check_marks(self, scope):
         """A move's marks (`move … with double_rent`): each a name of its own (R0213), and read by a
@@ -461,22 +479,22 @@ class Checker(TypeChecker):
         self.marks = {}
         for mark, move in move_marks(self.p).items():
             if mark in scope or mark in MOVE_NAMES or mark == PLAYER:
-                self.error("R0213", f"the mark `{mark}` is already the name of something else", move.marks_span,
-                           help="handlers would read the mark in its place: give the mark a name of its own")
+                self.report(codes.MARK_NAME_TAKEN, f"the mark `{mark}` is already the name of something else", move.marks_span,
+                            help="handlers would read the mark in its place: give the mark a name of its own")
             else:
                 self.marks[mark] = move
 
     def check_unput_statuses(self):
         for name, status in self.p.statuses.items():
             if name not in self.used:
-                self.warn("R0404", f"status `{name}` is never used: no rule puts a player in it", status.span,
-                          help=f"`put player in {name}` where a player enters it")
+                self.report(codes.UNUSED_DECLARATION, f"status `{name}` is never used: no rule puts a player in it", status.span,
+                            help=f"`put player in {name}` where a player enters it")
 
     def check_unread_marks(self):
         for mark, move in self.marks.items():
             if mark not in self.used:
-                self.warn("R0414", f"no `on land` or `on pass` handler reads the mark `{mark}`", move.marks_span,
-                          help=f"read it in the handler it should change: `if {mark}:` or `when {mark}`")
+                self.report(codes.UNREAD_MOVE_MARK, f"no `on land` or `on pass` handler reads the mark `{mark}`", move.marks_span,
+                            help=f"read it in the handler it should change: `if {mark}:` or `when {mark}`")
 
     def check_handlers(self, scope):
         p = self.p
@@ -486,41 +504,44 @@ class Checker(TypeChecker):
                 continue
             if h.name in named:
                 other = named[h.name].span
-                self._report(Diagnostic("error", "R0202", f"two handlers are named `{h.name}`", h.span.file or p.path,
-                                        h.span, labels=(Label(other, "the other one", other.file or p.path),),
-                                        help="a handler's `as NAME` is what a variant replaces or removes it by: "
-                                             "give each its own"))
+                self._add(codes.DEFINED_TWICE.diagnostic(
+                    f"two handlers are named `{h.name}`", h.span.file or p.path, h.span,
+                    labels=(Label(other, "the other one", other.file or p.path),),
+                    help="a handler's `as NAME` is what a variant replaces or removes it by: give each its own"))
             named[h.name] = h
         for h in p.handlers:
             self.assume(f"on {h.event}{' ' + h.target if h.target else ''}", h.body.meta, h.span)
             env = {**scope, "player": T.PLAYER}
             if h.event in ("land", "pass"):
                 if h.target is None:
-                    self.error("R0901", f"`on {h.event}` needs a square or a kind", h.span,
-                               help=f"e.g. `on {h.event} Start:` or `on {h.event} Property p:`")
+                    self.report(codes.BAD_HANDLER_TARGET, f"`on {h.event}` needs a square or a kind", h.span,
+                                help=f"e.g. `on {h.event} Start:` or `on {h.event} Property p:`")
                 elif h.target in p.kinds:
                     if h.var is None:
-                        self.error("R0902", f"`on {h.event} {h.target}` needs a name for the thing", h.target_span,
-                                   help=f"e.g. `on {h.event} {h.target} x:`")
+                        self.report(codes.UNNAMED_HANDLER_THING,
+                                    f"`on {h.event} {h.target}` needs a name for the thing", h.target_span,
+                                    help=f"e.g. `on {h.event} {h.target} x:`")
                     else:
                         env[h.var] = Type(h.target)
                     if h.target not in self.board_kinds:
-                        self.warn("R0403", f"no `{h.target}` is on the board, so this handler never runs", h.target_span)
+                        self.report(codes.UNREACHABLE_HANDLER,
+                                    f"no `{h.target}` is on the board, so this handler never runs", h.target_span)
                 elif h.target in p.squares:
                     if (p.board is not None and not p.squares[h.target].off_board
                             and not any(s.id == h.target for s in p.board.squares)):
-                        self.warn("R0403", f"square `{h.target}` is not on the board, so this handler never runs",
-                                  h.target_span)
+                        self.report(codes.UNREACHABLE_HANDLER,
+                                    f"square `{h.target}` is not on the board, so this handler never runs",
+                                    h.target_span)
                 elif h.target in p.things:
                     pass
                 else:
-                    self.error("R0205", f"unknown square or kind `{h.target}`", h.target_span,
-                               help=nearest_hint(h.target, list(p.squares) + list(p.kinds) + list(p.things)))
+                    self.report(codes.UNKNOWN_NAME, f"unknown square or kind `{h.target}`", h.target_span,
+                                help=nearest_hint(h.target, list(p.squares) + list(p.kinds) + list(p.things)))
                     if h.var is not None:
                         env[h.var] = T.ANY  # already reported: don't report every use of the name too
             elif h.target is not None:
-                self.error("R0901", f"`on {h.event}` takes no square or kind", h.target_span,
-                           help=f"write `on {h.event}:`; it applies to every player")
+                self.report(codes.BAD_HANDLER_TARGET, f"`on {h.event}` takes no square or kind", h.target_span,
+                            help=f"write `on {h.event}:`; it applies to every player")
             if h.event == "debt":
                 env.update(debtor=T.PLAYER, creditor=T.ACCOUNT, owed=T.MONEY)
             if h.event in ("land", "pass"):  # what the move that arrived says about itself (5.13)
@@ -576,8 +597,8 @@ class Checker(TypeChecker):
                 if (earlier.event == later.event and earlier.target == later.target
                         and _shape(earlier.when, earlier.var) == _shape(later.when, later.var)
                         and _shape(earlier.body, earlier.var) == _shape(later.body, later.var)):
-                    self._report(Diagnostic(
-                        "error", "R0411", f"this handler repeats the one at {os.path.basename(file)}:"
+                    self._add(codes.HANDLER_WRITTEN_TWICE.diagnostic(
+                        f"this handler repeats the one at {os.path.basename(file)}:"
                         f"{earlier.span.line} word for word, so every time a player "
                         f"{'lands on' if later.event == 'land' else 'passes'} `{later.target}` its payments "
                         "are made twice", later.span.file or p.path, later.span,
@@ -585,8 +606,8 @@ class Checker(TypeChecker):
                         help="remove one of them: a house rule keeps every handler of its base, so a handler restated "
                              "beside it runs as well; a payment meant to be made twice is written once, doubled"))
                     break
-                self._report(Diagnostic(
-                    "warning", "R0410", f"this handler and the one at {os.path.basename(file)}:{earlier.span.line} "
+                self._add(codes.HANDLERS_BOTH_PAY.diagnostic(
+                    f"this handler and the one at {os.path.basename(file)}:{earlier.span.line} "
                     f"both run when a player {'lands on' if later.event == 'land' else 'passes'} "
                     f"`{later.target}`{' under the same condition' if a == b and a is not None else ''}, "
                     "and both move money", later.span.file or p.path, later.span,
@@ -625,9 +646,9 @@ class Checker(TypeChecker):
         for deck, card in kept:
             if (deck.name, card.name) in named or (card.tradable and trades_cards):
                 continue
-            self.warn("R0412", f"card `{deck.name}.{card.name}` is kept, but no rule can ever use it: no "
-                      "`use card`, and no `holds`, `discard card`, `give card` or trade reaches it", card.span,
-                      help=f"add `use card by player` where the rulebook lets a kept card be played, or test "
+            self.report(codes.UNUSABLE_KEPT_CARD, f"card `{deck.name}.{card.name}` is kept, but no rule can ever use it: no "
+                        "`use card`, and no `holds`, `discard card`, `give card` or trade reaches it", card.span,
+                        help=f"add `use card by player` where the rulebook lets a kept card be played, or test "
                            f"`holds(player, {deck.name}.{card.name})` in the rule it changes; or drop `keep`")
 
     def check_procedure_recursion(self) -> None:
@@ -639,8 +660,8 @@ class Checker(TypeChecker):
             if via is None:
                 continue
             chain = "" if via.name == name else f" (through `{via.name}`)"
-            self._report(Diagnostic(
-                "error", "R0413", f"procedure `{name}` always runs itself again{chain}, so once run it never "
+            self._add(codes.ENDLESS_PROCEDURE.diagnostic(
+                f"procedure `{name}` always runs itself again{chain}, so once run it never "
                 f"returns", proc.span.file or self.p.path, via.span,
                 labels=(Label(proc.span, f"procedure `{name}`", proc.span.file or self.p.path),),
                 help="put the `do` under a condition that ends the repeat (`if …:`), or loop with `for`"))
@@ -654,28 +675,29 @@ class Checker(TypeChecker):
                 var, kind = action.param.name, action.param.kind
                 amount_type = Type(kind) if kind in ("money", "count") else T.ANY
                 if amount_type is T.ANY:
-                    self.error("R0301", f"an amount chosen in a range is `money` or a `count`, not `{kind}`",
-                               action.amount.span, help=f"write `({var}: money from … to … step …)`")
+                    self.report(codes.WRONG_TYPE, f"an amount chosen in a range is `money` or a `count`, not `{kind}`",
+                                action.amount.span, help=f"write `({var}: money from … to … step …)`")
                 for node, what in ((action.amount.low, "the lowest amount"), (action.amount.high, "the highest amount"),
                                    (action.amount.step, "the step")):
                     self.expect(node, amount_type, env, what)
                 step = action.amount.step
                 if isinstance(step, ast.Literal) and isinstance(step.value, int) and step.value <= 0:
-                    self.error("R0312", f"the step of `{var}` must be above 0", step.span,
-                               help="amounts go from the lowest up in steps of this size")
+                    self.report(codes.NON_POSITIVE_STEP, f"the step of `{var}` must be above 0", step.span,
+                                help="amounts go from the lowest up in steps of this size")
                 env[var] = amount_type
             elif action.param is not None:
                 var, kind = action.param.name, action.param.kind
                 if kind not in p.kinds and kind not in p.groups:
-                    self.error("R0205", f"unknown kind `{kind}`", action.span, help=nearest_hint(kind, p.kinds))
+                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{kind}`", action.span, help=nearest_hint(kind, p.kinds))
                 env[var] = Type(kind)
             if action.phase is not None and (p.turn is None or all(ph.name != action.phase for ph in p.turn.phases)):
                 phases = [ph.name for ph in p.turn.phases] if p.turn is not None else []
-                self.error("R0205", f"unknown phase `{action.phase}`", action.span,
-                           help=nearest_hint(action.phase, phases) or f"the phases are {', '.join(f'`{n}`' for n in phases)}")
+                self.report(codes.UNKNOWN_NAME, f"unknown phase `{action.phase}`", action.span,
+                            help=nearest_hint(action.phase, phases) or f"the phases are {', '.join(f'`{n}`' for n in phases)}")
             if action.limit == 0:
-                self.error("R0803", f"action `{action.name}` may be taken 0 times per {action.per}, that is never",
-                           action.span, help="write `once per …` or a number above 0, or remove the action")
+                self.report(codes.ACTION_LIMIT_ZERO,
+                            f"action `{action.name}` may be taken 0 times per {action.per}, that is never",
+                            action.span, help="write `once per …` or a number above 0, or remove the action")
             if action.when is not None:
                 self.expect(action.when, T.BOOL, env, "an action's condition")
             self.block(action.body, narrow(env, action.when), "action")
@@ -683,9 +705,10 @@ class Checker(TypeChecker):
             self.assume("trade", p.trade.meta, p.trade.span)
             for k in p.trade.kinds:
                 if k.id not in p.kinds:
-                    self.error("R0205", f"unknown kind `{k.id}`", k.span, help=nearest_hint(k.id, p.kinds))
+                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{k.id}`", k.span, help=nearest_hint(k.id, p.kinds))
                 elif not any(f.name == "owner" and f.is_state for f in p.kinds[k.id].fields):
-                    self.error("R0903", f"kind `{k.id}` has no `state owner: player?`, so it cannot be traded", k.span)
+                    self.report(codes.TRADED_KIND_WITHOUT_OWNER,
+                                f"kind `{k.id}` has no `state owner: player?`, so it cannot be traded", k.span)
             if p.trade.when is not None:
                 self.expect(p.trade.when, T.BOOL, {**scope, "player": T.PLAYER, "partner": T.PLAYER},
                             "a trade's condition")
@@ -696,13 +719,13 @@ class Checker(TypeChecker):
             if hint.param is not None:
                 var, kind = hint.param.name, hint.param.kind
                 if kind not in p.kinds and kind not in p.groups and kind not in BUILTIN_TYPES:
-                    self.error("R0205", f"unknown kind `{kind}`", hint.span,
-                               help=nearest_hint(kind, list(p.kinds) + sorted(BUILTIN_TYPES)))
+                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{kind}`", hint.span,
+                                help=nearest_hint(kind, list(p.kinds) + sorted(BUILTIN_TYPES)))
                     kind = "any"
                 env[var] = Type(kind)
             t = self.infer(hint.value, env)
             if name in GLOBAL_HINTS and t.name not in ("money", "any"):
-                self.error("R0301", f"hint `{name}` must be money; this is {a_type(t)}", hint.value.span)
+                self.report(codes.WRONG_TYPE, f"hint `{name}` must be money; this is {a_type(t)}", hint.value.span)
             self.check_hint_sees(name, hint)
         for inv in p.invariants:
             self.expect(inv.condition, T.BOOL, scope, "an invariant")
@@ -728,7 +751,8 @@ class Checker(TypeChecker):
                 obj_type = self.types.get(id(node.obj))
                 if obj_type is not None and obj_type.name != "player":
                     continue
-                self.error("R0212", f"hint `{name}` reads `{node.name}`, a hidden field, of a player other than "
+                self.report(codes.HINT_READS_HIDDEN_FIELD,
+                            f"hint `{name}` reads `{node.name}`, a hidden field, of a player other than "
                                     f"its own", node.span,
                            help=f"a hint sees what its player may see: his own `player.{node.name}`, not another's")
                 return
@@ -738,8 +762,8 @@ class Checker(TypeChecker):
             self.expect(end.condition, T.BOOL, scope, "an end condition")
             self.expect(end.winner, T.PLAYER.maybe(), scope, "the winner")
         if not self.p.ends:
-            self.warn("R0406", "the game has no `end when`; only the turn limit will end it",
-                      self.p.game.span if self.p.game else Span(1, 1, 1, 2))
+            self.report(codes.NO_END_CONDITION, "the game has no `end when`; only the turn limit will end it",
+                        self.p.game.span if self.p.game else Span(1, 1, 1, 2))
 
     def check_scenarios(self, scope):
         self.decisions = decision_options(self.p)
@@ -753,13 +777,13 @@ class Checker(TypeChecker):
             for item in scenario.items:
                 if isinstance(item, ast.ScenarioPlayers):
                     if first_players is not None:
-                        self.error("R0202", "the scenario names its players twice", item.span,
-                                   help=f"name them all on the first `players` line (line {first_players.span.line})")
+                        self.report(codes.DEFINED_TWICE, "the scenario names its players twice", item.span,
+                                    help=f"name them all on the first `players` line (line {first_players.span.line})")
                         continue
                     first_players = item
                     for n in item.names:
                         if n.id in self.scenario_players:
-                            self.error("R0202", f"player `{n.id}` is named twice", n.span)
+                            self.report(codes.DEFINED_TWICE, f"player `{n.id}` is named twice", n.span)
                         self.scenario_players.add(n.id)
                         env[n.id] = T.PLAYER
                 elif isinstance(item, ast.ScenarioAs):
@@ -774,30 +798,32 @@ class Checker(TypeChecker):
                 elif isinstance(item, ast.ScenarioCards):
                     deck = self.p.decks.get(item.deck)
                     if deck is None:
-                        self.error("R0205", f"unknown deck `{item.deck}`", item.span, help=nearest_hint(item.deck, self.p.decks))
+                        self.report(codes.UNKNOWN_NAME,
+                                    f"unknown deck `{item.deck}`", item.span, help=nearest_hint(item.deck, self.p.decks))
                     else:
                         cards = {c.name for c in deck.cards}
                         for c in item.cards:
                             if c.id not in cards:
-                                self.error("R0205", f"deck `{item.deck}` has no card `{c.id}`", c.span,
-                                           help=nearest_hint(c.id, cards))
+                                self.report(codes.UNKNOWN_NAME, f"deck `{item.deck}` has no card `{c.id}`", c.span,
+                                            help=nearest_hint(c.id, cards))
                 elif isinstance(item, ast.ScenarioAction):
                     self.need_player(item.player, env, item.span)
                     action = self.p.actions.get(item.action)
                     if action is None:
-                        self.error("R0205", f"unknown action `{item.action}`", item.span,
-                                   help=nearest_hint(item.action, self.p.actions))
+                        self.report(codes.UNKNOWN_NAME, f"unknown action `{item.action}`", item.span,
+                                    help=nearest_hint(item.action, self.p.actions))
                     elif (action.param is None) != (item.argument is None):
-                        self.error("R0307", f"action `{item.action}` takes {'one argument' if action.param else 'no argument'}",
-                                   item.span)
+                        self.report(codes.WRONG_ARGUMENT_COUNT,
+                                    f"action `{item.action}` takes {'one argument' if action.param else 'no argument'}",
+                                    item.span)
                     elif item.argument is not None:
                         self.expect(item.argument, Type(action.param.kind), env, "the action's argument")
                 elif isinstance(item, ast.ScenarioTrade):
                     self.need_player(item.player, env, item.span)
                     self.need_player(item.partner, env, item.span)
                     if self.p.trade is None:
-                        self.error("R0205", "the scenario trades, but the file has no `trade` declaration", item.span,
-                                   help="declare what may be traded: `trade Kind with cash`")
+                        self.report(codes.UNKNOWN_NAME, "the scenario trades, but the file has no `trade` declaration", item.span,
+                                    help="declare what may be traded: `trade Kind with cash`")
                     kinds = {k.id for k in self.p.trade.kinds} if self.p.trade is not None else set()
                     for side in (item.gives, item.takes):
                         amounts = 0
@@ -807,28 +833,33 @@ class Checker(TypeChecker):
                                 amounts += 1
                             elif t.name == "card":
                                 if self.p.trade is not None and not self.p.trade.cards:
-                                    self.error("R0313", "the scenario trades a card, but the `trade` declaration does "
-                                               "not list `cards`", thing.span)
+                                    self.report(codes.UNTRADABLE_IN_SCENARIO_TRADE,
+                                                "the scenario trades a card, but the `trade` declaration does "
+                                                "not list `cards`", thing.span)
                             elif t.name not in kinds:
-                                self.error("R0313", f"a trade's side lists things of a traded kind "
-                                           f"({', '.join(f'`{k}`' for k in sorted(kinds)) or 'none'}), kept cards and "
-                                           f"money, not a `{t}`", thing.span)
+                                self.report(codes.UNTRADABLE_IN_SCENARIO_TRADE, f"a trade's side lists things of a traded kind "
+                                            f"({', '.join(f'`{k}`' for k in sorted(kinds)) or 'none'}), kept cards and "
+                                            f"money, not a `{t}`", thing.span)
                         if amounts > 1:
-                            self.error("R0313", "a trade's side has at most one amount of money", item.span)
+                            self.report(codes.UNTRADABLE_IN_SCENARIO_TRADE,
+                                        "a trade's side has at most one amount of money", item.span)
                 elif isinstance(item, ast.ScenarioAnswer):
                     self.need_player(item.player, env, item.span)
                     self.need_decision(item)
                     for v in item.values:
                         if not isinstance(v, (ast.Name, ast.Literal)):  # a bare name is an option's name
-                            self.error("R0311", "an answer is a value like `$60`, `true` or `none`, or an option's name",
-                                       v.span, help="scripted answers are written out, not computed")
+                            self.report(codes.COMPUTED_SCENARIO_ANSWER,
+                                        "an answer is a value like `$60`, `true` or `none`, or an option's name",
+                                        v.span, help="scripted answers are written out, not computed")
                         elif item.decision == "bid" and not (isinstance(v, ast.Literal) and v.type in ("money", "none")):
-                            self.error("R0311", "a bid is an amount like `$60`, or `none` to drop out", v.span,
-                                       help="scripted bids are amounts of money")
+                            self.report(codes.COMPUTED_SCENARIO_ANSWER,
+                                        "a bid is an amount like `$60`, or `none` to drop out", v.span,
+                                        help="scripted bids are amounts of money")
                 elif isinstance(item, ast.ScenarioDice):
                     for faces in item.rolls:
                         if any(not 1 <= f <= 6 for f in faces):
-                            self.error("R0310", f"a die shows 1 to 6, not {' '.join(map(str, faces))}", item.span)
+                            self.report(codes.IMPOSSIBLE_DIE_FACE,
+                                        f"a die shows 1 to 6, not {' '.join(map(str, faces))}", item.span)
 
     def need_decision(self, answer: ast.ScenarioAnswer) -> None:
         """A scenario's answers are for a decision the rules ask, and name one of its options: a misspelt
@@ -839,34 +870,34 @@ class Checker(TypeChecker):
         if answer.span.file not in (None, self.p.path):
             return
         if answer.decision not in self.decisions:
-            self.error("R0316", f"the rules never ask a decision `{answer.decision}`", answer.span,
-                       help=nearest_hint(answer.decision, self.decisions)
-                       or "decisions are " + ", ".join(f"`{d}`" for d in sorted(self.decisions)))
+            self.report(codes.UNKNOWN_SCENARIO_ANSWER, f"the rules never ask a decision `{answer.decision}`", answer.span,
+                        help=nearest_hint(answer.decision, self.decisions)
+                        or "decisions are " + ", ".join(f"`{d}`" for d in sorted(self.decisions)))
             return
         names = self.decisions[answer.decision]
         for value in answer.values if names is not None else ():
             name = value.id if isinstance(value, ast.Name) else value.value if isinstance(value, ast.Literal) \
                 and value.type == "text" else None
             if name is not None and name not in names:
-                self.error("R0316", f"`{name}` is not an option of `{answer.decision}`", value.span,
-                           help=nearest_hint(name, names)
-                           or "its options are " + ", ".join(f"`{n}`" for n in sorted(names)))
+                self.report(codes.UNKNOWN_SCENARIO_ANSWER, f"`{name}` is not an option of `{answer.decision}`", value.span,
+                            help=nearest_hint(name, names)
+                            or "its options are " + ", ".join(f"`{n}`" for n in sorted(names)))
 
     def need_player(self, name: str, env, span):
         if env.get(name) != T.PLAYER or name not in self.scenario_players:
-            self.error("R0205", f"unknown player `{name}`", span, help="name the players first: `players Ann, Bob`")
+            self.report(codes.UNKNOWN_NAME, f"unknown player `{name}`", span, help="name the players first: `players Ann, Bob`")
 
     def check_unused(self):
         for name, param in self.p.params.items():
             if name not in self.used:
-                self.warn("R0404", f"parameter `{name}` is never used", param.span)
+                self.report(codes.UNUSED_DECLARATION, f"parameter `{name}` is never used", param.span)
         for name, deck in self.p.decks.items():
             if name not in self.drawn_decks:
-                self.warn("R0404", f"deck `{name}` is never drawn from", deck.span)
+                self.report(codes.UNUSED_DECLARATION, f"deck `{name}` is never drawn from", deck.span)
         for what, table in (("function", self.p.defines), ("procedure", self.p.procedures)):
             for name, decl in table.items():
                 if name not in self.used:
-                    self.warn("R0404", f"{what} `{name}` is never used", decl.span)
+                    self.report(codes.UNUSED_DECLARATION, f"{what} `{name}` is never used", decl.span)
 
 
 _SKIPPED_FIELDS = ("span", "meta", "target_span", "deck_span", "passes_span")
@@ -916,7 +947,7 @@ def _blame_removal(program: Program, diag: Diagnostic) -> Diagnostic:
     """An unknown name in a variant's base that the variant removed (`remove card NewsCards.Boom`,
     still named by a base rule): the error stands where the name is, in the base, and a note points at
     the variant's line that removed it, the user's to change."""
-    if diag.code not in ("R0205", "R0206") or diag.span is None or diag.path == program.path:
+    if diag.code not in (codes.UNKNOWN_NAME.code, codes.UNKNOWN_FIELD.code) or diag.span is None or diag.path == program.path:
         return diag
     named = program.text_at(diag.span).split(".")[-1].strip()
     for removal in reversed(program.removals):

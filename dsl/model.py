@@ -11,7 +11,7 @@ import functools
 
 import attrs
 
-from . import ast
+from . import ast, codes
 from .builtins import RESERVED_NAMES
 from .diagnostics import Diagnostic, Label, Span
 
@@ -110,20 +110,19 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     seen: dict[str, tuple[str, Span]] = {}
 
-    def error(code, message, span, help=None, labels=()):
-        diags.append(Diagnostic("error", code, message, span.file or rules.path, span, labels=tuple(labels),
-                                help=help))
+    def report(code: codes.Code, message, span, help=None, labels=()):
+        diags.append(code.diagnostic(message, span.file or rules.path, span, labels=tuple(labels), help=help))
 
     def declare(name: str, what: str, span: Span) -> bool:
         if name in RESERVED_NAMES:
-            error("R0203", f"`{name}` is a built-in name and cannot be declared", span,
-                  help="choose another name")
+            report(codes.BUILT_IN_NAME_DECLARED, f"`{name}` is a built-in name and cannot be declared", span,
+                   help="choose another name")
             return False
         if name in seen:
             first_what, first_span = seen[name]
-            error("R0202", f"`{name}` is defined more than once", span,
-                  labels=[Label(first_span, f"`{name}` was first defined here as a {first_what}")],
-                  help="rename one of them, or remove the duplicate")
+            report(codes.DEFINED_TWICE, f"`{name}` is defined more than once", span,
+                   labels=[Label(first_span, f"`{name}` was first defined here as a {first_what}")],
+                   help="rename one of them, or remove the duplicate")
             return False
         seen[name] = (what, span)
         return True
@@ -131,8 +130,8 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
     def single(attr: str, node, what: str):
         existing = getattr(prog, attr)
         if existing is not None:
-            error("R0204", f"a game has one {what}; this is a second", node.span,
-                  labels=[Label(existing.span, f"the first {what} is here")])
+            report(codes.SECOND_ONE_PER_GAME, f"a game has one {what}; this is a second", node.span,
+                   labels=[Label(existing.span, f"the first {what} is here")])
             return
         setattr(prog, attr, node)
 
@@ -141,7 +140,7 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             single("game", decl, "`game` header")
             for setting in decl.settings:
                 if setting.key in prog.settings:
-                    error("R0202", f"setting `{setting.key}` is given twice", setting.span)
+                    report(codes.DEFINED_TWICE, f"setting `{setting.key}` is given twice", setting.span)
                 prog.settings[setting.key] = setting
         elif isinstance(decl, ast.Extends):
             prog.extends.append(decl)
@@ -154,7 +153,7 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             target = prog.player_fields if isinstance(decl, ast.PlayerDecl) else prog.global_fields
             for f in decl.fields:
                 if f.name in target:
-                    error("R0202", f"field `{f.name}` is defined more than once", f.span)
+                    report(codes.DEFINED_TWICE, f"field `{f.name}` is defined more than once", f.span)
                     continue
                 target[f.name] = f
                 if isinstance(decl, ast.GlobalDecl):
@@ -165,7 +164,7 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                 names = set()
                 for f in decl.fields:
                     if f.name in names:
-                        error("R0202", f"field `{f.name}` is defined more than once in kind `{decl.name}`", f.span)
+                        report(codes.DEFINED_TWICE, f"field `{f.name}` is defined more than once in kind `{decl.name}`", f.span)
                     names.add(f.name)
         elif isinstance(decl, ast.GroupDecl):
             if declare(decl.name, "group", decl.span):
@@ -198,7 +197,8 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                 card_names = set()
                 for card in decl.cards:
                     if card.name in card_names:
-                        error("R0202", f"card `{card.name}` is defined more than once in deck `{decl.name}`", card.span)
+                        report(codes.DEFINED_TWICE,
+                               f"card `{card.name}` is defined more than once in deck `{decl.name}`", card.span)
                     card_names.add(card.name)
         elif isinstance(decl, ast.Turn):
             single("turn", decl, "`turn`")
@@ -216,8 +216,8 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             prog.hooks.append(decl)
         elif isinstance(decl, ast.ActionDecl):
             if decl.name in prog.actions:
-                error("R0202", f"action `{decl.name}` is defined more than once", decl.span,
-                      labels=[Label(prog.actions[decl.name].span, "first defined here")])
+                report(codes.DEFINED_TWICE, f"action `{decl.name}` is defined more than once", decl.span,
+                       labels=[Label(prog.actions[decl.name].span, "first defined here")])
             else:
                 prog.actions[decl.name] = decl
         elif isinstance(decl, ast.TradeDecl):

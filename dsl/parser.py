@@ -19,7 +19,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
-from . import ast
+from . import ast, codes
 from .cache import cached_parser
 from .diagnostics import TAB_WIDTH, Diagnostic, RulesError, Span
 from .slips import slip_hint
@@ -187,8 +187,9 @@ def _designed(diag: Diagnostic, line: str) -> Diagnostic:
     """R0107 for a syntax error on a line that writes designed, unbuilt syntax."""
     for pattern, form, section, instead in DESIGNED:
         if re.search(pattern, line):
-            return Diagnostic("error", "R0107", f"{form} is designed but not built yet (docs/language.md {section})",
-                              diag.path, diag.span, help=f"today write {instead}")
+            return codes.DESIGNED_NOT_BUILT.diagnostic(
+                f"{form} is designed but not built yet (docs/language.md {section})", diag.path, diag.span,
+                help=f"today write {instead}")
     return diag
 
 
@@ -198,16 +199,16 @@ def _syntax_diagnostic(exc: Exception, path: str, last_line: int, first: tuple |
     its place, so that positions in it are positions in the file)."""
     diag = _syntax_diagnostic_plain(exc, path, last_line)
     lines = text.splitlines()
-    if diag.code == "R0101" and 0 < diag.span.line <= len(lines):
+    if diag.code == codes.UNEXPECTED_TOKEN.code and 0 < diag.span.line <= len(lines):
         designed = _designed(diag, lines[diag.span.line - 1])
         if designed is not diag:
             diag = designed
-    hint = None if diag.code == "R0107" else slip_hint(exc, diag, lines, chunk, _accepted(exc) if isinstance(
-        exc, UnexpectedToken) else set(), _parser())
+    hint = None if diag.code == codes.DESIGNED_NOT_BUILT.code else slip_hint(
+        exc, diag, lines, chunk, _accepted(exc) if isinstance(exc, UnexpectedToken) else set(), _parser())
     if hint is not None:
         diag = attrs.evolve(diag, help=hint)
     if first is not None and first[1] in VARIANT_FORMS and diag.span.line == first[0]:
-        today = f"{diag.help}; " if diag.code == "R0107" or hint is not None else ""
+        today = f"{diag.help}; " if diag.code == codes.DESIGNED_NOT_BUILT.code or hint is not None else ""
         diag = attrs.evolve(diag, help=f"{today}a variant can write {VARIANT_FORMS[first[1]]} (docs/language.md 5.21)")
     return diag
 
@@ -232,8 +233,9 @@ def _syntax_diagnostic_plain(exc: Exception, path: str, last_line: int) -> Diagn
             help = "a line ending in `:` must be followed by an indented block"
         elif "COLON" in expected:
             help = "blocks open with `:` at the end of the line"
-        return Diagnostic("error", "R0101", f"unexpected {_describe_token(token)}; expected {_expected_words(expected)}",
-                          path, _span_of(token, last_line), help=help)
+        return codes.UNEXPECTED_TOKEN.diagnostic(
+            f"unexpected {_describe_token(token)}; expected {_expected_words(expected)}", path,
+            _span_of(token, last_line), help=help)
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
         help = None
@@ -243,17 +245,18 @@ def _syntax_diagnostic_plain(exc: Exception, path: str, last_line: int) -> Diagn
             help = "indent with spaces"
         elif char == '"':
             help = 'this string has no closing `"` on its line'
-        return Diagnostic("error", "R0102", f"unexpected character `{char}`", path,
-                          Span.point(exc.line, exc.column), help=help)
+        return codes.UNEXPECTED_CHARACTER.diagnostic(f"unexpected character `{char}`", path,
+                                                     Span.point(exc.line, exc.column), help=help)
     if isinstance(exc, UnexpectedEOF):
-        return Diagnostic("error", "R0101", f"unexpected end of file; expected {_expected_words(exc.expected)}",
-                          path, Span.point(last_line, 1))
+        return codes.UNEXPECTED_TOKEN.diagnostic(
+            f"unexpected end of file; expected {_expected_words(exc.expected)}", path, Span.point(last_line, 1))
     if isinstance(exc, DedentError):
         token = getattr(exc, "token", None)
         span = Span.point(token.end_line, token.end_column or 1) if getattr(token, "end_line", None) else \
             Span.point(last_line, 1)
-        return Diagnostic("error", "R0103", "this line's indentation matches no enclosing block", path,
-                          span, help="indent it to the same column as a line above it")
+        return codes.UNMATCHED_INDENTATION.diagnostic(
+            "this line's indentation matches no enclosing block", path, span,
+            help="indent it to the same column as a line above it")
     raise exc
 
 
@@ -302,19 +305,20 @@ def parse_text(text: str, path: str = "<string>") -> ast.RulesFile:
             deep = _too_deep(new, MAX_AST_DEPTH)
             if deep is not None:
                 span = getattr(deep, "span", None)
-                diags.append(Diagnostic("error", "R0104", f"this expression is nested too deeply "
-                                        f"(more than {MAX_AST_DEPTH} levels)", path,
-                                        span if span and span.line >= 1 else Span.point(first_line, 1),
-                                        help="split it with `let` names or parameters"))
+                diags.append(codes.NESTING_TOO_DEEP.diagnostic(
+                    f"this expression is nested too deeply (more than {MAX_AST_DEPTH} levels)", path,
+                    span if span and span.line >= 1 else Span.point(first_line, 1),
+                    help="split it with `let` names or parameters"))
                 continue
             decls.extend(new)
         except NestingTooDeep as exc:
-            diags.append(Diagnostic("error", "R0104", f"nesting is too deep (more than {MAX_NESTING} levels)",
-                                    path, _span_of(exc.token, last_line),
-                                    help="split the expression or block with `let` names"))
+            diags.append(codes.NESTING_TOO_DEEP.diagnostic(
+                f"nesting is too deep (more than {MAX_NESTING} levels)", path, _span_of(exc.token, last_line),
+                help="split the expression or block with `let` names"))
         except RecursionError:
-            diags.append(Diagnostic("error", "R0104", "nesting is too deep to parse", path,
-                                    Span.point(first_line, 1), help="split the expression with `let` names"))
+            diags.append(codes.NESTING_TOO_DEEP.diagnostic(
+                "nesting is too deep to parse", path, Span.point(first_line, 1),
+                help="split the expression with `let` names"))
         except (UnexpectedInput, DedentError) as exc:
             words = chunk.split(None, 1)
             diags.append(_syntax_diagnostic(exc, path, last_line, (first_line, words[0] if words else ""), text,

@@ -10,13 +10,14 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from .diagnostics import Diagnostic, RulesError, Span
+from . import codes
+from .diagnostics import RulesError, Span
 
 MAX_BYTES = 1_000_000  # the longest rulebook we know fits in 60 kB; 1 MB is generous
 
 
-def _fail(code: str, message: str, path: str, span: Span | None = None, help: str | None = None):
-    raise RulesError([Diagnostic("error", code, message, path, span, help=help)])
+def _fail(code: codes.Code, message: str, path: str, span: Span | None = None, help: str | None = None):
+    raise RulesError([code.diagnostic(message, path, span, help=help)])
 
 
 def read_source(path: str | Path) -> str:
@@ -24,25 +25,25 @@ def read_source(path: str | Path) -> str:
     path = Path(path)
     shown = str(path)
     if not path.exists():
-        _fail("R0001", f"no such file `{shown}`", shown, help="check the path; rules files end in `.rules`")
+        _fail(codes.NO_SUCH_FILE, f"no such file `{shown}`", shown, help="check the path; rules files end in `.rules`")
     if path.is_dir():
-        _fail("R0002", f"`{shown}` is a directory, not a rules file", shown,
+        _fail(codes.PATH_IS_A_DIRECTORY, f"`{shown}` is a directory, not a rules file", shown,
               help="name a `.rules` file inside it")
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):  # /dev/zero never ends, a FIFO blocks until someone writes
-            _fail("R0004", "cannot read file: it is a device, pipe or socket, not a file", shown,
+            _fail(codes.UNREADABLE_FILE, "cannot read file: it is a device, pipe or socket, not a file", shown,
                   help="rules files are ordinary text files")
         if info.st_size > MAX_BYTES:
-            _fail("R0003", f"file is too large ({info.st_size:,} bytes; the limit is {MAX_BYTES:,})", shown,
+            _fail(codes.FILE_TOO_LARGE, f"file is too large ({info.st_size:,} bytes; the limit is {MAX_BYTES:,})", shown,
                   help="a rules file is text written by hand; is this the right file?")
         with path.open("rb") as handle:
             data = handle.read(MAX_BYTES + 1)  # bounded, should the file grow while it is read
         if len(data) > MAX_BYTES:
-            _fail("R0003", f"file is too large (over {MAX_BYTES:,} bytes)", shown,
+            _fail(codes.FILE_TOO_LARGE, f"file is too large (over {MAX_BYTES:,} bytes)", shown,
                   help="a rules file is text written by hand; is this the right file?")
     except OSError as exc:
-        _fail("R0004", f"cannot read file: {exc.strerror or exc}", shown)
+        _fail(codes.UNREADABLE_FILE, f"cannot read file: {exc.strerror or exc}", shown)
     return decode_source(data, shown)
 
 
@@ -50,7 +51,7 @@ def decode_source(data: bytes, shown: str) -> str:
     if b"\x00" in data:
         offset = data.index(b"\x00")
         line = data.count(b"\n", 0, offset) + 1
-        _fail("R0005", "file is binary, not text (it contains NUL bytes)", shown,
+        _fail(codes.BINARY_FILE, "file is binary, not text (it contains NUL bytes)", shown,
               Span.point(line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1),
               help="rules files are UTF-8 text")
     try:
@@ -58,8 +59,8 @@ def decode_source(data: bytes, shown: str) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        _fail("R0006", f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", shown,
+        _fail(codes.NOT_UTF8, f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", shown,
               Span.point(line, column), help="save the file as UTF-8")
     if not text.strip():
-        _fail("R0007", "file is empty", shown, help='a rules file starts with `game "Name":`')
+        _fail(codes.EMPTY_FILE, "file is empty", shown, help='a rules file starts with `game "Name":`')
     return text

@@ -11,9 +11,9 @@ import re
 import attrs
 from lark import Token, Transformer, v_args
 
-from . import ast
+from . import ast, codes
 from .builtins import AGGREGATES
-from .diagnostics import Diagnostic, RulesError, Span
+from .diagnostics import RulesError, Span
 
 
 _current_file: str | None = None  # the file being transformed; spans record it (see ToAst.transform)
@@ -38,9 +38,9 @@ def _number(tok: Token, text: str | None = None) -> int:
     a number over MAX_NUMBER is refused with R0106, before Python converts it."""
     digits = (str(tok) if text is None else text).replace(",", "")
     if len(digits.lstrip("0")) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
-        raise RulesError([Diagnostic("error", "R0106", f"number too large ({len(digits):,} digits; "
-                                     f"the largest is {MAX_NUMBER:,})", _current_file or "<string>",
-                                     token_span(tok), help="no game needs a number this large: is a digit repeated?")])
+        raise RulesError([codes.NUMBER_TOO_LARGE.diagnostic(
+            f"number too large ({len(digits):,} digits; the largest is {MAX_NUMBER:,})", _current_file or "<string>",
+            token_span(tok), help="no game needs a number this large: is a digit repeated?")])
     return int(digits)
 
 
@@ -709,8 +709,8 @@ class ToAst(Transformer):
     def aggregate(self, meta, c):
         func, var, coll, where, body = c
         if str(func) not in AGGREGATES:
-            raise RulesError([Diagnostic(
-                "error", "R0105", f"`{func}(… in …)` is not an aggregate", self.path, token_span(func),
+            raise RulesError([codes.NOT_AN_AGGREGATE.diagnostic(
+                f"`{func}(… in …)` is not an aggregate", self.path, token_span(func),
                 help=f"aggregates are {', '.join(f'`{a}`' for a in sorted(AGGREGATES))}")])
         return ast.Aggregate(func=str(func), var=str(var), collection=coll, where=where, body=body,
                              span=span_of(meta))

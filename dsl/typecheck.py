@@ -13,7 +13,7 @@ import difflib
 
 import attrs
 
-from . import ast
+from . import ast, codes
 from . import types as T
 from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
                        GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS, SUPPLY_FIELDS)
@@ -151,13 +151,11 @@ class TypeChecker:
         self.not_a_player = _not_a_player(program)
 
     # ---- reporting ---------------------------------------------------------------------
-    def error(self, code, message, span, help=None):
-        self._report(Diagnostic("error", code, message, span.file or self.p.path, span, help=help))
+    def report(self, code: codes.Code, message, span, help=None):
+        """A diagnostic of `code` (its severity is the registry's) at `span`."""
+        self._add(code.diagnostic(message, span.file or self.p.path, span, help=help))
 
-    def warn(self, code, message, span, help=None):
-        self._report(Diagnostic("warning", code, message, span.file or self.p.path, span, help=help))
-
-    def _report(self, diag: Diagnostic):
+    def _add(self, diag: Diagnostic):
         # Some declarations are looked at more than once (a field's type, for the kind and for its
         # table); report each problem once.
         if diag not in self._reported:
@@ -175,8 +173,8 @@ class TypeChecker:
         if ref.name in BUILTIN_TYPES or ref.name in self.p.kinds or ref.name in self.p.groups:
             return Type(ref.name, ref.optional)
         candidates = sorted(BUILTIN_TYPES | set(self.p.kinds) | set(self.p.groups))
-        self.error("R0201", f"unknown type `{ref.name}`", ref.span,
-                   help=nearest_hint(ref.name, candidates) or f"types are {', '.join(candidates)}")
+        self.report(codes.UNKNOWN_TYPE, f"unknown type `{ref.name}`", ref.span,
+                    help=nearest_hint(ref.name, candidates) or f"types are {', '.join(candidates)}")
         return T.ANY
 
     def kind_fields(self, kind: str) -> dict[str, Type]:
@@ -233,8 +231,8 @@ class TypeChecker:
             return
         span = override.param.span
         base_span = override.base.span
-        self._report(Diagnostic(
-            "error", "R0514", f"`override param {override.param.name}` gives a `{new}`, but the base's "
+        self._add(codes.OVERRIDE_TYPE_MISMATCH.diagnostic(
+            f"`override param {override.param.name}` gives a `{new}`, but the base's "
             f"`{override.param.name}` is a `{base}`", span.file or self.p.path, span,
             labels=(Label(base_span, f"the base declares `{override.param.name}` as a `{base}`",
                           base_span.file or self.p.path),),
@@ -248,12 +246,12 @@ class TypeChecker:
             return actual
         if actual.optional and T.compatible(expected, actual.required(), self.board_kinds):
             path = _path(node)
-            self.error("R0305", f"{what} may be `none` here ({a_type(actual)})", node.span,
-                       help=f"check it first: `when {path} != none`, or `if {path} != none:`" if path
-                       else "check that it is not `none` first")
+            self.report(codes.IMPOSSIBLE_ARITHMETIC, f"{what} may be `none` here ({a_type(actual)})", node.span,
+                        help=f"check it first: `when {path} != none`, or `if {path} != none:`" if path
+                        else "check that it is not `none` first")
         else:
-            self.error("R0301", f"{what} must be {a_type(expected)}, but this is {a_type(actual)}", node.span,
-                       help=self._account_help(node) if actual.name == "account" and expected.name == "player" else None)
+            self.report(codes.WRONG_TYPE, f"{what} must be {a_type(expected)}, but this is {a_type(actual)}", node.span,
+                        help=self._account_help(node) if actual.name == "account" and expected.name == "player" else None)
         return actual
 
     def _account_help(self, node) -> str:
@@ -290,7 +288,7 @@ class TypeChecker:
         if coll.name in self.p.groups:
             return Type(self.p.groups[coll.name].kind)
         if coll.name != "any":
-            self.error("R0301", f"{what} iterates over a list or a group; this is {a_type(coll)}", node.span)
+            self.report(codes.WRONG_TYPE, f"{what} iterates over a list or a group; this is {a_type(coll)}", node.span)
         return T.ANY
 
     def _infer(self, node, env) -> Type:
@@ -306,7 +304,7 @@ class TypeChecker:
             if base.name == "any":
                 return T.ANY
             if not base.is_list:
-                self.error("R0302", f"only lists can be indexed; this is {a_type(base)}", node.obj.span)
+                self.report(codes.INDEX_OF_NON_LIST, f"only lists can be indexed; this is {a_type(base)}", node.obj.span)
                 return T.ANY
             return base.element
         if isinstance(node, ast.Call):
@@ -318,10 +316,10 @@ class TypeChecker:
         if isinstance(node, ast.Compare):
             left, right = self.infer(node.left, env), self.infer(node.right, env)
             if not T.comparable(left, right, self.board_kinds):
-                self.error("R0303", f"cannot compare {a_type(left)} with {a_type(right)}", node.span)
+                self.report(codes.INCOMPARABLE_VALUES, f"cannot compare {a_type(left)} with {a_type(right)}", node.span)
             elif node.op not in ("==", "!=") and (left.name not in ("money", "count", "percent", "any")
                                                   or left.optional or right.optional):
-                self.error("R0303", f"`{node.op}` compares numbers; this is {a_type(left)}", node.span)
+                self.report(codes.INCOMPARABLE_VALUES, f"`{node.op}` compares numbers; this is {a_type(left)}", node.span)
             return T.BOOL
         if isinstance(node, ast.BoolOp):
             for operand in node.operands:
@@ -335,7 +333,7 @@ class TypeChecker:
         if isinstance(node, ast.Neg):
             t = self.infer(node.operand, env)
             if t.name not in ("money", "count", "any"):
-                self.error("R0304", f"cannot negate {a_type(t)}", node.span)
+                self.report(codes.NEGATED_NON_NUMBER, f"cannot negate {a_type(t)}", node.span)
             return t
         if isinstance(node, ast.PercentOf):
             self.expect(node.percent, T.PERCENT, env, "the left of `of`")
@@ -346,14 +344,15 @@ class TypeChecker:
             element = next((t for t in items if t.name != "none"), T.ANY)
             for item, t in zip(node.items, items):
                 if not T.compatible(element.maybe(), t, self.board_kinds):
-                    self.error("R0301", f"list items must all be {a_type(element)}; this is {a_type(t)}", item.span)
+                    self.report(codes.WRONG_TYPE, f"list items must all be {a_type(element)}; this is {a_type(t)}", item.span)
             return T.list_of(element)
         if isinstance(node, ast.Conditional):
             self.expect(node.condition, T.BOOL, env, "the condition of `if`")
             then = self.infer(node.then, narrow(env, node.condition))
             orelse = self.infer(node.orelse, narrow(env, node.condition, False))
             if not T.comparable(then, orelse, self.board_kinds):
-                self.error("R0301", f"both branches must have one type; they are {a_type(then)} and {a_type(orelse)}", node.span)
+                self.report(codes.WRONG_TYPE,
+                            f"both branches must have one type; they are {a_type(then)} and {a_type(orelse)}", node.span)
             if then.name == "none":
                 return orelse.maybe()
             return then.maybe() if orelse.name == "none" or orelse.optional else then
@@ -369,13 +368,14 @@ class TypeChecker:
             if not define.params:
                 return self.function_type(define)
             params = ", ".join(pname for pname, _ in define.params)
-            self.error("R0307", f"`{node.id}` takes {len(define.params)} argument{'' if len(define.params) == 1 else 's'}",
-                       node.span, help=f"call it with them: `{node.id}({params})`")
+            self.report(codes.WRONG_ARGUMENT_COUNT,
+                        f"`{node.id}` takes {len(define.params)} argument{'' if len(define.params) == 1 else 's'}",
+                        node.span, help=f"call it with them: `{node.id}({params})`")
             return T.ANY
         if node.id in self.p.procedures:
             self.used.add(node.id)
-            self.error("R0205", f"`{node.id}` is a procedure, which has no value", node.span,
-                       help=f"run it as a statement: `do {node.id}(…)`; for a value, `define` a function")
+            self.report(codes.UNKNOWN_NAME, f"`{node.id}` is a procedure, which has no value", node.span,
+                        help=f"run it as a statement: `do {node.id}(…)`; for a value, `define` a function")
             return T.ANY
         help = nearest_hint(node.id, env.keys())
         if node.id in CONTEXT_NAMES:
@@ -383,7 +383,7 @@ class TypeChecker:
         if node.id in MOVE_NAMES:
             help = (f"`{node.id}` is the roll that moved the token, seen by the `on land` and `on pass` handlers "
                     "of that move; elsewhere name the roll itself (`roll 2 dice as d` … `d.total`)")
-        self.error("R0205", f"unknown name `{node.id}`", node.span, help=help)
+        self.report(codes.UNKNOWN_NAME, f"unknown name `{node.id}`", node.span, help=help)
         return T.ANY
 
     def attribute(self, node: ast.Attr, env) -> Type:
@@ -406,8 +406,9 @@ class TypeChecker:
             if deck is not None:
                 fields.update({c.name: Type("card") for c in deck.cards})
                 if node.name == "showing" and not any(c.lasting for c in deck.cards):
-                    self.warn("R0409", f"deck `{deck.name}` has no `lasting` card, so `{deck.name}.showing` is always `none`",
-                              node.span, help="flag the cards that stay in force `lasting`")
+                    self.report(codes.SHOWING_WITHOUT_LASTING,
+                                f"deck `{deck.name}` has no `lasting` card, so `{deck.name}.showing` is always `none`",
+                                node.span, help="flag the cards that stay in force `lasting`")
         elif base.name == "card":
             fields = dict(NAME_FIELDS)
         elif base.name == "account":
@@ -415,11 +416,11 @@ class TypeChecker:
         elif base.name == "supply":
             fields = dict(SUPPLY_FIELDS)
         else:
-            self.error("R0306", f"{a_type(base)} has no fields", node.span)
+            self.report(codes.VALUE_WITHOUT_FIELDS, f"{a_type(base)} has no fields", node.span)
             return T.ANY
         if node.name not in fields:
-            self.error("R0206", f"{a_type(base)} has no field `{node.name}`", node.span,
-                       help=nearest_hint(node.name, fields) or f"its fields are {', '.join(f'`{f}`' for f in fields)}")
+            self.report(codes.UNKNOWN_FIELD, f"{a_type(base)} has no field `{node.name}`", node.span,
+                        help=nearest_hint(node.name, fields) or f"its fields are {', '.join(f'`{f}`' for f in fields)}")
             return T.ANY
         t = fields[node.name]
         return t.maybe() if base.optional else t
@@ -428,35 +429,37 @@ class TypeChecker:
         args = [self.infer(a, env) for a in node.args]
         if node.func == "count":
             if len(args) != 1:
-                self.error("R0307", f"`count` takes 1 argument, not {len(args)}", node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT, f"`count` takes 1 argument, not {len(args)}", node.span)
             elif not args[0].is_list and args[0].name != "any":
-                self.error("R0301", f"`count` counts a list; this is {a_type(args[0])}", node.args[0].span)
+                self.report(codes.WRONG_TYPE, f"`count` counts a list; this is {a_type(args[0])}", node.args[0].span)
             return T.COUNT
         if node.func in ("min", "max"):
             if len(args) < 2:
-                self.error("R0307", f"`{node.func}` takes 2 or more arguments, or an aggregate `{node.func}(x in list: …)`",
-                           node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT,
+                            f"`{node.func}` takes 2 or more arguments, or an aggregate `{node.func}(x in list: …)`",
+                            node.span)
                 return T.ANY
             for a, t in zip(node.args[1:], args[1:]):
                 if not T.comparable(args[0], t, self.board_kinds):
-                    self.error("R0301", f"`{node.func}` needs arguments of one type", a.span)
+                    self.report(codes.WRONG_TYPE, f"`{node.func}` needs arguments of one type", a.span)
             return args[0]
         if node.func == "ahead":
             if len(args) != 1:
-                self.error("R0307", f"`ahead` takes 1 argument, not {len(args)}", node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT, f"`ahead` takes 1 argument, not {len(args)}", node.span)
             else:
                 self.expect(node.args[0], T.PLAYER, env, "the argument of `ahead`")
             return T.list_of(T.SQUARE)
         if node.func == "holds":
             if len(args) != 2:
-                self.error("R0307", f"`holds` takes 2 arguments (a player and a card), not {len(args)}", node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT,
+                            f"`holds` takes 2 arguments (a player and a card), not {len(args)}", node.span)
             else:
                 self.expect(node.args[0], T.PLAYER, env, "who holds")
                 self.expect(node.args[1], Type("card"), env, "the card held")
             return T.BOOL
         if node.func in ("even", "odd"):
             if len(args) != 1:
-                self.error("R0307", f"`{node.func}` takes 1 argument, not {len(args)}", node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT, f"`{node.func}` takes 1 argument, not {len(args)}", node.span)
             else:
                 self.expect(node.args[0], T.COUNT, env, f"the argument of `{node.func}`")
             return T.BOOL
@@ -467,9 +470,9 @@ class TypeChecker:
             self.check_arguments(node.func, define.params, node.args, node.span, env)
             return self.function_type(define)
         builtins = list(dict.fromkeys([*FUNCTIONS, *sorted(AGGREGATES)]))
-        self.error("R0208", f"unknown function `{node.func}`", node.span,
-                   help=nearest_hint(node.func, builtins + list(self.p.defines))
-                   or "functions are " + ", ".join(f"`{b}`" for b in builtins) + " and those you `define`")
+        self.report(codes.UNKNOWN_FUNCTION, f"unknown function `{node.func}`", node.span,
+                    help=nearest_hint(node.func, builtins + list(self.p.defines))
+                    or "functions are " + ", ".join(f"`{b}`" for b in builtins) + " and those you `define`")
         return T.ANY
 
     def check_arguments(self, name: str, params, args, span, env) -> None:
@@ -477,8 +480,8 @@ class TypeChecker:
         if len(args) != len(params):
             for a in args:
                 self.infer(a, env)
-            self.error("R0307", f"`{name}` takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
-                       f"not {len(args)}", span)
+            self.report(codes.WRONG_ARGUMENT_COUNT, f"`{name}` takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
+                        f"not {len(args)}", span)
             return
         for arg, (pname, ptype) in zip(args, params):
             self.expect(arg, self.resolve_type(ptype), env, f"`{pname}` of `{name}`")
@@ -488,7 +491,7 @@ class TypeChecker:
         if define.name in self.function_types:
             t = self.function_types[define.name]
             if t is None:
-                self.error("R0209", f"`{define.name}` calls itself; functions may not recurse", define.span)
+                self.report(codes.RECURSIVE_FUNCTION, f"`{define.name}` calls itself; functions may not recurse", define.span)
                 return T.ANY
             return t
         self.function_types[define.name] = None
@@ -515,15 +518,15 @@ class TypeChecker:
             return element.maybe()
         if node.func == "best":
             if node.body is None:
-                self.error("R0307", "`best(x in list: score)` needs a score", node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT, "`best(x in list: score)` needs a score", node.span)
             else:
                 t = self.infer(node.body, inner)
                 if t.name not in ("money", "count", "any"):
-                    self.error("R0301", f"`best` ranks by money or a count; this is {a_type(t)}", node.body.span)
+                    self.report(codes.WRONG_TYPE, f"`best` ranks by money or a count; this is {a_type(t)}", node.body.span)
             return element.maybe()
         if node.func in ("all", "any"):
             if node.body is None:
-                self.error("R0307", f"`{node.func}(x in list: condition)` needs a condition", node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT, f"`{node.func}(x in list: condition)` needs a condition", node.span)
                 return T.BOOL
             self.expect(node.body, T.BOOL, inner, f"the condition of `{node.func}`")
             return T.BOOL
@@ -532,11 +535,11 @@ class TypeChecker:
                 self.expect(node.body, T.BOOL, inner, "the condition of `count`")
             return T.COUNT
         if node.body is None:
-            self.error("R0307", f"`{node.func}(x in list: value)` needs a value", node.span)
+            self.report(codes.WRONG_ARGUMENT_COUNT, f"`{node.func}(x in list: value)` needs a value", node.span)
             return T.ANY
         t = self.infer(node.body, inner)
         if t.name not in ("money", "count", "any"):
-            self.error("R0301", f"`{node.func}` needs money or a count; this is {a_type(t)}", node.body.span)
+            self.report(codes.WRONG_TYPE, f"`{node.func}` needs money or a count; this is {a_type(t)}", node.body.span)
             return T.ANY
         return t
 
@@ -545,8 +548,9 @@ class TypeChecker:
         if "any" in (left.name, right.name):
             return left if right.name == "any" else right
         if left.optional or right.optional:
-            self.error("R0305", f"`{node.op}` on a value that may be `none` ({a_type(left)}, {a_type(right)})", node.span,
-                       help="check it first: `if x != none then x … else …`")
+            self.report(codes.IMPOSSIBLE_ARITHMETIC,
+                        f"`{node.op}` on a value that may be `none` ({a_type(left)}, {a_type(right)})", node.span,
+                        help="check it first: `if x != none then x … else …`")
             return left.required()
         pair = (left.name, right.name)
         if node.op in "+-":
@@ -565,7 +569,7 @@ class TypeChecker:
             help = "write amounts of money with `$`, e.g. `$10`"
         elif "percent" in pair and node.op in "*/":
             help = "`of … rounded` is read left to right with `*` and `/`: write `n * (P of X rounded down)`"
-        self.error("R0305", f"cannot compute {a_type(left)} {node.op} {a_type(right)}", node.span, help=help)
+        self.report(codes.IMPOSSIBLE_ARITHMETIC, f"cannot compute {a_type(left)} {node.op} {a_type(right)}", node.span, help=help)
         return T.ANY
 
     # ---- statements --------------------------------------------------------------------------------
@@ -574,8 +578,8 @@ class TypeChecker:
         ended = False
         for stmt in block.statements:
             if ended:
-                self.warn("R0401", "this statement can never run: the turn has already ended", stmt.span,
-                          help="remove it, or move it before `end turn`")
+                self.report(codes.STATEMENT_AFTER_TURN_END, "this statement can never run: the turn has already ended", stmt.span,
+                            help="remove it, or move it before `end turn`")
                 ended = False
             env = forget(self.statement(stmt, env, context), self.cleared_by(stmt))
             if isinstance(stmt, (ast.EndTurn, ast.EndGame)):
@@ -656,11 +660,11 @@ class TypeChecker:
             return env
         if isinstance(s, ast.Set):
             if not isinstance(s.target, (ast.Attr, ast.Name)):
-                self.error("R0308", "only a field or a global can be set", s.target.span)
+                self.report(codes.UNSETTABLE_TARGET, "only a field or a global can be set", s.target.span)
                 return env
             if isinstance(s.target, ast.Name) and s.target.id not in self.p.global_fields:
-                self.error("R0308", f"`{s.target.id}` is not a global field; only fields and globals can be set",
-                           s.target.span, help="use `let` for a local name")
+                self.report(codes.UNSETTABLE_TARGET, f"`{s.target.id}` is not a global field; only fields and globals can be set",
+                            s.target.span, help="use `let` for a local name")
                 return env
             if isinstance(s.target, ast.Attr):
                 base = self.infer(s.target.obj, env)
@@ -668,22 +672,23 @@ class TypeChecker:
                     decl = self.p.kinds[base.name]
                     f = next((f for f in decl.fields if f.name == s.target.name), None)
                     if f is not None and not f.is_state:
-                        self.error("R0309", f"`{s.target.name}` is fixed data of `{base.name}`, not state", s.target.span,
-                                   help=f"declare it `state {f.name}: …` in kind `{base.name}` to change it during play")
+                        self.report(codes.FIXED_FIELD_SET,
+                                    f"`{s.target.name}` is fixed data of `{base.name}`, not state", s.target.span,
+                                    help=f"declare it `state {f.name}: …` in kind `{base.name}` to change it during play")
                     elif s.target.name == "name":  # the one field every thing has, its table row's name
-                        self.error("R0309", f"`name` of `{base.name}` is fixed", s.target.span,
-                                   help="a thing's name is its row's in the table; keep what changes in a `state` field")
+                        self.report(codes.FIXED_FIELD_SET, f"`name` of `{base.name}` is fixed", s.target.span,
+                                    help="a thing's name is its row's in the table; keep what changes in a `state` field")
                 elif base.name == "player" and s.target.name in PLAYER_FIELDS:
-                    self.error("R0309", f"`{s.target.name}` of a player is kept by the engine", s.target.span,
-                               help="the engine keeps it: `move`, `eliminate`, `draw`, `extra turn` and debts change it")
+                    self.report(codes.FIXED_FIELD_SET, f"`{s.target.name}` of a player is kept by the engine", s.target.span,
+                                help="the engine keeps it: `move`, `eliminate`, `draw`, `extra turn` and debts change it")
                 elif base.name in ENGINE_VALUES or base.name in self.p.groups:
-                    self.error("R0309", f"`{s.target.name}` of {a_type(base)} cannot be set", s.target.span,
-                               help="only a thing's `state` fields, a player's declared fields and globals can be set")
+                    self.report(codes.FIXED_FIELD_SET, f"`{s.target.name}` of {a_type(base)} cannot be set", s.target.span,
+                                help="only a thing's `state` fields, a player's declared fields and globals can be set")
             declared = {k: v for k, v in env.items() if k != NARROWED}  # a field keeps its declared type
             target = self.infer(s.target, declared)
             if target.name == "account" and not target.is_list:
-                self.error("R0309", "an account field holds money and is kept by the engine; it cannot be set",
-                           s.target.span, help="move money into or out of it: `pay a from player to player.deposit`")
+                self.report(codes.FIXED_FIELD_SET, "an account field holds money and is kept by the engine; it cannot be set",
+                            s.target.span, help="move money into or out of it: `pay a from player to player.deposit`")
                 return env
             self.expect(s.value, target, env, "the value set")
             return env
@@ -693,8 +698,8 @@ class TypeChecker:
             self.expect(s.who, T.PLAYER, env, "the player")
             for name in getattr(s, "only", ()):
                 if name.id not in self.p.actions:
-                    self.error("R0205", f"unknown action `{name.id}`", name.span,
-                               help=nearest_hint(name.id, self.p.actions) or "a window names actions declared with `action`")
+                    self.report(codes.UNKNOWN_NAME, f"unknown action `{name.id}`", name.span,
+                                help=nearest_hint(name.id, self.p.actions) or "a window names actions declared with `action`")
             return env
         if isinstance(s, ast.Do):
             proc = self.p.procedures.get(s.name)
@@ -702,8 +707,8 @@ class TypeChecker:
             if proc is None:
                 for a in s.args:
                     self.infer(a, env)
-                self.error("R0205", f"unknown procedure `{s.name}`", s.span,
-                           help=nearest_hint(s.name, self.p.procedures) or "declare it with `procedure NAME(...):`")
+                self.report(codes.UNKNOWN_NAME, f"unknown procedure `{s.name}`", s.span,
+                            help=nearest_hint(s.name, self.p.procedures) or "declare it with `procedure NAME(...):`")
             else:
                 self.check_arguments(s.name, proc.params, s.args, s.span, env)
             return env
@@ -723,10 +728,10 @@ class TypeChecker:
             return env
         if isinstance(s, (ast.Draw, ast.Discard)):
             if s.deck not in self.p.decks:
-                self.error("R0205", f"unknown deck `{s.deck}`", s.deck_span, help=nearest_hint(s.deck, self.p.decks))
+                self.report(codes.UNKNOWN_NAME, f"unknown deck `{s.deck}`", s.deck_span, help=nearest_hint(s.deck, self.p.decks))
             if isinstance(s, ast.Draw) and "player" not in env:
-                self.error("R0205", "`draw` draws for `player`, and there is no `player` here", s.span,
-                           help="a procedure sees only its parameters: draw in the turn, a handler, a card or an action")
+                self.report(codes.UNKNOWN_NAME, "`draw` draws for `player`, and there is no `player` here", s.span,
+                            help="a procedure sees only its parameters: draw in the turn, a handler, a card or an action")
             self.drawn_decks.add(s.deck)
             return env
         if isinstance(s, ast.Eliminate):
@@ -737,8 +742,8 @@ class TypeChecker:
             if s.status in self.p.statuses:
                 self.used.add(s.status)
             else:
-                self.error("R0205", f"unknown status `{s.status}`", s.status_span,
-                           help=nearest_hint(s.status, self.p.statuses) or "declare it: `status NAME:` and its phases")
+                self.report(codes.UNKNOWN_NAME, f"unknown status `{s.status}`", s.status_span,
+                            help=nearest_hint(s.status, self.p.statuses) or "declare it: `status NAME:` and its phases")
             return env
         if isinstance(s, ast.Release):
             self.expect(s.who, T.PLAYER, env, "who is released")
@@ -746,13 +751,13 @@ class TypeChecker:
         if isinstance(s, ast.Pass):
             return env
         if isinstance(s, ast.EndTurn) and context == "setup":
-            self.error("R0802", "`end turn` in `setup`: the setup runs before the first turn", s.span,
-                       help="the setup runs once, whole; to end the game there use `end game`")
+            self.report(codes.END_TURN_IN_SETUP, "`end turn` in `setup`: the setup runs before the first turn", s.span,
+                        help="the setup runs once, whole; to end the game there use `end game`")
             return env
         if isinstance(s, (ast.EndTurn, ast.RaiseCash)):
             if isinstance(s, ast.RaiseCash) and context != "debt":
-                self.error("R0408", "`raise cash` is only meaningful in `on debt`", s.span,
-                           help="`raise cash` lets a debtor sell and borrow; put it in `on debt:`")
+                self.report(codes.RAISE_CASH_OUTSIDE_DEBT, "`raise cash` is only meaningful in `on debt`", s.span,
+                            help="`raise cash` lets a debtor sell and borrow; put it in `on debt:`")
             return env
         if isinstance(s, ast.EndGame):
             self.expect(s.winner, T.PLAYER.maybe(), env, "the winner")
@@ -780,15 +785,16 @@ class TypeChecker:
             if s.after is not None:
                 self.expect(s.after, T.PLAYER, env, "the player bidding starts after")
             if s.passes < 1:
-                self.error("R0314", f"a bidder out at his {s.passes}th pass could never bid",
-                           s.passes_span or s.span, help="`passes 1` (out at the first pass) or more")
+                self.report(codes.BIDDERS_OUT_AT_PASS_ZERO, f"a bidder out at his {s.passes}th pass could never bid",
+                            s.passes_span or s.span, help="`passes 1` (out at the first pass) or more")
             self.block(s.body, {**env, s.var: T.SALE}, context)
             if s.orelse is not None:
                 self.block(s.orelse, env, context)
             if s.bluff is not None:
                 if not s.bluffing:
-                    self.error("R0909", "a `bluff:` block on an auction that is not `bluffing`", s.bluff.span,
-                               help="add `bluffing` before `as`: bids may then exceed cash")
+                    self.report(codes.BLUFF_WITHOUT_BLUFFING,
+                                "a `bluff:` block on an auction that is not `bluffing`", s.bluff.span,
+                                help="add `bluffing` before `as`: bids may then exceed cash")
                 self.block(s.bluff, {**env, s.var: T.SALE}, context)
             return env
         if isinstance(s, ast.Choose):
@@ -796,7 +802,7 @@ class TypeChecker:
             names = set()
             for opt in s.options:
                 if opt.name in names:
-                    self.error("R0202", f"option `{opt.name}` is given twice", opt.span)
+                    self.report(codes.DEFINED_TWICE, f"option `{opt.name}` is given twice", opt.span)
                 names.add(opt.name)
                 if opt.when is not None:
                     self.expect(opt.when, T.BOOL, env, "an option's condition")
@@ -808,11 +814,12 @@ class TypeChecker:
         """`roll … again on doubles up to N times:`: R0315 when it can never roll a second time."""
         self.expect(s.count, T.COUNT, env, "the number of dice")
         if s.limit < 2:
-            self.error("R0315", f"`up to {s.limit} time{'' if s.limit == 1 else 's'}` never rolls again", s.limit_span,
-                       help="the count is of rolls in all, the first one included: `up to 3 times` rolls at most twice more")
+            self.report(codes.ROLL_AGAIN_NEVER_ROLLS,
+                        f"`up to {s.limit} time{'' if s.limit == 1 else 's'}` never rolls again", s.limit_span,
+                        help="the count is of rolls in all, the first one included: `up to 3 times` rolls at most twice more")
         elif isinstance(s.count, ast.Literal) and s.count.value == 1:
-            self.error("R0315", "one die never shows doubles, so this roll never rolls again", s.count.span,
-                       help="roll 2 dice or more, or write a plain `roll 1 die as …`")
+            self.report(codes.ROLL_AGAIN_NEVER_ROLLS, "one die never shows doubles, so this roll never rolls again", s.count.span,
+                        help="roll 2 dice or more, or write a plain `roll 1 die as …`")
         inner = {**env, s.var: T.ROLL}
         # the body runs once for each roll: what it clears in one round is not proved in the next
         self.block(s.body, forget(inner, self.cleared_by(s)), context)
@@ -826,13 +833,13 @@ class TypeChecker:
         t = self.infer(node, env)
         named = t.name in ("player", "square", "card", "supply", "any") or t.name in self.p.kinds or t.name in self.p.groups
         if not named:
-            self.error("R0301", f"an auction sells a thing, a card or another value with a name; this is {a_type(t)}",
-                       node.span, help="auction a thing of a kind (`auction p from …`) or a card (`Deck.Card`)")
+            self.report(codes.WRONG_TYPE, f"an auction sells a thing, a card or another value with a name; this is {a_type(t)}",
+                        node.span, help="auction a thing of a kind (`auction p from …`) or a card (`Deck.Card`)")
         elif t.optional:
             path = _path(node)
-            self.error("R0305", f"what is auctioned may be `none` here ({a_type(t)})", node.span,
-                       help=f"check it first: `if {path} != none:`" if path
-                       else "name it with `let` and check it first: `if x != none:`")
+            self.report(codes.IMPOSSIBLE_ARITHMETIC, f"what is auctioned may be `none` here ({a_type(t)})", node.span,
+                        help=f"check it first: `if {path} != none:`" if path
+                        else "name it with `let` and check it first: `if x != none:`")
 
 
 def plural(n: int, noun: str) -> str:

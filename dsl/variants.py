@@ -18,7 +18,7 @@ from pathlib import Path
 
 import attrs
 
-from . import ast
+from . import ast, codes
 from .diagnostics import Diagnostic, Label, RulesError
 from .parsed import parse_file
 
@@ -34,12 +34,12 @@ def _cycle(first: ast.Extends, path: Path, key: Path, chain: list) -> Diagnostic
     """R0512 at the `extends` that closes a cycle, with a note at every other `extends` of it."""
     start = next((i for i, (resolved, _, _) in enumerate(chain) if resolved == key), None)
     if start is None:  # the chain is too long rather than a cycle
-        return _error("R0512", f"`extends \"{first.path}\"` makes a chain of more than {MAX_CHAIN} variants", first)
+        return _error(codes.VARIANT_CYCLE, f"`extends \"{first.path}\"` makes a chain of more than {MAX_CHAIN} variants", first)
     links = chain[start:]
     names = [Path(shown).name for _, shown, _ in links] + [path.name, Path(links[0][1]).name]
     labels = [Label(node.span, f"`{Path(shown).name}` extends `{node.path}`", node.span.file or shown)
               for _, shown, node in links]
-    return _error("R0512", f"`extends \"{first.path}\"` makes a cycle of variants: " + " extends ".join(
+    return _error(codes.VARIANT_CYCLE, f"`extends \"{first.path}\"` makes a cycle of variants: " + " extends ".join(
         f"`{n}`" for n in names), first, labels=labels,
         help="one of these files must be the base game, with no `extends`")
 
@@ -59,26 +59,26 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
     variations = [d for d in rules.decls if isinstance(d, ast.Variation)]
     if not extends:
         if variations:
-            raise RulesError([_error("R0511", f"`{variations[0].what}` needs a base: start the file with `extends`",
+            raise RulesError([_error(codes.MISPLACED_EXTENDS, f"`{variations[0].what}` needs a base: start the file with `extends`",
                                      variations[0])])
         return attrs.evolve(rules, sources={rules.path: rules.source})
     first = extends[0]
     if len(extends) > 1 or rules.decls[0] is not first:
-        raise RulesError([_error("R0511", "`extends` comes once, before every other declaration", extends[-1])])
+        raise RulesError([_error(codes.MISPLACED_EXTENDS, "`extends` comes once, before every other declaration", extends[-1])])
     base_path = _resolve_base(path, first.path)
     key = base_path.resolve()
     if key in [resolved for resolved, _, _ in chain] or len(chain) >= MAX_CHAIN:
         raise RulesError([_cycle(first, path, key, chain)])
     if base_path.is_dir():
-        raise RulesError([_error("R0513", f"the base file `{first.path}` is a folder, not a file", first,
+        raise RulesError([_error(codes.MISSING_BASE_FILE, f"the base file `{first.path}` is a folder, not a file", first,
                                  help="`extends` names another rules file, ending in `.rules`")])
     if not base_path.is_file():
         shipped = ", ".join(f"`{n}`" for n in shipped_games())
-        raise RulesError([_error("R0513", f"the base file `{first.path}` does not exist", first,
+        raise RulesError([_error(codes.MISSING_BASE_FILE, f"the base file `{first.path}` does not exist", first,
                                  help=f"the path is relative to `{path}`; a bare name is also looked up among "
                                       f"the games shipped with rulesc: {shipped}")])
     if base_path.suffix != ".rules":  # a rules file reads only rules files: never echo another file's lines
-        raise RulesError([_error("R0513", f"the base file `{first.path}` is not a `.rules` file", first,
+        raise RulesError([_error(codes.MISSING_BASE_FILE, f"the base file `{first.path}` is not a `.rules` file", first,
                                  help="`extends` names another rules file, ending in `.rules`")])
     base = _load(base_path, chain + [(path.resolve(), str(path), first)])
     decls = list(base.decls)
@@ -134,8 +134,8 @@ def _resolve_base(path: Path, written: str) -> Path:
     return here
 
 
-def _error(code: str, message: str, node, help: str | None = None, labels=()) -> Diagnostic:
-    return Diagnostic("error", code, message, node.span.file or "", node.span, labels=tuple(labels), help=help)
+def _error(code: codes.Code, message: str, node, help: str | None = None, labels=()) -> Diagnostic:
+    return code.diagnostic(message, node.span.file or "", node.span, labels=tuple(labels), help=help)
 
 
 def _find(decls: list, kind, test=lambda d: True) -> int | None:
@@ -164,7 +164,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
     elif v.what == "override game":
         i = _find(decls, ast.Game)
         if i is None:
-            return _error("R0510", "the base has no `game` header to override", v)
+            return _error(codes.VARIANT_TARGET_MISSING, "the base has no `game` header to override", v)
         base = decls[i]
         settings = {s.key: s for s in base.settings}
         settings.update({s.key: s for s in v.node.settings})
@@ -196,7 +196,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
     elif v.what == "override board":
         i = _find(decls, ast.Board)
         if i is None:
-            return _error("R0510", "the base has no `board:` to override", v,
+            return _error(codes.VARIANT_TARGET_MISSING, "the base has no `board:` to override", v,
                           help="a variant without a board to change declares one with `board:`")
         decls[i] = v.node
     else:
@@ -270,7 +270,8 @@ def _apply_handler(decls: list, v: ast.Variation) -> Diagnostic | None:
         lines = ", ".join(f"line {decls[i].span.line}" + (f" (`as {decls[i].name}`)" if decls[i].name else "")
                           for i in found)
         labels = [Label(decls[i].span, f"`{header_of(decls[i])}` here", decls[i].span.file or "") for i in found]
-        return _error("R0510", f"`{v.what.split()[0]} {v.target}`: the base has {len(found)} handlers `{v.target}` ({lines})",
+        return _error(codes.VARIANT_TARGET_MISSING,
+                      f"`{v.what.split()[0]} {v.target}`: the base has {len(found)} handlers `{v.target}` ({lines})",
                       v, labels=labels, help=_which_help(v, [decls[i] for i in found]))
     i = found[0]
     node = v.node
@@ -328,7 +329,8 @@ def _override_table(decls: list, v: ast.Variation) -> Diagnostic | None:
         new_cols = [c.id for c in table.columns[1:]]
         for c in table.columns[1:]:
             if c.id not in base_cols:
-                return _error("R0510", f"`override table {table.kind}`: the base's table has no column `{c.id}`",
+                return _error(codes.VARIANT_TARGET_MISSING,
+                              f"`override table {table.kind}`: the base's table has no column `{c.id}`",
                               c, help="its columns: " + ", ".join(f"`{n}`" for n in base_cols))
         base_row = base_table.rows[j]
         cells = list(base_row.cells)
@@ -355,5 +357,5 @@ def _missing(v: ast.Variation, what: str, names: list, target: str | None = None
     near = difflib.get_close_matches(target, names, n=3, cutoff=0.6)
     help = ("did you mean " + " or ".join(f"`{n}`" for n in near) + "?") if near else \
         (f"the base has: {', '.join(f'`{n}`' for n in names)}" if names else None)
-    return _error("R0510", f"`{shown}`: the base has no {what} `{target}`{where}", v, help=help)
+    return _error(codes.VARIANT_TARGET_MISSING, f"`{shown}`: the base has no {what} `{target}`{where}", v, help=help)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulesc.dsl import codes
 from rulesc.dsl.diagnostics import Diagnostic, Span
 
 STEP_BUDGET = 20_000  # statements one turn may run before the rules are judged to loop
@@ -13,7 +14,7 @@ MAX_DEPTH = 40  # moves, cards, procedures, debts and windows nested in each oth
 class RuleRuntimeError(Exception):
     """A rule did something impossible at run time (a field of `none`, a list index out of range...)."""
 
-    code = "R1001"
+    code = codes.RUNTIME_ERROR.code
     seed: int | None = None  # the seed of the game it happened in, where one of many games (runner.py)
 
     def __init__(self, message: str, path: str, span: Span | None, help: str | None = None):
@@ -24,13 +25,13 @@ class RuleRuntimeError(Exception):
         self.help = help
 
     def diagnostic(self, notes: tuple = ()) -> Diagnostic:
-        return Diagnostic("error", self.code, self.message, self.path, self.span, notes=notes, help=self.help)
+        return codes.lookup(self.code).diagnostic(self.message, self.path, self.span, notes=notes, help=self.help)
 
 
 class StepBudgetExceeded(RuleRuntimeError):
     """The rules ran more statements in one turn than the step budget allows: they loop."""
 
-    code = "R1002"
+    code = codes.RULES_LOOP.code
 
 
 class InternalError(Exception):

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import attrs
 
-from rulesc.dsl import ast, variants
+from rulesc.dsl import ast, codes, variants
 from rulesc.dsl import builtins as B
 from rulesc.dsl.checker import Checked, check_program
-from rulesc.dsl.diagnostics import Diagnostic, RulesError, Span
+from rulesc.dsl.diagnostics import RulesError, Span
 from rulesc.dsl.parser import _parser, parse_text, split_declarations
 from rulesc.dsl.source import MAX_BYTES, decode_source
 from rulesc.dsl.walk import walk
@@ -39,8 +39,9 @@ def load_text(text: str, path: str) -> ast.RulesFile:
     is read (too large, binary, empty)."""
     data = text.encode("utf-8", errors="surrogatepass")
     if len(data) > MAX_BYTES:
-        raise RulesError([Diagnostic("error", "R0003", f"file is too large ({len(data):,} bytes; the limit is "
-                                     f"{MAX_BYTES:,})", path, help="a rules file is text written by hand")])
+        raise RulesError([codes.FILE_TOO_LARGE.diagnostic(
+            f"file is too large ({len(data):,} bytes; the limit is {MAX_BYTES:,})", path,
+            help="a rules file is text written by hand")])
     decode_source(data, path)
     return variants.resolve(parse_text(text, path), path)
 
@@ -84,10 +85,9 @@ def _own(diagnostics: list, path: str, text: str) -> list:
         errors = [d for d in others if d.is_error]
         first = (errors or others)[0]
         where = f"{first.path}:{first.span.line}:{first.span.column}" if first.span else first.path
-        own.append(Diagnostic("error" if errors else "warning", first.code,
-                              f"the base has {len(others)} problem{'s' if len(others) > 1 else ''}; "
-                              f"the first: {first.message}", path, Span(line, 1, line, len(_line(text, line)) + 1),
-                              notes=(f"at {where}",)))
+        own.append(codes.lookup(first.code).diagnostic(  # an error if the base has one, else its first warning
+            f"the base has {len(others)} problem{'s' if len(others) > 1 else ''}; the first: {first.message}", path,
+            Span(line, 1, line, len(_line(text, line)) + 1), notes=(f"at {where}",)))
     return own
 
 

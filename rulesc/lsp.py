@@ -1,7 +1,9 @@
 """`rulesc lsp`: a language server for .rules files, over stdio (pygls).
 
 It publishes the checker's diagnostics as a buffer is opened and edited (a variant's `extends` is
-resolved relative to the document's path, from disk), and answers hover (a name's declaration,
+resolved relative to the document's path, from disk; a diagnostic whose code the registry, dsl/codes.py,
+marks `unnecessary` — an unused declaration, a rule that never runs — is tagged so, and an editor fades
+that text rather than underlining it), and answers hover (a name's declaration,
 type and rulebook citation), go to definition (into a variant's base too), completion (names,
 fields after `.`, keywords) and the document outline. The answers come from `rulesc.langinfo`;
 this module only translates positions and shapes between it and the protocol.
@@ -19,6 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from rulesc import langinfo
+from rulesc.dsl import codes
 from rulesc.dsl.diagnostics import Span
 
 SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
@@ -120,6 +123,8 @@ class RulesServer(LanguageServer):
             diagnostics.append(T.Diagnostic(range=span_range(text, d.span), message=message,
                                             severity=SEVERITY.get(d.severity, T.DiagnosticSeverity.Error),
                                             code=d.code, source="rulesc",
+                                            tags=[T.DiagnosticTag.Unnecessary] if codes.lookup(d.code).unnecessary
+                                            else None,
                                             related_information=related or None))
         self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics,
                                                                           version=version))

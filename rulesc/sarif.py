@@ -1,8 +1,8 @@
 """`rulesc check --format sarif`: the diagnostics as a SARIF 2.1.0 log, for code-scanning tools.
 
-One run of one tool: `tool.driver` lists a reporting descriptor (a "rule") for every documented
-diagnostic code, with its short description and its docs/errors entry as help, plus `invariant`
-for an invariant the property tests broke; each result names its rule by id and index, has the
+One run of one tool: `tool.driver` lists a reporting descriptor (a "rule") for every registered
+diagnostic code (dsl/codes.py), with its name, its summary as short description and its docs/errors
+entry as help, plus `invariant` for an invariant the property tests broke; each result names its rule by id and index, has the
 diagnostic's level and message (with its help and notes), the file and region of its span, and
 its secondary labels as related locations. Columns count code points, as spans do.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import explain
+from .dsl import codes
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERSION = "2.1.0"
@@ -60,27 +61,23 @@ class Log:
         self.rule_index: dict[str, int] = {}
         self.results: list[dict] = []
         self.failed_to_run = False
-        for info in explain.index().values():
-            self._rule(info.code, info.meaning, info.severity, explain.entry(info.code))
-        self._rule(INVARIANT, "an invariant broke in a game the property tests generated", "error",
+        for code in codes.REGISTRY.values():
+            self._rule(code.code, code.name, code.summary, code.severity, explain.section(code))
+        self._rule(INVARIANT, "broken-invariant", "an invariant broke in a game the property tests generated", "error",
                    "The property tests (`rulesc check` without `--static`) played a game in which a built-in "
                    "or declared invariant broke; the message names the invariant and the location the rule "
                    "whose event broke it. `rulesc check FILE` prints the minimal game and the command that "
                    "replays it.")
 
-    def _rule(self, code: str, meaning: str, severity: str, help_text: str | None) -> int:
-        if code in self.rule_index:
-            return self.rule_index[code]
-        rule = {"id": code, "shortDescription": {"text": meaning},
-                "defaultConfiguration": {"level": LEVEL.get(severity, "error")}}
-        if help_text:
-            rule["help"] = {"text": help_text, "markdown": help_text}
+    def _rule(self, code: str, name: str, meaning: str, severity: str, help_text: str) -> None:
+        rule = {"id": code, "name": name, "shortDescription": {"text": meaning},
+                "defaultConfiguration": {"level": LEVEL.get(severity, "error")},
+                "help": {"text": help_text, "markdown": help_text}}
         self.rule_index[code] = len(self.rules)
         self.rules.append(rule)
-        return self.rule_index[code]
 
     def add_diagnostic(self, d) -> None:
-        index = self._rule(d.code, d.code, d.severity, None)
+        index = self.rule_index[d.code]  # every code is registered, so every code has its rule
         text = d.message
         for note in d.notes:
             text += f"\nnote: {note}"

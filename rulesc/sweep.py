@@ -17,7 +17,8 @@ from typing import Callable
 
 import attrs
 
-from rulesc.dsl.diagnostics import Diagnostic, RulesError
+from rulesc.dsl import codes
+from rulesc.dsl.diagnostics import RulesError
 from rulesc.interpreter.rules import Rules, literal_of, parse_override
 
 from . import runner
@@ -44,7 +45,7 @@ class Range:
 
 
 def _usage(message: str, help_text: str = "e.g. `--set starting_cash=$1,000..$2,000 step $250`") -> RulesError:
-    return RulesError([Diagnostic("error", "R0010", message, "--set", help=help_text)])
+    return RulesError([codes.MALFORMED_SET.diagnostic(message, "--set", help=help_text)])
 
 
 def parse_range(words: list[str]) -> Range:
@@ -90,9 +91,9 @@ def _value(name: str, written: str):
 
 def _not_a_value(name: str, written: str, why: str) -> RulesError:
     """R0012, the code `--set NAME=VALUE` gives a value it cannot read, with why this one is not a value."""
-    return RulesError([Diagnostic("error", "R0012", f"`--set {name}`: `{written}` is not a value: {why}", "--set",
-                                  help="write a whole amount, count or percentage, as in a rules file: "
-                                       "`$1,500`, `5`, `10%`")])
+    return RulesError([codes.BAD_SET_VALUE.diagnostic(
+        f"`--set {name}`: `{written}` is not a value: {why}", "--set",
+        help="write a whole amount, count or percentage, as in a rules file: `$1,500`, `5`, `10%`")])
 
 
 def _step(name: str, written: str | None, kind: str, text: str) -> int:

@@ -154,7 +154,7 @@ def test_a_sweep_of_a_count_with_another_parameter_fixed():
     (["circuit_income=$100..$300"], "say the step"),
     (["circuit_income=$100..$300", "step", "0"], "the step must be an amount"),
     (["circuit_income=$1..$100,000", "step", "$1"], "at most"),
-    (["nosuch=$1..$3", "step", "$1"], "no parameter `nosuch`"),
+    (["nosuch=$1..$3", "step", "$1"], "error[R0011]: `--set nosuch`: the rules have no parameter `nosuch`"),
     (["house_cap=1..$3"], "same kind"),
 ])
 def test_a_bad_sweep_is_a_usage_error(words, message):

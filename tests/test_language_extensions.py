@@ -435,6 +435,20 @@ def test_a_variant_naming_what_the_base_lacks_is_an_error(tmp_path):
     assert info.value.diagnostics[0].code == "R0513"
 
 
+@pytest.mark.parametrize("text,line,message", [
+    ('param bonus = $5\nextends "base.rules"\n', 2, "`extends` comes once, before every other declaration"),
+    ('extends "base.rules"\nextends "base.rules"\n', 2, "`extends` comes once, before every other declaration"),
+    ("param bonus = $5\n\nremove phase move\n", 3, "`remove phase` needs a base: start the file with `extends`"),
+])
+def test_extends_out_of_place_or_a_change_without_it_is_an_error(tmp_path, text, line, message):
+    from rulesc.dsl.diagnostics import RulesError
+    from rulesc.dsl.variants import load_file
+    with pytest.raises(RulesError) as info:
+        load_file(write_variant(tmp_path, text))
+    (problem,) = info.value.diagnostics
+    assert (problem.code, problem.span.line, problem.message) == ("R0511", line, message)
+
+
 def test_base_errors_are_reported_in_the_base_file(tmp_path):
     from rulesc.dsl.checker import check_program
     from rulesc.dsl.variants import load_file

@@ -116,7 +116,12 @@ def test_an_editor_session_over_stdio():
             assert [d.code for d in errors] == ["R0205"], found
             assert errors[0].range.start == position_of(broken, "circuit_incom from bank")
             assert "circuit_income" in errors[0].message  # the nearest name, in the help
-            s.change(uri, text, 3)
+            assert errors[0].tags is None
+            # An unused declaration is faded rather than underlined: the registry marks R0404 `unnecessary`.
+            s.change(uri, text.replace("param circuit_income", "param spare = $1\nparam circuit_income", 1), 3)
+            (spare,) = [d for d in await s.diagnostics_for(uri) if d.code == "R0404" and "`spare`" in d.message]
+            assert list(spare.tags) == [T.DiagnosticTag.Unnecessary] and spare.severity == T.DiagnosticSeverity.Warning
+            s.change(uri, text, 4)
             assert [d for d in await s.diagnostics_for(uri) if d.severity == T.DiagnosticSeverity.Error] == []
 
             # Hover: a parameter's declaration, type and rulebook citation.
@@ -140,12 +145,12 @@ def test_an_editor_session_over_stdio():
             labels = {i.label for i in items}
             assert {"circuit_income", "Wayback", "ChanceCards", "pay", "auction", "count"} <= labels
             probe = text.replace("    pay taxes from player to bank", "    pay Wayback.", 1)
-            s.change(uri, probe, 4)
+            s.change(uri, probe, 5)
             await s.diagnostics_for(uri)
             items = (await s.completion(uri, position_of(probe, "pay Wayback.", len("pay Wayback.")))).items
             labels = {i.label for i in items}
             assert {"houses", "owner", "rents", "series", "value"} <= labels and "pay" not in labels
-            s.change(uri, text, 5)
+            s.change(uri, text, 6)
             await s.diagnostics_for(uri)
 
             # The outline: declarations with their children.

@@ -1,5 +1,5 @@
 """`rulesc check --format sarif` is a valid SARIF 2.1.0 log (checked against the standard's JSON schema,
-shipped in tests/sarif_data/), with a rule for every documented code and a result with its region for
+shipped in tests/sarif_data/), with a rule for every registered code and a result with its region for
 every diagnostic; `rulesc explain CODE` prints the code's entry of docs/errors/README.md."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 from rulesc import explain
+from rulesc.dsl import codes
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((Path(__file__).parent / "sarif_data" / "sarif-schema-2.1.0.json").read_text("utf-8"))
@@ -48,10 +49,10 @@ def test_every_shipped_game_gives_a_valid_log_with_a_rule_for_every_code(game):
     (run,) = log["runs"]
     rules = run["tool"]["driver"]["rules"]
     ids = [r["id"] for r in rules]
-    assert ids[:len(explain.index())] == list(explain.index())
+    assert ids[:len(codes.REGISTRY)] == list(codes.REGISTRY)
     assert "invariant" in ids
     r0205 = rules[ids.index("R0205")]
-    assert r0205["shortDescription"]["text"] == "unknown name"
+    assert r0205["name"] == "unknown-name" and r0205["shortDescription"]["text"] == "unknown name"
     assert r0205["help"]["markdown"].startswith("### R0205\n")
     assert [r for r in run["results"] if r["level"] == "error"] == []
 
@@ -110,6 +111,7 @@ def test_explain_prints_the_docs_entry():
     assert out.startswith("### R0205\n") and out in page
     assert "### R0206" not in out
     assert rulesc("explain", "r205")[1] == out  # case and leading zeros do not matter
+    assert rulesc("explain", "unknown-name")[1] == out  # nor whether the code or its name is given
 
 
 def test_explain_an_unknown_code_is_a_usage_error():
@@ -121,6 +123,6 @@ def test_explain_an_unknown_code_is_a_usage_error():
 def test_every_code_of_the_index_has_an_entry_and_every_entry_is_in_the_index():
     page = explain.page()
     headings = re.findall(r"^### (R\d{4})$", page, re.MULTILINE)
-    assert headings and sorted(headings) == sorted(explain.index())
-    for code in explain.index():
+    assert headings and sorted(headings) == sorted(codes.REGISTRY)
+    for code in codes.REGISTRY:
         assert explain.entry(code).startswith(f"### {code}\n")

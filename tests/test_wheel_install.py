@@ -70,9 +70,9 @@ def test_every_subcommand_runs_from_the_installed_wheel(installed, args):
         assert "digraph turn_flow {" in (installed / "turn.dot").read_text()
     if args[0] == "doc":  # the page and its pictures
         assert "## Money" in (installed / "finance.md").read_text() and (installed / "finance-money.svg").exists()
-    if args[0] == "explain":  # the docs/errors page is in the wheel
+    if args[0] == "explain":  # the registry of codes, which the docs/errors page is written from, is in the wheel
         assert out.startswith("### R0205\n") and "unknown name" in out
-    if "sarif" in args:  # the rules' descriptions come from that page too
+    if "sarif" in args:  # the rules' descriptions come from the registry too
         assert '"shortDescription": {\n                "text": "unknown name"' in out
 
 
