@@ -17,7 +17,8 @@ import attrs
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import DEBT_NAMES, GLOBAL_HINTS, PLAYER, TRADE_NAMES
 from rulesc.dsl.checker import TURN_LIMIT_HELP, Checked, check_program, players_range_problem, turn_limit_problem
-from rulesc.dsl.diagnostics import Diagnostic, RulesError
+from rulesc.dsl import codes
+from rulesc.dsl.diagnostics import RulesError
 from rulesc.dsl.parser import parse_text
 from rulesc.dsl.variants import load_file
 from rulesc.dsl.types import Type, compatible
@@ -217,14 +218,14 @@ DECIMAL = re.compile(r"-?\$?[\d,]*\.\d+%?")  # `1.5`, `$2.50`, `2.5%`: no value 
 def parse_override(text: str) -> tuple[str, object]:
     """`NAME=VALUE` from `--set`, VALUE written as in a rules file (`$500`, `5`, `10%`)."""
     if "=" not in text:
-        raise RulesError([Diagnostic("error", "R0010", f"`--set {text}` is not `NAME=VALUE`", "--set",
+        raise RulesError([codes.MALFORMED_SET.diagnostic(f"`--set {text}` is not `NAME=VALUE`", "--set",
                                      help="e.g. `--set starting_cash=$1500`")])
     name, value = (part.strip() for part in text.split("=", 1))
     if not name.isidentifier():
-        raise RulesError([Diagnostic("error", "R0010", f"`--set {text}`: `{name}` is not a parameter name", "--set",
+        raise RulesError([codes.MALFORMED_SET.diagnostic(f"`--set {text}`: `{name}` is not a parameter name", "--set",
                                      help="e.g. `--set starting_cash=$1500`")])
     if DECIMAL.fullmatch(value):  # the parser's own message (`unexpected 5; expected a name`) says nothing useful
-        raise RulesError([Diagnostic("error", "R0012", f"`--set {name}`: `{value}` is not a value: values are whole "
+        raise RulesError([codes.BAD_SET_VALUE.diagnostic(f"`--set {name}`: `{value}` is not a value: values are whole "
                                      "numbers (no decimals)", "--set",
                                      help="write a whole amount, count or percentage, as in a rules file: "
                                           "`$1,500`, `5`, `10%`")])
@@ -236,7 +237,7 @@ def parse_override(text: str) -> tuple[str, object]:
             raise RulesError([])
     except RulesError as exc:
         why = "; ".join(d.message for d in exc.diagnostics[:1])
-        raise RulesError([Diagnostic("error", "R0012", f"`--set {name}`: `{value.splitlines()[0] if value.strip() else value}`"
+        raise RulesError([codes.BAD_SET_VALUE.diagnostic(f"`--set {name}`: `{value.splitlines()[0] if value.strip() else value}`"
                                      f"{' and more lines' if len(value.splitlines()) > 1 else ''} is not a value"
                                      + (f" ({why})" if why else ""), "--set",
                                      help="write a value as in a rules file: `$1500`, `5`, `10%`, `true`")]) from None
@@ -307,13 +308,13 @@ def _overrides(checked: Checked, texts) -> dict:
     for text in texts:
         name, value_node = parse_override(text)
         if name not in p.params:
-            raise RulesError([Diagnostic("error", "R0011", f"`--set {name}`: the rules have no parameter `{name}`",
+            raise RulesError([codes.UNKNOWN_SET_PARAMETER.diagnostic(f"`--set {name}`: the rules have no parameter `{name}`",
                                          p.path, help="parameters are " + ", ".join(f"`{n}`" for n in p.params))])
         expected = checked.types.get(id(p.params[name].value))
         literal = literal_of(value_node)
         if literal is None or (expected is not None and not compatible(expected, Type(literal.type))):
             shown = text.split("=", 1)[1].strip()
-            raise RulesError([Diagnostic("error", "R0012", f"`--set {name}` needs {expected}, not `{shown}`",
+            raise RulesError([codes.BAD_SET_VALUE.diagnostic(f"`--set {name}` needs {expected}, not `{shown}`",
                                          p.path, p.params[name].span)])
         values[name] = literal.value
     return values
@@ -454,13 +455,13 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         players_range = (compiler.expr(players.value)(None, {}), compiler.expr(players.upper)(None, {}))
         problem = players_range_problem(*players_range)  # bounds computed from parameters (maybe `--set`)
         if problem:
-            raise RulesError([Diagnostic("error", "R0504", problem, players.span.file or p.path, players.span,
+            raise RulesError([codes.BAD_SETTING_VALUE.diagnostic(problem, players.span.file or p.path, players.span,
                                          help="e.g. `players: 2 to 6`")])
     limit = settings.get("turn limit")
     turn_limit = _setting_value(compiler, limit)
     problem = turn_limit_problem(turn_limit)  # computed from parameters (maybe `--set`)
     if problem:
-        raise RulesError([Diagnostic("error", "R0504", problem, limit.span.file or p.path, limit.span,
+        raise RulesError([codes.BAD_SETTING_VALUE.diagnostic(problem, limit.span.file or p.path, limit.span,
                                      help=TURN_LIMIT_HELP)])
     rules = Rules(
         checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,
