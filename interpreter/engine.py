@@ -18,10 +18,10 @@ from rulesc.dsl.builtins import HINT_WORTH
 from .agents import Agent
 from .blindfold import consulted
 from .cards import Cards
-from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key, fixed_fields
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from .events import NO_RULE, EventLog, RuleRef
+from .reads import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key, fixed_fields
 from .rules import Rules
 from .starting import start_things
 from .state import ONE_DIE, TWO_DICE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json

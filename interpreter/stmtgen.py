@@ -22,8 +22,9 @@ from ast import literal_eval
 from rulesc.dsl import ast
 from rulesc.dsl.walk import walk
 
-from .codegen import HELPERS, POSITION
 from .errors import MAX_DEPTH, STEP_BUDGET
+from .helpers import HELPERS
+from .reads import POSITION
 from .state import TWO_DICE, Bank, Player, field_attr, name_of
 
 PLAIN_TYPES = frozenset({"money", "count", "percent", "bool", "text"})  # values events show as they are

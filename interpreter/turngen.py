@@ -26,9 +26,9 @@ from __future__ import annotations
 import attrs
 
 from .agents import Agent
-from .codegen import UNTRACKED, counters_sum
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
+from .reads import UNTRACKED, counters_sum
 from .stmtgen import binds, write_emit
 
 
