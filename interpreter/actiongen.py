@@ -6,7 +6,7 @@ through every test that any action might need. What those entries say for one fi
 it is compiled, so this module writes the loop out for it: for each action, in the rules' order,
 only the tests it has (no `once per turn` test for an action without one, no amount range for
 one without amounts), its names and its key (the sum of the change counters its condition
-reads, `codegen.counters_sum`) spelled out, and the same calls of `Dealing`'s helpers where the
+reads, `reads.counters_sum`) spelled out, and the same calls of `Dealing`'s helpers where the
 work is more than a few lines (`held_by`, `_legal_amounts`, `_selected`).
 
 An action on a kind whose condition is kept (the usual case) has its options found in the loop
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .codegen import counters_sum
+from .reads import counters_sum
 from .state import Thing
 from .pysource import Function, define
 

@@ -19,8 +19,8 @@ from typing import NamedTuple
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
 from .agentgen import write_wanted
-from .codegen import OUT, UNTRACKED, counters_key, fixed_fields
 from .dealing import ActionChoice, AgentError, TradeOffer
+from .reads import OUT, UNTRACKED, counters_key, fixed_fields
 
 
 class Agent:

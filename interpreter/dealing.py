@@ -13,9 +13,9 @@ import functools
 import attrs
 
 from .actiongen import ActionChoice, write_legal_actions
-from .codegen import COUNTED, counters_key, fixed_fields
 from .errors import STEP_BUDGET
 from .events import NO_RULE, RuleRef
+from .reads import COUNTED, counters_key, fixed_fields
 from .state import Held, Player, Thing, field_attr, name_of
 
 MAX_WINDOW_ACTIONS = 30  # actions and trade offers one player may make in one window
@@ -543,14 +543,14 @@ def _counted(reads, fixed: frozenset) -> tuple:
 
 
 def _key(reads, fixed: frozenset):
-    """The key of what an expression reads (`codegen.counters_key`), fixed fields left out."""
+    """The key of what an expression reads (`reads.counters_key`), fixed fields left out."""
     return counters_key(_counted(reads, fixed))
 
 
 def _action_plan(actions, fixed: frozenset) -> list:
     """Per action, what `legal_actions` asks of it, worked out once: (action, name, own turn only,
     limited in number or time, the key of what its stable condition reads (fixed fields left out:
-    `codegen.counters_key`), its volatile condition, whether that reads the action's argument and
+    `reads.counters_key`), its volatile condition, whether that reads the action's argument and
     so is tested for each option, its stable condition's layers or None, whether testing it cannot
     fail, whether its stable answer is the same for every player: no layers, no holder to filter
     by, a condition that does not read `player` (`s.owner == none`), so it is kept once for all)."""
@@ -573,7 +573,7 @@ def _layers(action, fixed: frozenset) -> tuple | None:
     split before the longest rest that reads something the first part does not, so a change only
     the rest reads re-tests only the rest (`… and all(q in p.group: q.owner == player) and p.level
     < 3` is not asked again who owns what when a level is raised). Returns (first part, the key of
-    what it reads, rest, the key of what it reads: `codegen.counters_key`); a part may be None
+    what it reads, rest, the key of what it reads: `reads.counters_key`); a part may be None
     (nothing to test: its options all pass). A part that reads the holder's field only against the
     player (`all(q in p.group: q.owner == player)`) is kept by the candidates instead: it stands
     while the player's things are the same. None when there is nothing to gain: no argument,

@@ -18,11 +18,11 @@ from rulesc.dsl.builtins import HINT_WORTH
 from .agents import Agent
 from .blindfold import consulted
 from .cards import Cards
-from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key, fixed_fields
 from .dealing import Dealing
 from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
 from . import operations
 from .events import NO_RULE, EventLog, RuleRef
+from .reads import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key, fixed_fields
 from .rules import Rules
 from .starting import start_things
 from .state import ONE_DIE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json
@@ -109,7 +109,7 @@ class Game(Cards, Dealing):
         self.started = False
         self.phase_at = -1  # the phase the current turn has reached: -1 before the first, len(phases) after the last
         self.window_only = None  # while a `window for P only …` is open, the actions it allows
-        # Change counters per field name (and codegen's markers), and the legal actions
+        # Change counters per field name (and the read markers of reads.py), and the legal actions
         # computed under them: see `legal_actions`. A counter not yet moved counts 0, read as
         # `versions[name]` (a subscript, not a call of `get`: generated code reads them all the time).
         self.versions: defaultdict = defaultdict(int)
@@ -173,7 +173,7 @@ class Game(Cards, Dealing):
         fixed = fixed_fields(rules.program)  # a worth of fixed data alone (a title's cost) is kept with key 0
         self._worth_reads = tuple(sorted(r for r in worth.value.reads if r not in fixed)) \
             if worth is not None and UNTRACKED not in worth.value.reads else None
-        self._worth_key = counters_key(self._worth_reads or ())  # (`codegen.counters_key`)
+        self._worth_key = counters_key(self._worth_reads or ())  # (`reads.counters_key`)
         self._worth_cache: dict = {}
         end_reads = frozenset().union(*(end.condition.reads for end in rules.ends))
         self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
@@ -185,7 +185,7 @@ class Game(Cards, Dealing):
         # so that the turn's end opens the player's window alone without asking the others (turngen.py).
         self.all_quiet = False
         self.masking = 0  # while an agent answers blindfolded (blindfold.py): defines keep no answers then
-        self.define_answers: dict = {}  # the answers defines keep while what they read stands (codegen.py)
+        self.define_answers: dict = {}  # the answers defines keep while what they read stands (kept.py)
 
     # ---- events and budget -------------------------------------------------------------------
     # An event is made only when something takes it: the log (`record`) or an `observer` (the

@@ -14,7 +14,7 @@ Every writer takes the `Function` being written, the indentation, and the Python
 
 from __future__ import annotations
 
-from .codegen import POSITION
+from .reads import POSITION
 from .errors import MAX_DEPTH
 from .pysource import Function, define
 from .state import TWO_DICE, Account, Bank, Player, field_attr, name_of

@@ -9,7 +9,7 @@ frequent operations, the legal actions, an agent's wants, the things' start) is 
 
 from __future__ import annotations
 
-from .codegen import HELPERS
+from .helpers import HELPERS
 
 
 class Function:
@@ -38,7 +38,7 @@ class Function:
         self.lines.append("    " * indent + line)
 
     def add_failing(self, indent: int, line: str, failure) -> None:
-        """A line of an expression: what it raises (`codegen.EXPRESSION_ERRORS`) is `failure`'s rule error."""
+        """A line of an expression: what it raises (`helpers.EXPRESSION_ERRORS`) is `failure`'s rule error."""
         self.failing[len(self.lines)] = failure
         self.add(indent, line)
 

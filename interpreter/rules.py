@@ -23,9 +23,9 @@ from rulesc.dsl.parser import parse_text
 from rulesc.dsl.variants import load_file
 from rulesc.dsl.types import Type, compatible
 
-from .codegen import POSITION, UNTRACKED, fixed_fields
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
+from .reads import POSITION, UNTRACKED, fixed_fields
 from .state import Account, Player, Square, Supply, Thing, with_fields
 from .turngen import write_turn
 

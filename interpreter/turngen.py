@@ -26,11 +26,11 @@ from __future__ import annotations
 import attrs
 
 from .agents import Agent
-from .codegen import UNTRACKED, counters_sum
 from .errors import GameEnded, TurnEnded
 from .events import NO_RULE
-from .pysource import Function, define
 from .operations import write_emit
+from .pysource import Function, define
+from .reads import UNTRACKED, counters_sum
 from .stmtgen import binds, write_settling
 
 

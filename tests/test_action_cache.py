@@ -171,7 +171,7 @@ def test_what_cannot_fail_is_told_apart(condition):
 
 
 def test_only_fields_no_rule_can_change_are_left_out_of_the_keys():
-    from rulesc.interpreter.codegen import fixed_fields
+    from rulesc.interpreter.reads import fixed_fields
     fixed = fixed_fields(load_rules(str(GAMES / "finance.rules")).program)
     assert {"series", "value", "rents"} <= fixed  # a lease's table data
     assert not fixed & {"owner", "houses", "withdrawn", "cash"}  # state, and a player's cash
@@ -181,7 +181,7 @@ def test_a_define_over_fixed_data_keeps_its_answers_and_changes_no_game(monkeypa
     """Wheeler's `winning_ways(c)` (a sum over a commodity's fixed winning totals) keeps its answer per
     commodity; `whole(p)` reads owners (state) and `ways(t)` aggregates nothing: both compute every time.
     Keeping answers plays the games that computing them does."""
-    from rulesc.interpreter.codegen import ExpressionCodegen
+    from rulesc.interpreter import kept as keeping
 
     def kept(rules):
         return {n for n, f in rules.compiler.codegen.functions.items() if f.__name__ == "kept"}
@@ -189,7 +189,7 @@ def test_a_define_over_fixed_data_keeps_its_answers_and_changes_no_game(monkeypa
     rules = load_rules(str(GAMES / "wheeler.rules"))
     assert "winning_ways" in kept(rules) and not kept(rules) & {"whole", "ways", "net_worth", "market_value"}
     with_kept = [_events(rules, seed, 2 + seed % 3, True) for seed in range(6)]
-    monkeypatch.setattr(ExpressionCodegen, "_answers_can_be_kept", lambda self, define, function: False)
+    monkeypatch.setattr(keeping, "answers_can_be_kept", lambda program, define, function: False)
     plain = load_rules(str(GAMES / "wheeler.rules"))
     assert not kept(plain)
     assert with_kept == [_events(plain, seed, 2 + seed % 3, True) for seed in range(6)]
@@ -224,7 +224,7 @@ def test_a_define_over_counted_state_keeps_its_answer_only_while_what_it_reads_s
     that reads cash or positions (`net_worth(q)`, `occupied(s)`) does not. After every event of whole
     games, each kept answer is what computing it gives; and without keeping them the games are the
     very same."""
-    from rulesc.interpreter.codegen import ExpressionCodegen
+    from rulesc.interpreter import kept as keeping
 
     rules = load_rules(str(GAMES / "wheeler.rules"))
     kept = _kept_while(rules)
@@ -250,7 +250,7 @@ def test_a_define_over_counted_state_keeps_its_answer_only_while_what_it_reads_s
         game.play()
     assert compared > 10_000
     with_kept = [_events(rules, seed, 2 + seed % 3, True) for seed in range(4)]
-    monkeypatch.setattr(ExpressionCodegen, "_answers_can_be_kept_while", lambda self, define, function: None)
+    monkeypatch.setattr(keeping, "answers_can_be_kept_while", lambda program, define, function, type_of: None)
     plain = load_rules(str(GAMES / "wheeler.rules"))
     assert not _kept_while(plain)
     assert with_kept == [_events(plain, seed, 2 + seed % 3, True) for seed in range(4)]
@@ -317,7 +317,7 @@ def test_a_part_reading_ownership_only_against_the_player_is_kept_by_his_things(
     """FINANCE's `build` asks `all(q in p.series: q.owner == player)`: its answer stands while the
     player's leases are the same, so another player's purchase (an `owner` change) does not make it
     test his leases again. Read any other way, or inside a define, ownership keeps counting."""
-    from rulesc.interpreter.codegen import fixed_fields
+    from rulesc.interpreter.reads import fixed_fields
     from rulesc.interpreter.dealing import _layers
 
     def first_reads(rules, name):
@@ -366,9 +366,9 @@ def test_a_stable_answer_that_reads_no_player_is_kept_once_for_all_players():
 
 
 def test_a_spelled_out_key_is_the_sum_of_the_counters_it_reads():
-    """`codegen.counters_key`: the key kept answers are compared by, one function per tuple of reads,
+    """`reads.counters_key`: the key kept answers are compared by, one function per tuple of reads,
     over a game's counters (`Game.versions`: one not yet moved counts 0)."""
-    from rulesc.interpreter.codegen import counters_key
+    from rulesc.interpreter.reads import counters_key
 
     versions = Game(load_rules(str(GAMES / "finance.rules")), 2).versions
     versions.update({"owner": 3, "@out": 2, "houses": 11})

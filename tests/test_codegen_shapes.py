@@ -1,5 +1,5 @@
-"""The shapes the expression codegen writes as what they compute, not as their loops (`_picked`,
-`_tested_on`, `_held`, `_hoisted_member`), answer — and fail — as the plain loops do: a property
+"""The shapes the expression codegen writes as what they compute, not as their loops (`Shapes.picked`,
+`_tested_on`, `Shapes.held`, `_hoisted_member`), answer — and fail — as the plain loops do: a property
 over game states Hypothesis makes (who owns what, where the players stand, their cash), for each
 shape in each aggregate, with the rest of a filter in either order, in loops and out of them."""
 
@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
-from rulesc.interpreter import codegen
+from rulesc.interpreter.analysis import Shapes
+from rulesc.interpreter.codegen import ExpressionCodegen
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import NO_RULE
@@ -37,7 +38,8 @@ EXPRESSIONS = [shape.format(f=f) for f in FILTERS for shape in (
     "sum(p in players: count(l in Lot where l.owner == p))",
 ]
 DEFINES = "".join(f"define shape{k}(q: player, s: square) = {e}\n" for k, e in enumerate(EXPRESSIONS))
-SHAPES = ("_picked", "_tested_on", "_held", "_hoisted_member")
+SHAPES = ((Shapes, "picked"), (ExpressionCodegen, "_tested_on"), (Shapes, "held"),
+          (ExpressionCodegen, "_hoisted_member"))
 
 
 def _rules(plain: bool):
@@ -45,17 +47,17 @@ def _rules(plain: bool):
     assert not [d for d in checked.diagnostics if d.severity == "error"], checked.diagnostics
     if not plain:
         return compile_rules(checked)
-    saved = {name: getattr(codegen.ExpressionCodegen, name) for name in SHAPES}
+    saved = {(owner, name): getattr(owner, name) for owner, name in SHAPES}
     try:  # every shape written as its loop
-        for name in SHAPES:
-            setattr(codegen.ExpressionCodegen, name, lambda self, *args: None)
+        for owner, name in SHAPES:
+            setattr(owner, name, lambda self, *args: None)
         rules = compile_rules(checked)
         for k in range(len(EXPRESSIONS)):  # compiled now, while the shapes are off
             rules.compiler.codegen.defined(rules.program.defines[f"shape{k}"])
         return rules
     finally:
-        for name, method in saved.items():
-            setattr(codegen.ExpressionCodegen, name, method)
+        for (owner, name), method in saved.items():
+            setattr(owner, name, method)
 
 
 WRITTEN, PLAIN = _rules(False), _rules(True)

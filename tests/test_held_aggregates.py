@@ -1,5 +1,5 @@
 """An aggregate over a kind filtered by `p.owner == X` (a field that names a player, X a player)
-looks at what X holds, kept by the game (codegen `_held`, `Dealing.held_by`), and answers what the
+looks at what X holds, kept by the game (`Shapes.held`, `Dealing.held_by`), and answers what the
 loop over every thing answers, in every aggregate, as things change hands; a filter by `none` or
 by a player that may be `none` loops over every thing."""
 
@@ -11,7 +11,8 @@ import pytest
 
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
-from rulesc.interpreter import codegen, dealing
+from rulesc.interpreter import dealing
+from rulesc.interpreter.analysis import Shapes
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.events import NO_RULE
 from rulesc.interpreter.rules import compile_rules
@@ -34,7 +35,7 @@ LOOPED = ("unowned", "maybe")
 
 def _rules(monkeypatch, held: bool):
     if not held:
-        monkeypatch.setattr(codegen.ExpressionCodegen, "_held", lambda self, node: None)
+        monkeypatch.setattr(Shapes, "held", lambda self, node: None)
     checked = check_program(parse_text(MINIMAL.read_text() + DEFINES, "held.rules"))
     assert not [d for d in checked.diagnostics if d.severity == "error"]
     return compile_rules(checked)
@@ -78,4 +79,4 @@ def test_an_aggregate_over_what_a_player_holds_answers_as_the_loop(monkeypatch):
 @pytest.mark.parametrize("name", LOOPED)
 def test_a_filter_by_none_or_by_a_player_that_may_be_none_loops(monkeypatch, name):
     rules = _rules(monkeypatch, True)
-    assert rules.compiler.codegen._held(rules.program.defines[name].value) is None
+    assert rules.compiler.codegen.shapes.held(rules.program.defines[name].value) is None

@@ -12,7 +12,7 @@ import pytest
 from rulesc.dsl import ast
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
-from rulesc.interpreter import codegen
+from rulesc.interpreter.codegen import ExpressionCodegen
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import compile_rules
@@ -51,8 +51,8 @@ def _log(rules, seed: int) -> list:
 def test_games_play_the_same_with_the_lists_worked_out_once(monkeypatch):
     hoisted = [_log(_rules(), seed) for seed in range(6)]
     made = []
-    member = codegen.ExpressionCodegen._hoisted_member
-    monkeypatch.setattr(codegen.ExpressionCodegen, "_hoisted_member",
+    member = ExpressionCodegen._hoisted_member
+    monkeypatch.setattr(ExpressionCodegen, "_hoisted_member",
                         lambda self, *args: made.append(member(self, *args)))  # written as `any`, never as `in`
     looped = [_log(_rules(), seed) for seed in range(6)]
     assert [source for source in made if source is not None], "some list was worked out before its loop"

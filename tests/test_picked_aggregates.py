@@ -1,4 +1,4 @@
-"""An aggregate over a kind filtered by `p == X` looks at X alone (codegen `_picked`), and answers
+"""An aggregate over a kind filtered by `p == X` looks at X alone (`Shapes.picked`), and answers
 what the loop over every thing answers: for X a thing of the kind, of another kind, a plain square,
 `none`; with the rest of the filter, in either order of the comparison, in every aggregate; and
 where X is a name, with no loop at all (`_tested_on`), unless what it sums may be `none`."""
@@ -9,8 +9,10 @@ import pytest
 
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
-from rulesc.interpreter import codegen
+from rulesc.interpreter import helpers
+from rulesc.interpreter.analysis import Shapes
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.rules import compile_rules
 
 GAME = """\
@@ -85,7 +87,7 @@ def _answers(rules) -> list:
 
 def _compiled(monkeypatch, picked: bool):
     if not picked:
-        monkeypatch.setattr(codegen.ExpressionCodegen, "_picked", lambda self, node: None)
+        monkeypatch.setattr(Shapes, "picked", lambda self, node: None)
     checked = check_program(parse_text(GAME, "picked.rules"))
     assert not [d for d in checked.diagnostics if d.severity == "error"]
     return compile_rules(checked)
@@ -93,8 +95,8 @@ def _compiled(monkeypatch, picked: bool):
 
 def test_a_picked_aggregate_answers_as_the_loop_over_every_thing(monkeypatch):
     calls = []
-    one = codegen.HELPERS["_one"]
-    monkeypatch.setitem(codegen.HELPERS, "_one", lambda item, kind: calls.append(kind) or one(item, kind))
+    one = helpers.HELPERS["_one"]
+    monkeypatch.setitem(helpers.HELPERS, "_one", lambda item, kind: calls.append(kind) or one(item, kind))
     picked = _answers(_compiled(monkeypatch, True))
     assert calls and set(calls) == {"Lot"}  # the filtered aggregates looked at one thing
     with monkeypatch.context() as m:
@@ -114,8 +116,8 @@ def test_a_picked_name_is_tested_itself_with_no_loop_unless_what_it_sums_may_be_
     one candidate `s` are tests written on `s`, no `_one` called. `l.extra` may be `none`: summed, that
     fails (a rule error), where `x if test else 0` would answer `none`; it keeps its loop over `_one`."""
     calls = []
-    one = codegen.HELPERS["_one"]
-    monkeypatch.setitem(codegen.HELPERS, "_one", lambda item, kind: calls.append(item) or one(item, kind))
+    one = helpers.HELPERS["_one"]
+    monkeypatch.setitem(helpers.HELPERS, "_one", lambda item, kind: calls.append(item) or one(item, kind))
     rules = _compiled(monkeypatch, True)
     game = Game(rules, 2, seed=1)
     defined = rules.compiler.codegen.defined
@@ -124,7 +126,7 @@ def test_a_picked_name_is_tested_itself_with_no_loop_unless_what_it_sums_may_be_
         define = rules.program.defines[name]
         defined(define)(game, {define.params[0][0]: beta})
     assert calls == []
-    with pytest.raises(codegen.RuleRuntimeError, match="l.extra"):
+    with pytest.raises(RuleRuntimeError, match="l.extra"):
         defined(rules.program.defines["extra_of"])(game, {"s": beta})
     assert calls == [beta]
 
@@ -135,7 +137,7 @@ def test_a_filter_not_led_by_the_thing_compared_with_another_value_loops(where):
     rules_text = GAME + f"define other(s: square) = count(l in Lot where {where})\n"
     rules = compile_rules(check_program(parse_text(rules_text, "picked.rules")))
     node = rules.program.defines["other"].value
-    assert rules.compiler.codegen._picked(node) is None
+    assert rules.compiler.codegen.shapes.picked(node) is None
 
 
 MEMBERS = """\
@@ -186,5 +188,5 @@ def test_any_item_equal_to_a_value_is_a_membership_test(lot, n, expected):
     if lot == "Beta":
         assert spare(game, {"l": thing, "n": n}) is False
     else:
-        with pytest.raises(codegen.RuleRuntimeError, match="division by zero"):
+        with pytest.raises(RuleRuntimeError, match="division by zero"):
             spare(game, {"l": thing, "n": n})

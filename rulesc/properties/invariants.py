@@ -30,10 +30,10 @@ detects that one, since a crash is an exception rather than a state.
 
 from __future__ import annotations
 
-from rulesc.interpreter.codegen import UNTRACKED
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.events import NO_RULE, RuleRef, field_index
+from rulesc.interpreter.reads import UNTRACKED
 from rulesc.interpreter.rules import Rules
 from rulesc.interpreter.state import Account, field_attr
 

@@ -1,0 +1,57 @@
+"""The few functions generated code calls by name, and what a failing expression raises inside.
+
+An expression is translated to plain Python (codegen.py) wherever it can be; what plain Python
+would answer differently (an index out of the list, a division by zero, `min` of nothing) or
+would need a loop written out (the best of several) is one of these helpers instead. They are
+put in the namespace of every generated function under the names the translation writes
+(`HELPERS`), and fail with `Problem`, which the generated function turns into a rule error at the
+expression (`EXPRESSION_ERRORS`).
+"""
+
+from __future__ import annotations
+
+from .state import Thing
+
+
+class Problem(Exception):
+    """Raised by generated helpers; turned into a RuleRuntimeError at the expression."""
+
+
+def _at(items, i):
+    if not 0 <= i < len(items):
+        raise Problem(f"index {i} is outside the list (it has {len(items)} items)")
+    return items[i]
+
+
+def _div(a, b):
+    if b == 0:
+        raise Problem("division by zero")
+    return a // b
+
+
+def _extreme(fn, values, name):
+    if not values:
+        raise Problem(f"`{name}` of an empty list")
+    return fn(values)
+
+
+def _best(pairs):
+    """The item with the highest score (the first of equals), or None for no items."""
+    best, best_score = None, None
+    for score, item in pairs:
+        if best_score is None or score > best_score:
+            best, best_score = item, score
+    return best
+
+
+def _one(item, kind: str) -> tuple:
+    """The things of `kind` that are `item`: it alone, or none (see `Shapes.picked`, analysis.py)."""
+    return (item,) if isinstance(item, Thing) and item.kind == kind else ()
+
+
+# What a failing expression raises inside, turned into a rule error at the expression: one name, so
+# that each `except` in generated code is a few bytes (its handler lies between the lines that run).
+EXPRESSION_ERRORS = (Problem, AttributeError, TypeError, KeyError, IndexError)
+
+HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_one": _one, "_Thing": Thing,
+           "_ERRORS": EXPRESSION_ERRORS}
