@@ -112,13 +112,14 @@ def test_compile_rules_refuses_a_file_that_was_not_checked(twins):
 COUNT_CHECKS = """
 import sys
 import rulesc.cli as cli
+import rulesc.commands.check as check_command
 import rulesc.interpreter.rules as rules_module
 from rulesc.dsl.checker import check_program
 calls = []
 def counting(rules_file):
     calls.append(rules_file.path)
     return check_program(rules_file)
-cli.check_program = rules_module.check_program = counting
+check_command.check_program = rules_module.check_program = counting
 status = cli.main(["check", sys.argv[1], "--examples", "2"])
 print("checks:", calls, "status:", status)
 """

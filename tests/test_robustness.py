@@ -55,7 +55,6 @@ def write(tmp_path, text: str, name: str = "probe.rules") -> Path:
 def test_an_internal_error_has_its_own_exit_code(monkeypatch, capsys):
     def boom(_args):
         raise RuntimeError("a bug")
-    monkeypatch.setattr(cli, "cmd_check", boom)
     parser = cli.build_parser
     monkeypatch.setattr(cli, "build_parser", lambda: _with_func(parser(), boom))
     status = cli.main(["check", "--static", "x.rules"])

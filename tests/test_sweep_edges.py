@@ -133,7 +133,7 @@ def test_a_negative_step_in_one_quoted_word_is_a_usage_error():
 
 
 def test_a_negative_step_in_its_own_word_is_a_usage_error_about_the_step():
-    """argparse took `-$100` for an unknown option (`cli._negative_steps` gives it back to its `--set`)."""
+    """argparse took `-$100` for an unknown option (`commands.sweep.negative_steps` gives it back to its `--set`)."""
     _, err = rulesc("sweep", FINANCE, "--set", "starting_cash=$500..$1,200", "step", "-$100", "--games", "1", code=2)
     assert "the step must be above 0" in err
 

@@ -60,6 +60,7 @@ def test_the_wheel_does_not_import_from_the_source_tree(installed):
     ["explain", "R0205"],
     ["check", "--static", "--format", "sarif", "games/wheeler.rules"],
     ["test", "--format", "junit", "games/wheeler-level1.rules"],
+    ["debug", "codegen", "games/finance.rules"],
 ], ids=lambda a: a[0] + ("-static" if "--static" in a else "") + ("-money" if "--money" in a else "") + ("-sarif" if "sarif" in a else "")
     + ("-junit" if "junit" in a else "") + ("-jobs" if "--jobs" in a else ""))
 def test_every_subcommand_runs_from_the_installed_wheel(installed, args):
@@ -70,6 +71,8 @@ def test_every_subcommand_runs_from_the_installed_wheel(installed, args):
         assert "digraph turn_flow {" in (installed / "turn.dot").read_text()
     if args[0] == "doc":  # the page and its pictures
         assert "## Money" in (installed / "finance.md").read_text() and (installed / "finance-money.svg").exists()
+    if args[0] == "debug":  # the Python the file is compiled to, one text that compiles
+        compile(out, "finance.rules", "exec")
     if args[0] == "explain":  # the registry of codes, which the docs/errors page is written from, is in the wheel
         assert out.startswith("### R0205\n") and "unknown name" in out
     if "sarif" in args:  # the rules' descriptions come from the registry too
