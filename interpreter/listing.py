@@ -2,8 +2,9 @@
 
 Compiling a rules file writes Python: the turn and the arrivals on each square (turngen.py), the
 body of each handler, phase, action and card (stmtgen.py), and what the engine writes out on
-first use (the legal actions, actiongen.py). Each of those functions keeps the source it was
-compiled from (`StatementCodegen.define` sets its `.source`). This module finds them by walking
+first use (the legal actions, actiongen.py), and, the same for every file, the engine's operations
+that statements write in place (operations.py), compiled once with nothing known. Each of those functions keeps the source it was
+compiled from (`pysource.define` sets its `.source`). This module finds them by walking
 a loaded `Rules` (its records, lists and tables; the functions that wrap a body; and, in each
 generated function's namespace, the generated functions it calls) and puts their sources one
 after the other, each after a `# <where it is kept>: <what it was written for>` comment.
@@ -19,6 +20,8 @@ import types
 
 import attrs
 
+from . import operations
+
 FIRST = ("written",)  # the turn and the arrivals, then the rest of `Rules` in the order it declares its fields
 
 
@@ -28,7 +31,8 @@ def generated_source(rules) -> str:
     names = [*FIRST, *(f.name for f in attrs.fields(type(rules)) if f.name not in FIRST)]
     for name in names:  # first what `Rules` holds itself, so that each function is named by where it is kept
         found.structure(getattr(rules, name), name)
-    listed = found.listed()
+    listed = found.listed() + [(f"the engine's operation Game.{f.__name__} (operations.py)", f)
+                                for f in (operations.pay, operations.arrive, operations.set_field, operations.two_dice)]
     parts = [f"# The Python generated for {rules.path}: {len(listed)} functions, each after where it is kept\n"
              "# and what it was written for. The names their namespaces bind (constants, helpers, the rules'\n"
              "# records) are not here: this compiles, to be read rather than run.\n"]
@@ -54,8 +58,7 @@ class _Listing:
 
     def structure(self, value, path: str) -> None:
         """Find the functions with a source in `value`, kept at `path` of the `Rules`: through its
-        tables, lists and records, and through the wrappers around compiled bodies (rules.settling),
-        but not yet through what generated functions call (see `listed`)."""
+        tables, lists and records, and through the closures around compiled functions, but not yet through what generated functions call (see `listed`)."""
         stack = [(value, path)]
         while stack:
             value, path = stack.pop()
