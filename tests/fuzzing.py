@@ -6,7 +6,11 @@ follows the grammar, and `exercise`, which takes one file as far as it goes.
 short games with the built-in agents and runs its scenarios. Any exception other than a
 diagnostic is a bug in rulesc and propagates: `RulesError` (the file or a `--set` is wrong),
 `RuleRuntimeError` (a rule did something impossible; R1001/R1002, with file:line:col) are the only
-answers allowed. A built-in agent that breaks the rules (`AgentError`) is a bug too. A hang is
+answers allowed. A built-in agent that breaks the rules (`AgentError`) is a bug too. With
+`oracle`, each game played is played again under every combination of the execution options
+(rulesc/differential.py: events on/off, invariant checks on/off, saved and loaded midway) and
+must be the same game under each, event for event, error for error; a difference raises
+`Disagreed`. A hang is
 caught by `no_hang`, an alarm that is only there to catch hangs: nothing here is timed.
 
 Every choice is made through a `Chooser`, so the same mutations run under Hypothesis (which
@@ -26,6 +30,7 @@ from pathlib import Path
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError, render_text
 from rulesc.dsl.parser import parse_text
+from rulesc.differential import describe, disagreements
 from rulesc.dsl.variants import load_file
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
@@ -49,6 +54,10 @@ HANG_SECONDS = 60  # one file taking longer than this has hung (a normal one tak
 
 class Hang(Exception):
     """A file kept rulesc busy for HANG_SECONDS: a loop that no step budget stops."""
+
+
+class Disagreed(AssertionError):
+    """A game played under two combinations of the execution options gave two games (the oracle)."""
 
 
 @contextlib.contextmanager
@@ -374,9 +383,12 @@ def _load(text: str, name: str):
         return load_file(path)
 
 
-def exercise(text: str, name: str = "fuzz.rules", games: int = 2, seed: int = 0, play: bool = True) -> str:
+def exercise(text: str, name: str = "fuzz.rules", games: int = 2, seed: int = 0, play: bool = True,
+             oracle: bool = False) -> str:
     """Take one rules file as far as it goes; returns how far ("syntax", "rejected", "clean" when not
-    `play`ed, "played"). Raises anything but a diagnostic: that is a bug in rulesc."""
+    `play`ed, "played"). Raises anything but a diagnostic: that is a bug in rulesc. With `oracle`,
+    every game played is played under every combination of the execution options too, and raises
+    `Disagreed` if they are not all the same game."""
     try:
         rules_file = _load(text, name)
     except RulesError as exc:
@@ -404,6 +416,10 @@ def exercise(text: str, name: str = "fuzz.rules", games: int = 2, seed: int = 0,
             game.play()
         except RuleRuntimeError as exc:
             render_text(exc.diagnostic(), text)
+        if oracle:
+            found = disagreements(rules, seed + i, count, kind, turn_limit=TURN_LIMIT)
+            if found:
+                raise Disagreed(describe(found))
     for _result in run_scenarios(rules):
         pass
     return "played"

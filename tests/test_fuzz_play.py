@@ -5,7 +5,9 @@ mutants of the shipped games (numbers set to boundary values, names, operators a
 swapped, statement lines deleted, duplicated, moved, or risky statements inserted), and games
 written by a generator that follows the grammar and its indentation. Every file is parsed and
 checked; every file that checks clean is compiled, played for two short games (random and
-heuristic agents) and its scenarios run. Only diagnostics may come back.
+heuristic agents) and its scenarios run. Only diagnostics may come back. A generated game is also
+played under every combination of the execution options (the differential oracle,
+rulesc/differential.py), which must all give the same game, event for event.
 
 This is the fast, seeded slice (`derandomize`: the same files on every run, so the suite stays
 deterministic); RULESC_FUZZ_EXAMPLES=2000 runs more of them, and `python scripts/fuzz.py N SEED`
@@ -39,9 +41,11 @@ def test_mutants_of_the_shipped_games(data):
 @FUZZ
 @given(st.data())
 def test_games_generated_from_the_grammar(data):
+    """...each game played also under every combination of the execution options (events, checks, saved
+    and loaded midway), which must all give the same game (rulesc/differential.py)."""
     text = generated(DataChooser(data))
     with no_hang():
-        exercise(text, "generated.rules")
+        exercise(text, "generated.rules", oracle=True)
 
 
 def test_the_generator_writes_games_that_check_clean():

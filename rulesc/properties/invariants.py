@@ -119,11 +119,14 @@ class InvariantChecker:
             if state.players else []
         self.money = self._money()
         self.money_fields = money_fields(rules)
-        self.eliminated: dict = {}  # player name -> index of its `eliminate` event
+        # player name -> index of its `eliminate` event; -1 for a player already out when the checker began
+        # watching (a game loaded midway)
+        self.eliminated: dict = {p.name: -1 for p in state.players if p.out}
         self.run_player = None  # who took the last turn, and how many turns in a row
         self.run = 0
         self.last_extra = None  # index of the last `extra` event (a turn given again)
-        self.changed_turn = 0  # the last turn in which something changed
+        self.changed_turn = state.turn  # the last turn in which something changed (for a game watched from
+        # midway, a loaded one, the turn it was first watched in)
         self.last_rule = None  # index of the last event a rule caused
         # Declared invariants false since an event, waiting for the game to settle: text -> the
         # failure's arguments (the event after which it became false, its rule, the values).
@@ -257,7 +260,7 @@ class InvariantChecker:
 
     def _where(self, index: int | None) -> RuleRef:
         events = self.game.events
-        return events[index].rule if index is not None and index < len(events) else NO_RULE
+        return events[index].rule if index is not None and 0 <= index < len(events) else NO_RULE
 
     def _check_progress(self, player: str, index: int) -> None:
         """At each `turn` event: one player taking every turn, or turns in which nothing changes."""
@@ -299,9 +302,12 @@ class InvariantChecker:
             return
         name = min(held, key=lambda n: self.eliminated.get(n, -1))
         index = self.eliminated.get(name)
+        if index is not None and index < 0:  # out before the game was watched: his elimination was not seen
+            index = None
         where = self._where(index)
         things = held[name]
         shown = ", ".join(things[:6]) + (f" and {len(things) - 6} more" if len(things) > 6 else "")
-        self.fail(OUT, f"{name} is out (eliminated at event #{index}) but still holds {shown} at the end of the "
+        when = f"eliminated at event #{index}" if index is not None else "eliminated before the checks began"
+        self.fail(OUT, f"{name} is out ({when}) but still holds {shown} at the end of the "
                        f"turn; no rule took them from him", index, where,
                   {"player": name, "holds": []}, {"player": name, "holds": things})
