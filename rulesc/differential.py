@@ -41,7 +41,7 @@ from rulesc.interpreter.events import event_to_json
 from rulesc.interpreter.rules import Rules
 from rulesc.interpreter.state import state_to_json
 
-from .savegame import load_game, play_turns, save_game
+from rulesc.interpreter.savegame import load_game, play_turns, save_game
 
 
 class Options(NamedTuple):

@@ -11,10 +11,11 @@ the long hunt (scripts/fuzz.py).
 
 The step-budget house rule of issue 28 is the regression test: whatever code runs it, it stops with
 R1002 at the same line after the same events under every combination. Nested deep in a rule whose
-body is written into the turn's code (a handler or a phase with a condition), today the same
-statements run as generated code under one option and as compiled closures under another, and the
-two count the budget differently: those cases are expected to fail until every statement has one
-implementation (xfail, strict: they must pass then, and the marks go).
+body is written into the turn's code (a handler or a phase with a condition), the same statements
+once ran as generated code under one option and as compiled closures under another, which counted
+the budget differently; every statement now has one implementation (stmtgen.py), and a statement
+nested too deeply for one Python function is written into a function of its own, its steps counted
+as in place.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from rulesc.differential import ALL_OPTIONS, PLAIN, Options, compare, describe, 
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import load_rules
-from rulesc.savegame import load_game, play_turns, save_game
+from rulesc.interpreter.savegame import load_game, play_turns, save_game
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [*sorted((ROOT / "games").glob("*.rules")), *sorted((ROOT / "examples").glob("*.rules")),
@@ -208,30 +209,21 @@ def _nested_disagreements(tmp_path: Path, depth: int, where: str, save_after: in
     return disagreements(load_rules(str(path)), 0, 4, "heuristic", save_after=save_after)
 
 
-DEEP_REASON = ("issue 28: deep in a rule, the loops run as generated code (the block's steps counted as it starts) "
-               "under one option and as compiled closures (a step per statement) under another, so R1002 stops at "
-               "another payment after another number of events; passes once every statement has one implementation")
-
-
-@pytest.mark.xfail(strict=True, reason=DEEP_REASON)
 def test_the_step_budget_house_rule_in_a_deep_handler_stops_at_the_same_place_with_checks_on_or_off(tmp_path):
-    """36 `if`s deep in `on pass Start when true:`: with checks off the handler is written into the arrival's
-    code, and the payments (past the nesting limit) run as closures; with checks on the handler's own
-    generated function runs them, one level less deep, as generated code."""
+    """36 `if`s deep in `on pass Start when true:`, past the nesting one Python function holds: the payments
+    are written into functions of their own (once they ran as closures, counting the budget otherwise)."""
     found = _nested_disagreements(tmp_path, 36, "handler")
     assert not found, describe(found)
 
 
-@pytest.mark.xfail(strict=True, reason=DEEP_REASON)
 def test_the_step_budget_house_rule_in_a_deep_phase_stops_at_the_same_place_turn_by_turn_or_not(tmp_path):
-    """34 `if`s deep in an inserted phase: `Game.play` (the game's turns in one loop) runs the payments as
-    closures; a turn at a time (`play_turn`, as a game to be saved is played) and with checks on, generated."""
+    """34 `if`s deep in an inserted phase: `Game.play` (the game's turns in one loop), a turn at a time (as a
+    game to be saved is played) and with checks on run the same code."""
     found = _nested_disagreements(tmp_path, 34, "phase", save_after=1)
     assert not found, describe(found)
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=DEEP_REASON)
 @pytest.mark.parametrize("where", ["handler", "phase"])
 def test_the_step_budget_house_rule_stops_at_the_same_place_however_deep(tmp_path, where):
     found = []

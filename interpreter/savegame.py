@@ -20,11 +20,11 @@ afresh in the loaded game and is worked out again as it is needed.
 
 from __future__ import annotations
 
-from rulesc.interpreter.agents import agents_from_json, agents_to_json
-from rulesc.interpreter.engine import Game
-from rulesc.interpreter.errors import GameEnded
-from rulesc.interpreter.rules import Rules
-from rulesc.interpreter.state import state_from_json, state_to_json
+from .agents import agents_from_json, agents_to_json
+from .engine import Game
+from .errors import GameEnded
+from .rules import Rules
+from .state import state_from_json, state_to_json
 
 FORMAT = 1  # the version of a saved game's JSON
 
