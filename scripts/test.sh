@@ -2,7 +2,7 @@
 # Set up a virtual environment with rulesc and its test dependencies, install Graphviz's
 # `dot` (Debian's graphviz) for the diagram tests and tmux for the terminal-play test when
 # apt-get is available, and run the tests.
-# Arguments go to pytest: `-m "not network"` without a package registry, `--bless` to accept new
+# Arguments go to pytest: `-m "not slow"` for the fast subset, `-m "not network"` without a package registry, `--bless` to accept new
 # expected output (tests/snapshots/, tests/golden/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +14,4 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
-.venv/bin/python -m pytest -q "$@"
+.venv/bin/python -m pytest -q -n auto "$@"  # every core (pytest-xdist): the suite takes about four minutes on two

@@ -81,6 +81,7 @@ def _events(rules, seed: int, players: int, cache: bool) -> str:
     return events_to_jsonl(game.events)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["finance", "wheeler", "wallstreet"])
 def test_legal_actions_kept_in_layers_change_no_game(name):
     """FINANCE's houses, Wheeler Dealer's loans and Wall Street's buildings are kept in layers (the
@@ -177,6 +178,7 @@ def test_only_fields_no_rule_can_change_are_left_out_of_the_keys():
     assert not fixed & {"owner", "houses", "withdrawn", "cash"}  # state, and a player's cash
 
 
+@pytest.mark.slow
 def test_a_define_over_fixed_data_keeps_its_answers_and_changes_no_game(monkeypatch):
     """Wheeler's `winning_ways(c)` (a sum over a commodity's fixed winning totals) keeps its answer per
     commodity; `whole(p)` reads owners (state) and `ways(t)` aggregates nothing: both compute every time.
@@ -218,6 +220,7 @@ def _kept_while(rules) -> dict:
     return {n: f for n, f in rules.compiler.codegen.functions.items() if f.__name__ == "kept_while"}
 
 
+@pytest.mark.slow
 def test_a_define_over_counted_state_keeps_its_answer_only_while_what_it_reads_stands(monkeypatch):
     """A define that aggregates over counted state that changes seldom (Wheeler's `market_value(q)`,
     over who owns what) keeps its answer in a game while the counters of what it reads stand; one
@@ -271,6 +274,7 @@ def test_no_kept_answer_reaches_an_agent_answering_blindfolded():
     assert not game.define_answers
 
 
+@pytest.mark.slow
 def test_conditions_taken_apart_offer_what_the_whole_conditions_offer():
     """Wall Street's `buy_share(s) … when s.owner == none and s.bank == player.position and …` matches
     the share's fixed `bank` against the value worked out once (`ActionDef.select`), and its amount

@@ -22,6 +22,7 @@ def play(rules, players: int, seed: int) -> str:
     return events_to_jsonl(game.events)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["finance", "wheeler"])
 def test_the_games_are_the_same_with_fewer_offers(name, monkeypatch):
     rules = load_rules(str(GAMES / f"{name}.rules"))
@@ -83,6 +84,7 @@ def _buy_to_complete_afresh(self, game, player):
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["finance", "wheeler"])
 def test_the_sellers_the_agent_keeps_between_windows_change_no_game(name, monkeypatch):
     """The members a player lacks, their owners and prices are kept until an owner, a player or a
@@ -94,6 +96,7 @@ def test_the_sellers_the_agent_keeps_between_windows_change_no_game(name, monkey
     assert kept == [play(rules, 2 + seed % 3, seed) for seed in seeds]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["wheeler", "wallstreet"])
 def test_the_actions_the_agent_does_not_want_change_no_game(name, monkeypatch):
     """Actions whose hint scores nothing above 0 now (a loan when nothing is owed) are left out of the

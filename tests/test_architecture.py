@@ -4,6 +4,8 @@ an import put off to run time is still a dependency, and a cycle through one is 
 
 from __future__ import annotations
 
+import pytest
+
 import ast
 from pathlib import Path
 
@@ -97,12 +99,14 @@ def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
+@pytest.mark.slow
 def test_no_module_imports_itself_back():
     graph = _graph()
     assert len(graph) > 50, "the modules were not found"
     assert _cycles(graph) == []
 
 
+@pytest.mark.slow
 def test_imports_run_one_way_from_the_language_to_the_tools():
     wrong = sorted(f"{module} imports {target}" for module, targets in _graph().items() for target in targets
                    if _layer(target) > _layer(module))

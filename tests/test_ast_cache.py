@@ -49,6 +49,7 @@ def entries(folder: Path) -> list[Path]:
     return sorted(folder.glob("ast-*.pickle"))
 
 
+@pytest.mark.slow
 def test_the_second_parse_of_an_unchanged_file_loads_the_very_same_tree(cache_dir, parses):
     first = parsed.parse_file(GAME)
     assert parses == [str(GAME)] and len(entries(cache_dir)) == 1
@@ -59,6 +60,7 @@ def test_the_second_parse_of_an_unchanged_file_loads_the_very_same_tree(cache_di
     assert [p.suffix for p in cache_dir.iterdir() if p.suffix != ".pickle"] == []  # no scratch files left
 
 
+@pytest.mark.slow
 def test_every_shipped_game_and_example_loads_as_it_parses(cache_dir):
     for path in sorted([*(ROOT / "games").glob("*.rules"), *(ROOT / "examples").glob("*.rules")]):
         fresh = parsed.parse_file(path)
@@ -88,6 +90,7 @@ def test_the_same_file_by_another_path_has_its_own_spans(cache_dir, parses, tmp_
     assert by_name.decls[0].span.file == "small.rules" and by_path.decls[0].span.file == str(rules)
 
 
+@pytest.mark.slow
 def test_a_changed_grammar_or_parser_is_parsed_again(cache_dir, parses, tmp_path, monkeypatch):
     parsed.parse_file(GAME)
     package = tmp_path / "dsl"
@@ -108,6 +111,7 @@ def test_a_changed_grammar_or_parser_is_parsed_again(cache_dir, parses, tmp_path
     cache._code_digest.cache_clear()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["cut short", "garbage", "another object", "empty"])
 def test_a_damaged_entry_is_ignored_and_rewritten(cache_dir, parses, damage):
     fresh = parsed.parse_file(GAME)
@@ -164,6 +168,7 @@ def test_the_folder_keeps_only_the_most_recently_used_trees(cache_dir, parses, t
     assert {e.name for e in entries(cache_dir)} == {cache.ast_cache_file(str(f)).name for f in files[2:]}
 
 
+@pytest.mark.slow
 def test_runs_in_parallel_agree_and_leave_no_scratch_files(tmp_path):
     env = dict(os.environ, **{cache.CACHE_ENV: str(tmp_path / "cache")})
     command = [sys.executable, "-m", "rulesc", "check", "--static", str(GAME)]
@@ -182,6 +187,7 @@ CHECK_AND_REPORT_LARK = (
     "sys.exit(code)\n")
 
 
+@pytest.mark.slow
 def test_the_cli_loads_an_unchanged_file_without_the_parser_and_prints_the_same(tmp_path):
     env = dict(os.environ, **{cache.CACHE_ENV: str(tmp_path / "cache")})
     runs = [subprocess.run([sys.executable, "-c", CHECK_AND_REPORT_LARK, str(GAME)], env=env, capture_output=True,

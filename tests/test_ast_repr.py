@@ -3,6 +3,8 @@ what attrs's own generated `__repr__` would, for every node class, and a cycle p
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 import attrs
@@ -21,6 +23,7 @@ def attrs_repr(node) -> str:
     return repr(twin(**{f.name: getattr(node, f.name) for f in attrs.fields(cls)}))
 
 
+@pytest.mark.slow
 def test_every_node_class_reprs_as_attrs_would():
     seen = set()
     for path in [ROOT / "tests" / "completeness" / "everything.rules", ROOT / "games" / "wheeler.rules"]:

@@ -58,6 +58,7 @@ def test_turn_order_figures_only_where_the_first_player_varies():
 
 # ---- simulate: text, JSON, CSV ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_simulate_prints_every_figure_with_its_interval():
     out, _ = rulesc("simulate", FINANCE, "-n", "12", "--seed", "2", "--jobs", "1")
     for line in ("turns per game:  mean", "final cash spread", "players eliminated per game",
@@ -68,6 +69,7 @@ def test_simulate_prints_every_figure_with_its_interval():
     assert "%" in seat and "[" in seat and "]" in seat  # a share and its interval
 
 
+@pytest.mark.slow
 def test_simulate_json_and_csv_agree_and_load_as_tables():
     args = (FINANCE, "-n", "10", "--seed", "5", "--jobs", "1")
     data = json.loads(rulesc("simulate", *args, "--format", "json")[0])
@@ -88,6 +90,7 @@ def test_simulate_json_and_csv_agree_and_load_as_tables():
 
 # ---- --jobs: the output of one process -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_diff_with_two_jobs_prints_the_table_of_one():
     args = ("diff", FINANCE, FAST_MONEY, "--games", "16", "--seed", "3")
     one, _ = rulesc(*args, "--jobs", "1")
@@ -95,6 +98,7 @@ def test_diff_with_two_jobs_prints_the_table_of_one():
     assert one == two and "turns per game: base" in one and "players eliminated per game" in one
 
 
+@pytest.mark.slow
 def test_check_whole_games_with_two_jobs_report_what_one_does():
     """Every whole game breaks the late invariant: the games played elsewhere with it not yet set aside
     are played again as one process would have, so the report is the same, failure and all."""
@@ -106,6 +110,7 @@ def test_check_whole_games_with_two_jobs_report_what_one_does():
     assert "whole games: 6 with the heuristic agents" in one and "FAILED  the short game is over by turn 240" in one
 
 
+@pytest.mark.slow
 def test_jobs_must_be_a_number_of_processes_everywhere():
     for command in (("diff", FINANCE, FAST_MONEY), ("check", FINANCE), ("sweep", FINANCE)):
         _, err = rulesc(*command, "--jobs", "0", code=2)
@@ -117,6 +122,7 @@ def test_jobs_must_be_a_number_of_processes_everywhere():
 SWEEP = ("sweep", FINANCE, "--set", "circuit_income=$150..$350", "step", "$100", "--games", "8", "--seed", "1")
 
 
+@pytest.mark.slow
 def test_a_sweep_has_one_row_per_value_each_the_simulation_of_that_value():
     out, _ = rulesc(*SWEEP, "--jobs", "1")
     rows = [line for line in out.splitlines() if line.startswith("$")]
@@ -131,6 +137,7 @@ def test_a_sweep_has_one_row_per_value_each_the_simulation_of_that_value():
         assert row["figures"] == sim["figures"]
 
 
+@pytest.mark.slow
 def test_a_sweep_with_two_jobs_is_the_sweep_of_one_in_every_format():
     for fmt in ("text", "csv"):
         one, _ = rulesc(*SWEEP, "--jobs", "1", "--format", fmt)
@@ -141,6 +148,7 @@ def test_a_sweep_with_two_jobs_is_the_sweep_of_one_in_every_format():
     assert {"turns", "turns_low", "turns_high", "seat_1_won", "completed_high"} <= set(table[0])
 
 
+@pytest.mark.slow
 def test_a_sweep_of_a_count_with_another_parameter_fixed():
     args = ("sweep", FINANCE, "--set", "house_cap=1..3", "--games", "3", "--jobs", "1")
     out, _ = rulesc(*args, "--set", "circuit_income=$400")
@@ -148,6 +156,7 @@ def test_a_sweep_of_a_count_with_another_parameter_fixed():
     assert out != rulesc(*args)[0]  # the fixed parameter changed the games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("words,message", [
     (["circuit_income=$100"], "one `--set NAME=FROM..TO"),
     (["circuit_income=$300..$100", "step", "$100"], "FROM <= TO"),
@@ -167,6 +176,7 @@ def test_a_bad_sweep_is_a_usage_error(words, message):
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_each_command_draws_its_picture(tmp_path):
     rulesc("simulate", LEVEL1, "-n", "6", "--players", "3", "--quiet", "--plot", tmp_path / "sim.png")
     rulesc("diff", FINANCE, FAST_MONEY, "--games", "6", "--plot", tmp_path / "diff.svg")
@@ -179,12 +189,14 @@ def test_each_command_draws_its_picture(tmp_path):
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg and svg.rstrip().endswith("</svg>")
 
 
+@pytest.mark.slow
 def test_the_same_games_draw_the_same_svg(tmp_path):
     for name in ("a.svg", "b.svg"):
         rulesc("simulate", FINANCE, "-n", "5", "--quiet", "--jobs", "1", "--plot", tmp_path / name)
     assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
 
 
+@pytest.mark.slow
 def test_a_plot_that_cannot_be_drawn_is_refused_before_any_game(tmp_path):
     _, err = rulesc("simulate", FINANCE, "-n", "100000", "--plot", tmp_path / "x.txt", code=2)
     assert ".png, .svg or .pdf" in err

@@ -20,6 +20,7 @@ PAGES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("files, rulebook, page", PAGES, ids=lambda x: x if isinstance(x, str) else None)
 def test_the_game_page_table_is_current(files, rulebook, page):
     expected = citations.table([ROOT / f for f in files], ROOT / rulebook)
@@ -52,6 +53,7 @@ def test_a_section_no_rule_cites_shows(tmp_path):
     assert "| Each player rolls two dice and moves. | **no rule cites this section** |  |" in text
 
 
+@pytest.mark.slow
 def test_the_command_prints_and_updates(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(f"# Page\n\n{citations.BEGIN}\nold\n{citations.END}\n\nafter\n")

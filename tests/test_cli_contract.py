@@ -69,6 +69,7 @@ TEXT_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,text,needle,code", TEXT_CASES, ids=[c[0] for c in TEXT_CASES])
 def test_broken_rules_file(tmp_path, name, text, needle, code):
     path = tmp_path / f"{name}.rules"
@@ -132,6 +133,7 @@ def test_several_syntax_errors_in_one_run(tmp_path):
     assert f"{path}:{line_of(text, 'square Rest')}:" in out
 
 
+@pytest.mark.slow
 def test_rule_that_loops_forever_is_stopped(tmp_path):
     text = broken("on pass Go:", "on land Rest:\n    move player by 4\n\non pass Go:")
     path = tmp_path / "loop.rules"
@@ -143,6 +145,7 @@ def test_rule_that_loops_forever_is_stopped(tmp_path):
     assert f"{path}:{line_of(text, 'move player by 4')}:" in out
 
 
+@pytest.mark.slow
 def test_runtime_error_names_the_rule(tmp_path):
     text = broken("pay l.price / 4 from player to l.owner", "pay [l.price][3] from player to l.owner")
     path = tmp_path / "index.rules"
@@ -152,6 +155,7 @@ def test_runtime_error_names_the_rule(tmp_path):
     assert f"{path}:{line_of(text, '[l.price][3]')}:" in out and "outside the list" in out
 
 
+@pytest.mark.slow
 def test_unknown_parameter_in_set_is_a_usage_error(tmp_path):
     path = tmp_path / "ok.rules"
     path.write_text(MINIMAL, encoding="utf-8")
@@ -159,6 +163,7 @@ def test_unknown_parameter_in_set_is_a_usage_error(tmp_path):
     assert status == 2 and "wages" in out and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_wrong_type_in_set_is_a_usage_error(tmp_path):
     path = tmp_path / "ok.rules"
     path.write_text(MINIMAL, encoding="utf-8")
@@ -166,6 +171,7 @@ def test_wrong_type_in_set_is_a_usage_error(tmp_path):
     assert status == 2 and "salary" in out and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_players_out_of_range_is_a_usage_error(tmp_path):
     path = tmp_path / "ok.rules"
     path.write_text(MINIMAL, encoding="utf-8")
@@ -185,6 +191,7 @@ def test_windows_line_endings_are_fine(tmp_path):
     assert status == 0, out
 
 
+@pytest.mark.slow
 def test_json_diagnostics(tmp_path):
     import json
     text = broken("pay salary from bank", "pay salry from bank")

@@ -5,6 +5,8 @@ shape in each aggregate, with the rest of a filter in either order, in loops and
 
 from __future__ import annotations
 
+import pytest
+
 import re
 from pathlib import Path
 
@@ -95,6 +97,7 @@ def _all(rules, game) -> list:
     return answers
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(owners=st.lists(st.none() | st.integers(0, 2), min_size=2, max_size=2),
        positions=st.lists(st.integers(0, 3), min_size=3, max_size=3),

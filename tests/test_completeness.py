@@ -152,6 +152,7 @@ def test_every_keyword_of_the_grammar_is_in_the_language_reference():
     assert not undocumented, f"keywords not shown in docs/language.md: {undocumented}"
 
 
+@pytest.mark.slow
 def test_whole_games_play_to_their_end(rules):
     ended = set()
     for seed in range(6):

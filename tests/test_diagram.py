@@ -287,6 +287,7 @@ def test_small_game_decks_and_debt(mini):
     assert "action_window" not in dot
 
 
+@pytest.mark.slow
 def test_every_rules_file_in_the_tests_draws(tmp_path):
     """Broken games still draw: the diagram never crashes on a program that builds."""
     files = sorted((ROOT / "tests").rglob("*.rules")) + sorted((ROOT / "games").glob("*.rules"))

@@ -131,6 +131,7 @@ def test_the_same_game_against_itself_shows_no_difference(pair):
     assert same.scenarios == []
 
 
+@pytest.mark.slow
 def test_the_command_line_gives_json_with_intervals():
     proc = subprocess.run([sys.executable, "-m", "rulesc", "diff", str(FINANCE), str(FAST_MONEY), "--games", "20",
                            "--seed", "3", "--format", "json"], capture_output=True, text=True, timeout=300)

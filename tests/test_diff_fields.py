@@ -5,6 +5,8 @@ variant's new `global:` and `player:` fields were left out)."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 from pathlib import Path
 
@@ -251,6 +253,7 @@ def test_parameters_are_shown_as_a_file_writes_them_and_a_handler_once(tmp_path,
     assert "  ~ handler on land B: pay $1 from bank to player" in out
 
 
+@pytest.mark.slow
 def test_the_scenarios_a_variant_changes_are_said_without_games(tmp_path, capsys):
     """Only `--games` compared the base's scenarios, which plays no game and costs little."""
     root = Path(__file__).resolve().parent.parent

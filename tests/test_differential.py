@@ -56,6 +56,7 @@ def _id(path: Path) -> str:
 
 # ---- every shipped game and example ------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, seed, agents", [("finance.rules", 0, "heuristic"), ("finance.rules", 1, "random"),
                                                 ("wheeler.rules", 2, "heuristic"),
                                                 ("everything.rules", 0, "heuristic")])
@@ -160,6 +161,7 @@ def test_the_checker_finds_an_out_player_holding_leases_with_events_off_and_in_a
     assert not found, describe(found)
 
 
+@pytest.mark.slow
 def test_the_checker_finds_a_stuck_game_at_the_same_turn_in_a_game_loaded_midway():
     """A checker that starts watching a loaded game counts the turns without change from there (it counted
     from turn 0, and found every game loaded after turn 60 stuck at once)."""
@@ -181,6 +183,7 @@ def _stops(runs: dict) -> set:
     return {(r.error.code, Path(r.error.file).name, r.error.line, r.error.column) for r in runs.values()}
 
 
+@pytest.mark.slow
 def test_the_step_budget_house_rule_stops_at_the_same_line_after_the_same_events_under_every_option():
     rules = rules_of(BUDGET)
     runs = play_all(rules, 0, 4, "heuristic")
@@ -209,6 +212,7 @@ def _nested_disagreements(tmp_path: Path, depth: int, where: str, save_after: in
     return disagreements(load_rules(str(path)), 0, 4, "heuristic", save_after=save_after)
 
 
+@pytest.mark.slow
 def test_the_step_budget_house_rule_in_a_deep_handler_stops_at_the_same_place_with_checks_on_or_off(tmp_path):
     """36 `if`s deep in `on pass Start when true:`, past the nesting one Python function holds: the payments
     are written into functions of their own (once they ran as closures, counting the budget otherwise)."""
@@ -216,6 +220,7 @@ def test_the_step_budget_house_rule_in_a_deep_handler_stops_at_the_same_place_wi
     assert not found, describe(found)
 
 
+@pytest.mark.slow
 def test_the_step_budget_house_rule_in_a_deep_phase_stops_at_the_same_place_turn_by_turn_or_not(tmp_path):
     """34 `if`s deep in an inserted phase: `Game.play` (the game's turns in one loop), a turn at a time (as a
     game to be saved is played) and with checks on run the same code."""

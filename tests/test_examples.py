@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +15,7 @@ def run(*args):
     return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_the_house_rule_checks_and_passes_its_scenarios():
     check = run("-m", "rulesc", "check", "--static", "examples/finance-fast-money.rules")
     assert check.returncode == 0 and "0 errors" in check.stdout
@@ -26,6 +29,7 @@ def test_the_comparison_script_prints_both_games():
     assert "FINANCE (1932), fast money" in out.stdout and "mean turns" in out.stdout
 
 
+@pytest.mark.slow
 def test_the_wheeler_corners_house_rule_checks_and_passes_its_scenarios():
     check = run("-m", "rulesc", "check", "--static", "examples/wheeler-corners.rules")
     assert check.returncode == 0 and "0 errors" in check.stdout

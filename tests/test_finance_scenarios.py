@@ -59,6 +59,7 @@ MUTATIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what,old,new,expected", MUTATIONS, ids=[m[0] for m in MUTATIONS])
 def test_breaking_a_rule_fails_its_scenario(tmp_path, what, old, new, expected):
     assert old in SOURCE, old
@@ -76,6 +77,7 @@ def test_a_failed_expectation_names_its_line_and_values(tmp_path):
     assert "969" in first.message and "970" in first.message
 
 
+@pytest.mark.slow
 def test_rulesc_test_exits_1_when_a_scenario_fails(tmp_path):
     path = tmp_path / "finance.rules"
     path.write_text(SOURCE.replace("param taxes = $20", "param taxes = $25", 1), encoding="utf-8")

@@ -28,6 +28,7 @@ def line_of(text: str, words: str) -> int:
     return next(n for n, line in enumerate(text.splitlines(), 1) if words in line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("move,other", [
     ("move player by d.total - 20", "back"),
     ("move player back d.total - 20", "by"),
@@ -44,6 +45,7 @@ def test_a_move_of_a_negative_distance_is_a_rule_error(tmp_path, move, other):
     assert f"help: to go the other way write `move … {other} " in err
 
 
+@pytest.mark.slow
 def test_a_turn_limit_below_one_is_refused_not_taken_for_none(tmp_path):
     """`turn limit: 0` played 10,000 turns, the engine's cap for a header with no limit."""
     path = tmp_path / "limit.rules"
@@ -67,6 +69,7 @@ def test_extends_of_a_folder_says_it_is_a_folder(tmp_path):
     assert code == 2 and "error[R0513]: the base file `base.rules` is a folder, not a file" in err
 
 
+@pytest.mark.slow
 def test_set_takes_a_negative_amount_as_a_file_writes_it(tmp_path):
     """`param salary = -$5` is a money parameter; `--set salary=-$3` was refused as not money."""
     path = tmp_path / "salary.rules"
@@ -155,6 +158,7 @@ def test_a_file_that_does_not_parse_gets_the_summary_line_too(tmp_path):
     assert out == f"{path}: does not parse\n  2 errors, 0 warnings\n"
 
 
+@pytest.mark.slow
 def test_a_replay_refuses_the_options_it_cannot_apply_and_names_the_file_it_was_played_with(tmp_path):
     base, log = tmp_path / "base.rules", tmp_path / "game.jsonl"
     base.write_text(MINIMAL)

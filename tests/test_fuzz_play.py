@@ -30,6 +30,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 10
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.data())
 def test_mutants_of_the_shipped_games(data):
@@ -38,6 +39,7 @@ def test_mutants_of_the_shipped_games(data):
         exercise(text, name)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.data())
 def test_games_generated_from_the_grammar(data):

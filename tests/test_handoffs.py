@@ -125,6 +125,7 @@ print("checks:", calls, "status:", status)
 """
 
 
+@pytest.mark.slow
 def test_rulesc_check_checks_each_file_once(twins):
     # In a process of its own: the property check is not to share a process with other tests' state.
     path, _ = twins

@@ -104,6 +104,7 @@ def textmate():
     return tokens
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", SHIPPED, ids=ids(SHIPPED))
 def test_the_textmate_grammar_reads_the_shipped_games_without_illegal_tokens(textmate, path):
     text = path.read_text("utf-8")

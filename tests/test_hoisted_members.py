@@ -48,6 +48,7 @@ def _log(rules, seed: int) -> list:
     return list(game.events)
 
 
+@pytest.mark.slow
 def test_games_play_the_same_with_the_lists_worked_out_once(monkeypatch):
     hoisted = [_log(_rules(), seed) for seed in range(6)]
     made = []

@@ -77,27 +77,32 @@ def _check_fails(capsys, name: str, invariant: str, line_text: str, *options):
     return out
 
 
+@pytest.mark.slow
 def test_an_out_player_who_keeps_his_cash_is_caught(capsys):
     out = _check_fails(capsys, "out_keeps_cash.rules", "an out player holds nothing", "eliminate player")
     assert re.search(r"is out \(eliminated at event #\d+\) but still holds \d+ in `cash`", out), out
 
 
+@pytest.mark.slow
 def test_a_rule_that_gives_turn_after_turn_is_caught(capsys):
     out = _check_fails(capsys, "extra_turn_forever.rules", "the game progresses", "extra turn for player")
     assert "turns in a row" in out
 
 
+@pytest.mark.slow
 def test_a_game_in_which_nothing_changes_is_caught(capsys):
     out = _check_fails(capsys, "stall.rules", "the game progresses", "roll 1 die as d")
     assert "nothing but positions has changed in 60 turns" in out
 
 
+@pytest.mark.slow
 def test_an_invariant_that_breaks_only_after_200_turns_is_found_by_the_search(capsys):
     out = _check_fails(capsys, "late_invariant.rules", "the short game is over by turn 240",
                        'invariant "the short game is over by turn 240"')
     assert "found by the search" in out and "241 turns" in out
 
 
+@pytest.mark.slow
 def test_an_invariant_that_breaks_only_after_200_turns_is_found_by_whole_games(capsys):
     out = _check_fails(capsys, "late_invariant.rules", "the short game is over by turn 240",
                        'invariant "the short game is over by turn 240"', "--examples", "0", "--games", "5")
@@ -114,6 +119,7 @@ def test_rent_paid_twice_is_an_error_at_the_restated_handler(capsys):
     assert "R0410" not in err  # the error says it all: no warning for the same pair besides
 
 
+@pytest.mark.slow
 def test_a_second_payment_on_the_same_arrival_is_a_warning_and_a_changed_base_scenario(capsys, tmp_path):
     """A toll beside the rent (same arrival, same condition, another payment) is a legitimate house
     rule: R0410 warns, the base's scenario is reported CHANGED as information, and check exits 0."""
@@ -144,12 +150,14 @@ def test_a_failing_scenario_of_the_file_itself_fails_the_check(capsys, tmp_path)
     assert re.search(r"^  FAIL +\S*own\.rules:\d+  rent is paid to the owner$", out, re.M), out
 
 
+@pytest.mark.slow
 def test_the_base_game_of_these_house_rules_checks_clean(capsys):
     code, out, err = run(capsys, "check", *FAST, DATA / "base.rules")
     assert code == 0, out + err
     assert "result: all invariants hold" in out and "scenarios: 1 of 1 pass" in out
 
 
+@pytest.mark.slow
 def test_json_gives_the_failure_as_data(capsys):
     code, out, _ = run(capsys, "check", "--format", "json", *FAST, DATA / "out_keeps_cash.rules")
     assert code == 1
@@ -210,6 +218,7 @@ def test_examples_broken_holds_ten_house_rules_each_listed_here_with_a_comment()
         assert first.startswith("# "), name  # each says what is wrong with it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_check_exits_1_on_each_broken_house_rule_and_names_its_line(capsys, name):
     path = DATA / name
@@ -229,6 +238,7 @@ def test_check_exits_1_on_each_broken_house_rule_and_names_its_line(capsys, name
         assert how in err and re.search(rf"\b{re.escape(name)}:{number}:\d+", err), err
 
 
+@pytest.mark.slow
 def test_the_kept_voucher_also_fails_its_own_scenario(capsys):
     code, out, err = run(capsys, "check", *FAST, DATA / "kept_card_unused.rules")
     assert code == 1
@@ -250,6 +260,7 @@ invariant "every lap is paid": laps == paid_laps
 '''
 
 
+@pytest.mark.slow
 def test_an_invariant_over_two_fields_one_rule_sets_in_turn_holds(capsys, tmp_path):
     path = tmp_path / "together.rules"
     path.write_text(LAPS.format(base=DATA / "base.rules", second="    set paid_laps = paid_laps + 1\n"),
@@ -259,6 +270,7 @@ def test_an_invariant_over_two_fields_one_rule_sets_in_turn_holds(capsys, tmp_pa
     assert re.search(r"^  ok +every lap is paid\b", out, re.M), out
 
 
+@pytest.mark.slow
 def test_an_invariant_still_false_when_the_rule_ends_breaks_at_the_event_that_made_it_false(capsys, tmp_path):
     path = tmp_path / "apart.rules"
     path.write_text(LAPS.format(base=DATA / "base.rules",

@@ -90,6 +90,7 @@ def test_its_scenarios_pass(capsys, path, base, line):
         assert own and all(f"PASS  {path}" in out or title in out for title in own)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, base, line", HOUSE_RULES, ids=IDS)
 def test_it_diffs_against_its_base(capsys, path, base, line):
     code, out = run(capsys, "diff", ROOT / base, ROOT / path)
@@ -109,6 +110,7 @@ def test_it_draws(capsys, tmp_path, path, base, line):
         assert text.startswith(f"// turn flow of {title.group(1)}\n")
 
 
+@pytest.mark.slow
 def test_the_fines_pot_really_collects_in_play(capsys):
     code, out = run(capsys, "diff", ROOT / "games/finance.rules", ROOT / "examples/finance-fines-pot.rules",
                     "--games", "20", "--seed", "1")
@@ -116,6 +118,7 @@ def test_the_fines_pot_really_collects_in_play(capsys):
     assert "pot" in out  # money by rule: the pot's rules move money in these games
 
 
+@pytest.mark.slow
 def test_doubles_and_jail_really_happen_in_play_and_are_drawn(capsys, tmp_path):
     """The roll again and the jail turn are reached in whole games (a rolled third doubles, paid fines,
     releases), `simulate` plays them, and the diagram shows the loop and the jail's own turn."""
@@ -143,6 +146,7 @@ def test_doubles_and_jail_really_happen_in_play_and_are_drawn(capsys, tmp_path):
     assert "the turn in jail" in text and "put in InJail" in text and "released: the ordinary phases follow" in text
 
 
+@pytest.mark.slow
 def test_the_house_supply_runs_out_in_play_and_the_last_houses_are_auctioned(capsys):
     """In whole games the bank's 32 houses run out, the build action is then not offered, and the
     contested last houses are put up for auction; `simulate` plays the house rule."""

@@ -20,6 +20,7 @@ def rulesc(*args, cwd=ROOT):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_scenario_of_a_shipped_game_is_a_passing_test_case(game):
     code, text, _ = rulesc("test", game)

@@ -37,6 +37,7 @@ def test_every_declaration_is_in_the_outline_with_its_name_inside_its_range(path
         check(symbol)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=ids(FILES))
 def test_every_name_can_be_asked_about(path):
     text = path.read_text("utf-8")

@@ -95,6 +95,7 @@ def run(coro):
     return asyncio.run(asyncio.wait_for(coro, 5 * WAIT))
 
 
+@pytest.mark.slow
 def test_an_editor_session_over_stdio():
     async def session():
         s = Session()

@@ -39,6 +39,7 @@ def test_the_first_run_builds_and_caches_the_tables_and_the_next_loads_them(cach
     assert list(cache_dir.iterdir()) == files  # nothing left behind: no scratch files
 
 
+@pytest.mark.slow
 def test_a_loaded_parser_parses_every_shipped_game_as_a_built_one(cache_dir):
     built = build_parser()
     loaded = build_parser()
@@ -49,6 +50,7 @@ def test_a_loaded_parser_parses_every_shipped_game_as_a_built_one(cache_dir):
             assert loaded.parse(chunk) == built.parse(chunk), f"{game.name}: {chunk[:60]!r}"
 
 
+@pytest.mark.slow
 def test_a_changed_grammar_gets_tables_of_its_own(cache_dir):
     build_parser()
     changed = GRAMMAR + "\n// a comment: the same language, another grammar text\n"
@@ -58,6 +60,7 @@ def test_a_changed_grammar_gets_tables_of_its_own(cache_dir):
     assert build_parser().source_path == LOADED
 
 
+@pytest.mark.slow
 def test_a_damaged_cache_file_is_rebuilt(cache_dir):
     build_parser()
     (cached,) = cache_dir.iterdir()
@@ -67,6 +70,7 @@ def test_a_damaged_cache_file_is_rebuilt(cache_dir):
     assert build_parser().source_path == LOADED  # and rewritten whole
 
 
+@pytest.mark.slow
 def test_a_cache_file_of_another_grammar_under_this_name_is_not_used(cache_dir):
     build_parser()
     (cached,) = cache_dir.iterdir()
@@ -76,6 +80,7 @@ def test_a_cache_file_of_another_grammar_under_this_name_is_not_used(cache_dir):
     assert build_parser().source_path == BUILT  # the hash it starts with refuses it
 
 
+@pytest.mark.slow
 def test_no_cache_when_turned_off(tmp_path, monkeypatch):
     monkeypatch.setenv(cache.CACHE_ENV, "")
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -107,6 +112,7 @@ def test_an_unwritable_cache_folder_is_no_error(cache_dir):
         cache_dir.chmod(stat.S_IRWXU)
 
 
+@pytest.mark.slow
 def test_a_cache_path_that_cannot_be_a_folder_is_no_error(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -114,6 +120,7 @@ def test_a_cache_path_that_cannot_be_a_folder_is_no_error(tmp_path, monkeypatch)
     assert build_parser().source_path == BUILT
 
 
+@pytest.mark.slow
 def test_the_cli_says_nothing_of_a_cache_it_cannot_use(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

@@ -71,6 +71,7 @@ def test_arbitrary_text(text):
     parse_or_diagnose(text)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(st.one_of(st.sampled_from(SPECIAL),
                           st.sampled_from(["game", "player", "kind", "table", "board", "turn", "phase", "on",
@@ -138,6 +139,7 @@ class _Draw:
         self.draw = draw
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated_finance())
 def test_mutated_finance(text):
@@ -146,6 +148,7 @@ def test_mutated_finance(text):
         check_does_not_crash(rules, text)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(st.integers(0, len(FINANCE_LINES) - 1), min_size=1, max_size=40, unique=True))
 def test_finance_with_many_lines_deleted(deleted):
@@ -155,6 +158,7 @@ def test_finance_with_many_lines_deleted(deleted):
         check_does_not_crash(rules, text)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(st.integers(0, len(FINANCE_LINES) - 1), min_size=1, max_size=12))
 def test_finance_with_declarations_shuffled_in(picks):

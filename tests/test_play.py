@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import io
 import subprocess
 import sys
@@ -31,6 +33,7 @@ def test_a_bid_is_an_amount_in_range_or_empty_to_pass():
     assert "a bid is a whole amount from $10 to $500" in out.getvalue()
 
 
+@pytest.mark.slow
 def test_the_whole_game_runs_and_the_bots_take_over_when_input_ends():
     proc = subprocess.run([sys.executable, "-m", "rulesc", "play", str(FINANCE), "--players", "2", "--seed", "3"],
                           input="\n\n", capture_output=True, text=True, timeout=120)
@@ -42,6 +45,7 @@ def test_the_whole_game_runs_and_the_bots_take_over_when_input_ends():
     assert "[" not in proc.stdout.replace("[y/N]", "")  # no Python lists or reprs: sentences
 
 
+@pytest.mark.slow
 def test_a_seat_outside_the_game_is_a_usage_error():
     proc = subprocess.run([sys.executable, "-m", "rulesc", "play", str(FINANCE), "--players", "2", "--seat", "3"],
                           input="", capture_output=True, text=True, timeout=60)

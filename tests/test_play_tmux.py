@@ -74,6 +74,7 @@ def answer(prompt: str, screen: str) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_a_whole_game_played_at_the_terminal(tmp_path):
     term = Terminal(tmp_path, [sys.executable, "-m", "rulesc", "play", "games/finance.rules", "--players", "2",
                                "--seed", "3"])

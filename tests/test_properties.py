@@ -46,6 +46,7 @@ def houses_report():
 
 # ---- the real game --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_finance_holds_every_invariant(finance_report):
     report = finance_report
     assert report.ok, format_report(report)
@@ -86,6 +87,7 @@ def test_coverage_of_a_variant_names_its_base_file():
 
 # ---- broken rules ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_an_out_player_who_keeps_his_leases_is_caught(tmp_path):
     text = FINANCE.read_text(encoding="utf-8")
     handler = text.index("on eliminate:")
@@ -116,6 +118,7 @@ def test_an_out_player_who_keeps_his_leases_is_caught(tmp_path):
     assert "result: 1 invariant broken" in text
 
 
+@pytest.mark.slow
 def test_a_declared_invariant_breaks_and_shrinks_to_a_short_game(houses_report):
     report = houses_report
     failure = report.failure_of("houses never exceed five")
@@ -144,6 +147,7 @@ def test_a_declared_invariant_breaks_and_shrinks_to_a_short_game(houses_report):
     assert 1 <= len(shown) <= 25
 
 
+@pytest.mark.slow
 def test_money_made_from_nothing_breaks_conservation(tmp_path):
     path = _variant(tmp_path, HOUSES, "printing_money.rules",
                     "on pass Go:\n    pay pass_income from bank to player",
@@ -194,16 +198,19 @@ def test_a_bug_in_the_engine_is_reported_not_raised(monkeypatch):
 
 # ---- determinism ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_same_seed_same_report(houses_report):
     again = check_properties(load_rules(str(HOUSES)), **FAST)
     assert format_report(again) == format_report(houses_report)
 
 
+@pytest.mark.slow
 def test_same_seed_same_report_when_everything_passes(finance_report):
     again = check_properties(load_rules(str(FINANCE)), **FAST)
     assert format_report(again) == format_report(finance_report)
 
 
+@pytest.mark.slow
 def test_the_seed_is_in_the_report():
     rules = load_rules(str(HOUSES))
     report = check_properties(rules, examples=10, max_turns=20, seed=7)
@@ -247,6 +254,7 @@ def test_hypothesis_agent_only_picks_what_it_is_offered(data):
     assert agent.accept(game, player, None) in (True, False)
 
 
+@pytest.mark.slow
 def test_the_search_does_not_depend_on_what_else_is_imported(tmp_path, monkeypatch):
     """Hypothesis draws some values from the constants of the "local" modules loaded in the
     process; the search must not, or importing a module (or installing rulesc editable rather

@@ -39,6 +39,7 @@ def test_a_game_played_at_the_terminal_replays():
     assert result.first_difference is None
 
 
+@pytest.mark.slow
 def test_a_changed_rule_shows_where_the_replay_departs(tmp_path):
     log = tmp_path / "game.jsonl"
     run = [sys.executable, "-m", "rulesc", "run", str(GAMES / "finance.rules"), "--seed", "4"]

@@ -94,6 +94,7 @@ def test_a_huge_number_in_set_is_a_usage_error(tmp_path):
 
 # ---- --set -----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["salary=$", "salary=", "salary=$5\nparam extra = $1", "9x=$5", "salary=(("])
 def test_every_bad_set_value_is_a_usage_error(tmp_path, value):
     path = write(tmp_path, MINIMAL)
@@ -103,6 +104,7 @@ def test_every_bad_set_value_is_a_usage_error(tmp_path, value):
         assert "Traceback" not in out and "--set" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["nosuch=$1", "salary=abc", "salary=5"])
 def test_set_is_checked_with_static_too(tmp_path, value):
     status, out = rulesc("check", "--static", write(tmp_path, MINIMAL), "--set", value)
@@ -135,6 +137,7 @@ def run_game(text: str, tmp_path, *args):
     return rulesc("run", write(tmp_path, text), "--seed", "1", *args)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("old,new,message", [
     ("roll 2 dice as d", "roll count(players) * 10000000 dice as d", "dice"),
     ("roll 2 dice as d", "roll count(players) - 9 dice as d", "dice"),
@@ -159,6 +162,7 @@ def test_header_values_the_engine_cannot_play_are_rejected(old, new):
     assert codes(broken(old, new)) == ["R0504"]
 
 
+@pytest.mark.slow
 def test_players_range_from_parameters_is_checked_with_their_values(tmp_path):
     text = broken("players: 2 to 4", "players: fewest to 4").replace("param salary", "param fewest = 2\nparam salary")
     assert codes(text) == []
@@ -177,6 +181,7 @@ def test_a_vast_deck_is_rejected():
     assert codes(text) == ["R0910"]
 
 
+@pytest.mark.slow
 def test_a_cut_deck_with_no_cards_plays(tmp_path):
     text = broken("turn:\n", 'deck D cut:\n    card A "A" copies 0:\n        pay $1 from player to bank\n\nturn:\n')
     text += "\non land Rest:\n    draw from D\n    discard from D\n"
@@ -185,6 +190,7 @@ def test_a_cut_deck_with_no_cards_plays(tmp_path):
     assert status == 0, out
 
 
+@pytest.mark.slow
 def test_a_negative_reserve_never_makes_the_heuristic_agent_bid_beyond_its_cash(tmp_path):
     text = broken(
         "    if player.cash >= l.price:\n        pay l.price from player to bank\n        set l.owner = player\n",
@@ -258,6 +264,7 @@ SCENARIO_BASE = broken(
     "    auction l from $1 among players as s:\n        pay s.price from s.winner to bank\n        set l.owner = s.winner\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lines,code", [
     ("    players Ann, Bob\n    players Ann, Cid\n    answer Cid bid: $5\n", "R0202"),
     ("    players Ann, Ann\n", "R0202"),
@@ -328,6 +335,7 @@ def test_a_named_pipe_is_refused_without_blocking(tmp_path):
     assert status == 2 and "R0004" in out and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_extends_reads_only_rules_files(tmp_path):
     secret = tmp_path / "notes.txt"
     secret.write_text("a private line\nanother\n", encoding="utf-8")
@@ -345,6 +353,7 @@ def test_extends_of_a_device_is_refused(tmp_path):
     assert status in (1, 2) and "Traceback" not in out and "internal" not in out
 
 
+@pytest.mark.slow
 def test_diagram_format_and_output_name_must_agree(tmp_path):
     status, out = rulesc("diagram", write(tmp_path, MINIMAL), "--format", "svg", "-o", tmp_path / "x.png")
     assert status == 2 and "x.png" in out and "Traceback" not in out
@@ -383,6 +392,7 @@ def test_the_walk_covers_every_subcommand():
     assert {c for c, _o, _v in BAD_VALUES} >= {"check", "run", "play", "simulate", "diagram", "test"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,option,value", BAD_VALUES, ids=[f"{c} {o} {v}" for c, o, v in BAD_VALUES])
 def test_every_option_with_a_bad_value_is_a_usage_error(tmp_path, command, option, value):
     path = write(tmp_path, MINIMAL)
@@ -450,6 +460,7 @@ def test_an_unknown_option_shows_the_subcommands_usage(tmp_path):
 
 # ---- the event log says how it was played ----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_replay_explains_a_set_value_that_differs(tmp_path):
     import json
     path, log = write(tmp_path, MINIMAL), tmp_path / "game.jsonl"
@@ -463,6 +474,7 @@ def test_a_replay_explains_a_set_value_that_differs(tmp_path):
     assert status == 1 and "played with --set salary=$150" in out
 
 
+@pytest.mark.slow
 def test_a_replay_says_when_the_rules_changed(tmp_path):
     path, log = write(tmp_path, MINIMAL), tmp_path / "game.jsonl"
     assert rulesc("run", path, "--seed", "3", "--log", log)[0] == 0

@@ -42,6 +42,7 @@ def test_the_schema_is_the_standard_one():
     assert SCHEMA["properties"]["version"]["enum"] == ["2.1.0"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_shipped_game_gives_a_valid_log_with_a_rule_for_every_code(game):
     code, log = sarif("--static", game)
@@ -57,6 +58,7 @@ def test_every_shipped_game_gives_a_valid_log_with_a_rule_for_every_code(game):
     assert [r for r in run["results"] if r["level"] == "error"] == []
 
 
+@pytest.mark.slow
 def test_diagnostics_become_results_with_regions_and_related_locations(tmp_path):
     text = MINIMAL.replace("pay salary from bank", "pay salry from bank", 1) \
         .replace("param salary = $100", "param salary = $100\nparam salary = $200", 1)
@@ -84,6 +86,7 @@ def test_diagnostics_become_results_with_regions_and_related_locations(tmp_path)
     assert run["invocations"] == [{"executionSuccessful": True}]
 
 
+@pytest.mark.slow
 def test_a_missing_file_is_a_valid_log_and_exit_2(tmp_path):
     code, log = sarif("--static", "nowhere.rules", cwd=tmp_path)
     assert code == 2
@@ -92,6 +95,7 @@ def test_a_missing_file_is_a_valid_log_and_exit_2(tmp_path):
     assert run["invocations"] == [{"executionSuccessful": False}]
 
 
+@pytest.mark.slow
 def test_a_broken_invariant_is_a_result_at_the_rule_that_broke_it():
     code, log = sarif("--examples", "20", "tests/properties_data/houses.rules")
     assert code == 1
@@ -104,6 +108,7 @@ def test_a_broken_invariant_is_a_result_at_the_rule_that_broke_it():
     assert "houses" in (ROOT / "tests/properties_data/houses.rules").read_text("utf-8").splitlines()[line - 1]
 
 
+@pytest.mark.slow
 def test_explain_prints_the_docs_entry():
     code, out, _ = rulesc("explain", "R0205")
     assert code == 0

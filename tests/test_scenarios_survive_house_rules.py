@@ -14,6 +14,7 @@ from rulesc.interpreter.scenario import run_scenarios
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, start", [("wheeler.rules", "$150,000"), ("finance.rules", "$1,500")])
 def test_a_bigger_start_keeps_every_scenario_passing(tmp_path, game, start):
     variant = tmp_path / "bigger-start.rules"

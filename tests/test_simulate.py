@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ def simulate(*args):
     return proc.stdout, proc.stderr
 
 
+@pytest.mark.slow
 def test_the_summary_has_every_section_and_is_the_same_twice():
     first, err = simulate(GAMES / "finance.rules", "-n", "20", "--seed", "1")
     second, _ = simulate(GAMES / "finance.rules", "-n", "20", "--seed", "1")
@@ -28,6 +31,7 @@ def test_the_summary_has_every_section_and_is_the_same_twice():
     assert "player-turns/s" in err and "player-turns/s" not in first
 
 
+@pytest.mark.slow
 def test_a_variant_quotes_the_rules_it_inherits_from_its_base():
     out, _ = simulate(GAMES / "wheeler-level1.rules", "-n", "5", "--seed", "1", "--players", "3")
     assert out.startswith("Wheeler Dealer, Level One: 5 games, 3 players")
@@ -43,6 +47,7 @@ def simulate_status(*args):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+@pytest.mark.slow
 def test_two_jobs_give_the_summary_of_one():
     one, _ = simulate(GAMES / "finance.rules", "-n", "40", "--seed", "3", "--jobs", "1")
     two, err = simulate(GAMES / "finance.rules", "-n", "40", "--seed", "3", "--jobs", "2")
@@ -50,6 +55,7 @@ def test_two_jobs_give_the_summary_of_one():
     assert "(2 jobs)" in err
 
 
+@pytest.mark.slow
 def test_workers_load_the_variant_and_its_overrides_as_the_parent_did():
     args = (GAMES / "wheeler-level1.rules", "-n", "9", "--seed", "2", "--players", "3",
             "--set", "starting_cash=$120,000")
@@ -60,6 +66,7 @@ def test_workers_load_the_variant_and_its_overrides_as_the_parent_did():
     assert plain != one  # the override changes the games: the workers did apply it
 
 
+@pytest.mark.slow
 def test_simulate_with_jobs_in_python_sums_up_the_same(tmp_path):
     from rulesc.interpreter.rules import load_rules
     from rulesc.simulate import simulate as simulate_games
@@ -72,6 +79,7 @@ def test_simulate_with_jobs_in_python_sums_up_the_same(tmp_path):
     assert done and done[-1] == 13 and done == sorted(done)
 
 
+@pytest.mark.slow
 def test_a_rule_that_fails_in_a_worker_is_reported_as_in_one_process(tmp_path):
     minimal = (Path(__file__).parent / "cli_data" / "minimal.rules").read_text(encoding="utf-8")
     text = minimal.replace("pay l.price / 4 from player to l.owner", "pay [l.price][3] from player to l.owner")
@@ -84,6 +92,7 @@ def test_a_rule_that_fails_in_a_worker_is_reported_as_in_one_process(tmp_path):
     assert two[2] == one[2]
 
 
+@pytest.mark.slow
 def test_jobs_must_be_a_number_of_processes():
     for bad in ("0", "-1", "many"):
         status, _, err = simulate_status(GAMES / "finance.rules", "-n", "2", "--jobs", bad)
@@ -122,6 +131,7 @@ end when count(players) == 1 winner players[0] as "last"
 """
 
 
+@pytest.mark.slow
 def test_a_rule_error_names_its_game_and_the_command_that_plays_it_alone(tmp_path):
     path = tmp_path / "late.rules"
     path.write_text(FAILS_LATE)

@@ -25,6 +25,7 @@ def scheduler():
         yield cluster.scheduler_address
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_summary_of_a_local_run(scheduler):
     for args in ((GAMES / "finance.rules", "-n", "30", "--seed", "4"),
                  (GAMES / "wheeler-level1.rules", "-n", "6", "--seed", "1", "--players", "3",
@@ -36,6 +37,7 @@ def test_a_dask_cluster_gives_the_summary_of_a_local_run(scheduler):
         assert f"on {scheduler}" in remote.stderr
 
 
+@pytest.mark.slow
 def test_a_rule_that_fails_on_the_cluster_is_reported_as_in_one_process(scheduler, tmp_path):
     minimal = (Path(__file__).parent / "cli_data" / "minimal.rules").read_text(encoding="utf-8")
     path = tmp_path / "index.rules"
@@ -68,6 +70,7 @@ def rulesc(*args):
                           timeout=300)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ("sweep", GAMES / "finance.rules", "--set", "circuit_income=$150..$350", "step", "$100", "--games", "6",
      "--format", "csv"),

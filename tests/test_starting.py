@@ -25,6 +25,7 @@ def _start(game: Game) -> list:
             [(g.name, [t.name for t in members]) for g, members in game.members.items()])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=lambda p: Path(p).name)
 def test_a_later_game_starts_as_one_worked_out_afresh(path):
     rules = load_rules(path)
@@ -48,6 +49,7 @@ def test_a_later_game_starts_as_one_worked_out_afresh(path):
         assert group is later.by_name[group.name] and all(t is later.by_name[t.name] for t in members)
 
 
+@pytest.mark.slow
 def test_a_field_computed_from_the_state_is_computed_in_every_game():
     """A list is never copied from the first game: one game's list changed in place leaves the next's alone."""
     rules = load_rules(str(ROOT / "games" / "finance.rules"))

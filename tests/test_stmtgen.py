@@ -29,6 +29,7 @@ def logs(path: str, seeds=range(4), agents="heuristic") -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["games/finance", "games/wheeler", "games/wallstreet-short",
                                   "examples/finance-doubles-jail", "examples/finance-house-supply"])
 def test_statements_written_apart_play_the_games_written_in_place(game, monkeypatch):

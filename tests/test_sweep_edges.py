@@ -50,6 +50,7 @@ def test_a_range_may_start_below_zero_as_a_rules_file_may_write_it(words, values
     assert parse_range([f"{swept.name}={first}..{swept.text(values[-1])}", *words[1:]]).values == values  # round trip
 
 
+@pytest.mark.slow
 def test_a_sweep_below_zero_plays_each_value():
     out, _ = rulesc("sweep", FINANCE, "--set", "house_cap=-1..1", "step", "1", "--games", "1", "--jobs", "1")
     assert [line.split()[0] for line in out.splitlines()[3:6]] == ["-1", "0", "1"]
@@ -57,6 +58,7 @@ def test_a_sweep_below_zero_plays_each_value():
 
 # ---- 2. the table's intervals: [low, high], as simulate shows them -----------------------------------------
 
+@pytest.mark.slow
 def test_the_table_shows_each_mean_with_its_interval_as_simulate_does():
     args = ("sweep", FINANCE, "--set", "house_cap=1..3", "--games", "3", "--seed", "4", "--jobs", "1")
     rows = rulesc(*args)[0].splitlines()[3:6]
@@ -71,6 +73,7 @@ def test_the_table_shows_each_mean_with_its_interval_as_simulate_does():
 
 # ---- 3. a fixed `--set` of the swept parameter -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_fixed_set_of_the_swept_parameter_is_a_usage_error():
     _, err = rulesc("sweep", FINANCE, "--set", "starting_cash=$500..$1,000", "step", "$500",
                     "--set", "starting_cash=$700", "--games", "1", code=2)
@@ -132,6 +135,7 @@ def test_a_negative_step_in_one_quoted_word_is_a_usage_error():
     assert "the step must be above 0" in err
 
 
+@pytest.mark.slow
 def test_a_negative_step_in_its_own_word_is_a_usage_error_about_the_step():
     """argparse took `-$100` for an unknown option (`commands.sweep.negative_steps` gives it back to its `--set`)."""
     _, err = rulesc("sweep", FINANCE, "--set", "starting_cash=$500..$1,200", "step", "-$100", "--games", "1", code=2)

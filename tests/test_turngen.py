@@ -4,6 +4,8 @@ in moving order, and an agent that speaks only in its own turn is not asked in t
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from rulesc.interpreter.agents import Agent, make_agents
@@ -102,6 +104,7 @@ def test_an_agent_that_speaks_only_in_its_own_turn_gets_windows_only_then(tmp_pa
     assert eager.windows == 6  # every turn
 
 
+@pytest.mark.slow
 def test_a_game_of_quiet_agents_gives_each_player_his_window_as_the_turn_by_turn_loop_does():
     """`Game.play` knows when every agent is quiet and opens the player's window alone, and plays
     its turns in one loop (`play_turn(g, whole=True)`): the same games as playing turn by turn (`play_turn`), where
@@ -154,6 +157,7 @@ def test_the_log_keeps_plain_values_and_hands_out_events(tmp_path):
     assert not log and len(log) == 0 and list(log) == [] and list(log.rows()) == []
 
 
+@pytest.mark.slow
 def test_the_watched_turn_plays_the_games_the_written_turn_plays():
     """With `on_settled` set (the property checker watching), the turn and the arrivals call each rule
     through its wrapper instead of running its statements in place: the same game, event for event."""

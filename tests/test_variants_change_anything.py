@@ -206,6 +206,7 @@ def phase_names(rules):
     return [p.name for p in turn.phases]
 
 
+@pytest.mark.slow
 def test_insert_phase_puts_a_new_phase_after_or_before_another(tmp_path):
     rules = load(tmp_path, "insert phase toll after move:\n    pay $1 from player to bank\n"
                            "insert phase wake \"Wake up\" when turn > 1 optional before move:\n    pass\n")
@@ -265,6 +266,7 @@ def test_the_shipped_games_are_listed():
     assert {"finance", "wheeler", "wallstreet"} <= set(shipped_games())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["wheeler", "wheeler.rules"])
 def test_extends_a_bare_name_finds_the_shipped_game_from_any_folder(tmp_path, name):
     (tmp_path / "house.rules").write_text(f'extends "{name}"\noverride param min_stake = $30,000\n')
@@ -275,6 +277,7 @@ def test_extends_a_bare_name_finds_the_shipped_game_from_any_folder(tmp_path, na
     assert "Wheeler Dealer" in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_file_next_to_the_variant_comes_before_the_shipped_game(tmp_path):
     (tmp_path / "wheeler.rules").write_text(MINI.read_text())
     rules = load_file(variant(tmp_path / "", "", base=Path("wheeler")))

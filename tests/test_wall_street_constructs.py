@@ -788,6 +788,7 @@ def test_with_nothing_hidden_agents_see_everything():
     assert watcher.seen and all(seen["Bob"] == (100, True) for seen in watcher.seen)
 
 
+@pytest.mark.slow
 def test_the_heuristic_agent_plays_wall_street_without_peeking():
     """Whole games of both Wall Street files with every agent blindfolded: a peek would raise."""
     for path in ("games/wallstreet.rules", "games/wallstreet-short.rules"):

@@ -30,6 +30,7 @@ def test_static_check_is_clean_and_lists_assumptions(path):
     assert "assumed values" in out and "no bankruptcy rule" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=["full", "short"])
 def test_every_worked_example_passes(path):
     code, out, err = rulesc("test", path)
@@ -37,6 +38,7 @@ def test_every_worked_example_passes(path):
     assert " 0 failed" in out
 
 
+@pytest.mark.slow
 def test_the_examples_the_issue_names_are_there():
     titles = " / ".join(s.title for s in load_rules(str(FILES[0])).program.scenarios)
     for words in ("a 3 and a 5", "a 2 and a 4, then a 6 and a 4", "shares 2 and 4", "at 60%",
@@ -100,6 +102,7 @@ def test_cash_is_hidden_from_the_other_players():
     assert "cash" in seen[0]["fields"] and "cash" not in seen[1]["fields"] and "loans" in seen[1]["fields"]
 
 
+@pytest.mark.slow
 def test_games_end_by_the_rulebooks_ways_to_win_and_are_deterministic():
     rules = load_rules(str(FILES[0]))
     summary = simulate(rules, 12, 1, 4)

@@ -53,12 +53,14 @@ def inherited():
     return len(load_rules(str(WALLSTREET)).program.scenarios)
 
 
+@pytest.mark.slow
 def test_a_bigger_starting_capital_passes_every_inherited_scenario(bigger_start):
     code, out, err = rulesc("test", bigger_start)
     assert code == 0, out + err
     assert f"scenarios: {inherited()} passed, 0 failed" in out, out
 
 
+@pytest.mark.slow
 def test_a_bigger_start_and_every_other_parameter_changed_at_once(bigger_start):
     sets = [x for name, value in OTHER_VALUES if name != "starting_cash" for x in ("--set", f"{name}={value}")]
     code, out, err = rulesc("test", *sets, bigger_start)
@@ -66,6 +68,7 @@ def test_a_bigger_start_and_every_other_parameter_changed_at_once(bigger_start):
     assert f"scenarios: {inherited()} passed, 0 failed" in out, out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, value", OTHER_VALUES, ids=[name for name, _ in OTHER_VALUES])
 def test_each_parameter_set_otherwise_keeps_every_scenario_passing(name, value):
     results = run_scenarios(load_rules(str(WALLSTREET), [f"{name}={value}"]))

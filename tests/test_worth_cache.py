@@ -68,6 +68,7 @@ def test_a_things_worth_is_kept_only_while_what_it_reads_stands(hint, counted):
     assert game.worth(game.state.players[0]) == 0 and game.worth(None) == 0  # not a thing of the hint's kind
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["finance", "wheeler", "wallstreet"])
 def test_every_kept_worth_is_the_hints_value_now(name, monkeypatch):
     """Throughout whole games (every bid, every option weighed), each value `Game.worth` answers is
