@@ -20,7 +20,8 @@ from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_
 
 from .agentgen import write_wanted
 from .codegen import OUT, UNTRACKED, counters_key, fixed_fields
-from .dealing import ActionChoice, AgentError, TradeOffer
+from .dealing import ActionChoice, TradeOffer
+from .errors import AgentError
 
 
 class Agent:

@@ -14,7 +14,7 @@ import attrs
 
 from .actiongen import ActionChoice, write_legal_actions
 from .codegen import COUNTED, counters_key, fixed_fields
-from .errors import STEP_BUDGET
+from .errors import STEP_BUDGET, AgentError
 from .events import NO_RULE, RuleRef
 from .state import Held, Player, Thing, field_attr, name_of
 
@@ -36,10 +36,6 @@ class TradeOffer:
     gives: tuple
     takes: tuple
     cash: int
-
-
-class AgentError(Exception):
-    """An agent answered a decision with something the rules do not allow."""
 
 
 class Dealing:

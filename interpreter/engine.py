@@ -24,39 +24,11 @@ from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleR
 from . import operations
 from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
-from .starting import start_things
-from .state import ONE_DIE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json
+from .starting import lay_out
+from .state import ONE_DIE, Account, GameState, Player, Roll, Thing, field_attr, name_of
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
-
-
-def board_layout(rules) -> tuple:
-    """Where the things of a game of `rules` lie, worked out once for all its games, by each thing's
-    position in the list of things: (each kind's things, in their order, as (kind, positions); the
-    board, as (position of its thing or None, its square or None) for each of its places, the
-    squares off the ring last; (position, board index) for each thing on the board, in board
-    order; the board indexes of each square's first place; the indexes of the `stop` squares on
-    the ring; the index of the start; each plain square on the ring with the indexes of its places
-    there, in order (`move`))."""
-    position = {name: k for k, name in enumerate(rules.thing_names)}
-    kinds: dict = {}
-    for k, name in enumerate(rules.thing_names):
-        kinds.setdefault(rules.thing_kinds[name], []).append(k)
-    board = [(position[n], None) if n in position else (None, rules.squares[n]) for n in rules.board]
-    board += [(None, rules.squares[n]) for n in rules.off_board]
-    placed = [(k, i) for i, (k, _) in enumerate(board) if k is not None]
-    first: dict = {}
-    for i, name in enumerate([*rules.board, *rules.off_board]):
-        first.setdefault(name, i)
-    stop_names = {name for name, decl in rules.program.squares.items() if decl.stop}
-    stops = frozenset(i for i, name in enumerate(rules.board) if name in stop_names)
-    places: dict = {}
-    for i, (k, square) in enumerate(board[:len(rules.board)]):
-        if square is not None:
-            places.setdefault(square, []).append(i)
-    return tuple(kinds.items()), board, placed, tuple(first.values()), stops, rules.board.index(rules.start), \
-        {square: tuple(indexes) for square, indexes in places.items()}
 
 
 class Game(Cards, Dealing):
@@ -122,34 +94,8 @@ class Game(Cards, Dealing):
         self.moving_roll = None  # while a move's handlers run: the roll that moved the token (`moved_by`) ...
         self.move_marks = frozenset()  # ... and the move's marks (`move … with double_rent`)
 
-        self.squares = rules.squares
-        thing = rules.thing_class
-        self.things = things = [thing(name, rules.thing_kinds[name]) for name in rules.thing_names]
-        self.by_name = {t.name: t for t in things}
-        if rules.layout is None:
-            rules.layout = board_layout(rules)
-        kinds, board, placed, once, self.stops, start, self.square_places = rules.layout
-        self.board = [things[k] if k is not None else square for k, square in board]
-        self.ring = len(rules.board)  # squares past the ring's end are off the board
-        for k, i in placed:
-            things[k].index = i
-        self.square_list = [self.board[i] for i in once]  # each square once, in board order
-        self.kind_things = {kind: [things[k] for k in positions] for kind, positions in kinds}
-        state = GameState(players=[], things=self.things, globals={}, bank=Bank(0, rules.bank_unlimited),
-                          decks={}, discards={}, rng=rng if rng is not None else random.Random(seed))
-        self.state = state
-        self.members: dict = {}
-        start_things(self, rules)  # the things' fields and the groups' members (starting.py)
-        if rules.bank_amount is not None:
-            state.bank.balance = rules.bank_amount(self, {})
-        for seat, name in enumerate(names):
-            state.players.append(rules.player_class(seat=seat, name=name, at=start))
-        for p in state.players:
-            defaults = rules.player_defaults.items()
-            values = [(field_attr(field), default(self, {"player": p})) for field, default in defaults]
-            for attr, value in values:  # each worked out before any is set
-                setattr(p, attr, value)
-        state.globals = {k: d(self, {}) for k, d in rules.global_defaults.items()}
+        lay_out(self, rules, names, rng if rng is not None else random.Random(seed))  # the pieces (starting.py)
+        state = self.state
         for name, deck in rules.decks.items():
             order = [c.name for c in deck.cards]
             state.rng.shuffle(order)
@@ -288,20 +234,6 @@ class Game(Cards, Dealing):
         value = hint.value(self, {hint.var: thing})
         self._worth_cache[thing] = (key, value)
         return value
-
-    def view(self, viewer: Player) -> dict:
-        """The state as `viewer` may see it (JSON-ready, as `state_to_json`): the other players'
-        `hidden` fields are left out, and so is the dice generator. Agents read other players
-        through this (or through hints, which the checker keeps from other players' hidden
-        fields, R0212); the engine, scenarios and the checker read the whole state."""
-        data = state_to_json(self.state)
-        del data["rng"]
-        hidden = self.rules.hidden_fields
-        if hidden:
-            for p in data["players"]:
-                if p["name"] != viewer.name:
-                    p["fields"] = {k: v for k, v in p["fields"].items() if k not in hidden}
-        return data
 
     def hint(self, name: str, default):
         hint = self.rules.hints.get(name)

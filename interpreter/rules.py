@@ -206,7 +206,7 @@ class Rules:
     legal_actions: object = None  # legal(g, player, own_turn, wanted): `legal_actions` written out (actiongen.py)
     amount_tests: dict = attrs.Factory(dict)  # an amount action's tests taken apart (`Dealing._amount_tests`)
     thing_start: tuple | None = None  # the things' starting fields as far as every game has them the same (starting.py)
-    layout: tuple | None = None  # where the things lie, by position in the list of things (`engine.board_layout`)
+    layout: tuple | None = None  # where the things lie, by position in the list of things (`starting.board_layout`)
     thing_class: type = Thing  # every thing's class: a slot for each field of every kind (state.with_fields)
     player_class: type = Player  # every player's class: a slot for each declared player field
 

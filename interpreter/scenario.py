@@ -13,9 +13,9 @@ import attrs
 from rulesc.dsl import ast
 
 from .agents import ScriptedAct, ScriptedAgent
-from .dealing import AgentError, TradeOffer
+from .dealing import TradeOffer
 from .engine import Game
-from .errors import GameEnded, RuleRuntimeError, TurnEnded
+from .errors import AgentError, GameEnded, RuleRuntimeError, TurnEnded
 from .rules import Rules
 
 

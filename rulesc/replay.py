@@ -19,8 +19,9 @@ import os
 import attrs
 
 from rulesc.interpreter.agents import Agent
-from rulesc.interpreter.dealing import AgentError, TradeOffer
+from rulesc.interpreter.dealing import TradeOffer
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.errors import AgentError
 from rulesc.interpreter.events import event_to_json
 
 

@@ -14,6 +14,7 @@ from rulesc.diagram import build_diagram
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
 from rulesc.interpreter.agents import HeuristicAgent, make_agents
+from rulesc.interpreter.blindfold import view
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import compile_rules, load_rules
 
@@ -569,7 +570,7 @@ def test_nobody_bids_runs_else():
 
 
 def test_without_bluffing_no_bid_exceeds_cash():
-    from rulesc.interpreter.dealing import AgentError
+    from rulesc.interpreter.errors import AgentError
     g = game(ROUND.replace(" bluffing", "").replace("    bluff:\n        pay $50 from sale.winner to bank"
                                                      "      § \"A bluffer who is exposed must then pay a fine\"\n", ""),
              scripts={"Bob": {"bid": [150]}})
@@ -716,11 +717,11 @@ def test_the_view_leaves_out_other_players_hidden_fields():
     rules = compile_rules(hidden_rules(""))
     g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("heuristic", 1, 2))
     ann, bob = g.state.players
-    seen = g.view(ann)
+    seen = view(g, ann)
     fields = {p["name"]: p["fields"] for p in seen["players"]}
     assert fields["Ann"]["cash"] == 100 and "cash" not in fields["Bob"] and "bonus" in fields["Bob"]
     assert "rng" not in seen
-    assert g.view(bob)["players"][0]["fields"].keys() == {"bonus"}
+    assert view(g, bob)["players"][0]["fields"].keys() == {"bonus"}
     # the engine still reads and changes everything
     g.play()
     assert all(isinstance(p.f["cash"], int) for p in g.state.players)
