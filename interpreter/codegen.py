@@ -443,7 +443,7 @@ class ExpressionCodegen:
             else:
                 held = self._held(node)  # `p in Kind where p.owner == X and …`: the things X holds
                 if held is not None and _SIMPLE.fullmatch(holder := sub(held[1])):
-                    source, rest = f"g.held_by({node.collection.id!r}, {held[0]!r}, {holder})", held[2]
+                    source, rest = f"g.actions.held_by(g, {node.collection.id!r}, {held[0]!r}, {holder})", held[2]
                     self.reads.add(held[0])  # what it holds changes with the field, as the test it replaces read
                 else:
                     held = None
@@ -629,7 +629,7 @@ class ExpressionCodegen:
         no `where` whose test does, F a field of the kind that names a player (`owner`) and X a
         player (never `none`) not reading `p`: (F, X, the rest of the test or None). The things that
         can pass are those X holds by F, in the kind's order, which the game keeps for X
-        (`Dealing.held_by`, found again only when F changes to or from X): what a player owns, not
+        (`Actions.held_by`, found again only when F changes to or from X): what a player owns, not
         every thing of the kind looked at."""
         collection = node.collection
         where = node.where if node.where is not None or node.func != "any" else node.body

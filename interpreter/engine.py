@@ -1,10 +1,18 @@
-"""The running game: state, dice, movement, money, decisions, auctions, trades, debt, turns.
+"""The running game: state, dice, movement, money, debt, turns, and the agents it asks.
 
-`Game` is what compiled rules act on. Every change goes through one of its methods,
-which applies the change and appends an event carrying the rule (its `RuleRef`: file and
-line) that asked for it. Randomness comes from one seeded generator per game; decisions are
-put to agents with only legal options, so the same file, seed and agents always give
-the same event log. A step budget per turn stops rules that loop.
+`Game` is what compiled rules act on. Every change goes through one of its methods, or one of
+its collaborators' (`decks`: the cards, decks.py; `market`: auctions and trades, market.py;
+`actions`: the legal actions and the windows to take them in, actions.py; `hints`: what the rules
+advise the agents, hints.py), which applies the change and appends an event carrying the rule
+(its `RuleRef`: file and line) that asked for it. Randomness comes from one seeded generator per
+game; decisions are put to agents with only legal options, so the same file, seed and agents
+always give the same event log. A step budget per turn stops rules that loop.
+
+The game owns its collaborators, and they keep no reference to it: each of their methods is
+handed the game, `g`, as generated code names it. A collaborator that kept its game would make
+the two a reference cycle, and a game dropped (a simulation drops thousands) would then wait for
+Python's cycle collector, which `play` pauses, instead of being freed at once by reference
+counting.
 """
 
 from __future__ import annotations
@@ -13,14 +21,15 @@ import gc
 import random
 from collections import defaultdict
 
-from rulesc.dsl.builtins import HINT_WORTH
-
+from .actions import Actions
 from .agents import Agent
 from .blindfold import consulted
-from .cards import Cards
-from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key, fixed_fields
-from .dealing import Dealing
-from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
+from .codegen import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key
+from .decks import Decks
+from .errors import (MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, AgentError, GameEnded, RuleRuntimeError,
+                     StepBudgetExceeded, TurnEnded)
+from .hints import Hints
+from .market import Market
 from . import operations
 from .events import NO_RULE, EventLog, RuleRef
 from .rules import Rules
@@ -31,9 +40,9 @@ DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a ga
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
 
 
-class Game(Cards, Dealing):
-    """One game of a `Rules`: its state, and every change to it (cards and decisions are in the
-    `Cards` and `Dealing` parts)."""
+class Game:
+    """One game of a `Rules`: its state, and every change to it (the cards, the market, the actions
+    and the hints through the collaborators it owns: `decks`, `market`, `actions`, `hints`)."""
 
     # Every attribute a game has, as slots: the generated code reads `g.…` more than anything else,
     # and an object with this many attributes in a `__dict__` is read through its dict's hash table
@@ -42,12 +51,10 @@ class Game(Cards, Dealing):
     __slots__ = (
         "state", "emitting", "event_sink", "_record", "_observer", "events", "steps", "last_node", "depth", "versions",
         "board", "land_fire", "pass_ahead", "pass_fire", "ring", "stops", "agents", "rules", "forced_dice",
-        "on_settled", "all_quiet", "active", "phase_at", "window_only", "cache_actions", "kept_actions",
-        "kept_for_all", "_plan", "window_kits", "square_places",
-        "_some_safe", "_matched", "_amount_plans", "_ends_false_at", "_end_key", "_end_reads", "_worth_cache",
-        "_worth_key", "_worth_reads", "_worth_hint", "_worth_kind", "define_answers", "masking", "moving_roll",
-        "move_marks", "members", "kind_things", "things", "by_name", "squares", "square_list", "cards",
-        "forced_cards", "_blindfolds", "rules_running", "started", "paid_by_rule", "first_seat", "turn_limit",
+        "on_settled", "all_quiet", "active", "phase_at", "actions", "decks", "market", "square_places",
+        "hints", "_ends_false_at", "_end_key", "_end_reads", "define_answers", "masking", "moving_roll",
+        "move_marks", "members", "kind_things", "things", "by_name", "squares", "square_list",
+        "_blindfolds", "rules_running", "started", "paid_by_rule", "first_seat", "turn_limit",
         "seed",
     )
 
@@ -72,7 +79,6 @@ class Game(Cards, Dealing):
         self.steps = 0
         self.depth = 0
         self.forced_dice: list = []
-        self.forced_cards: dict = {}
         # `on_settled`, when set (by the property checker), is called whenever a rule's body has
         # finished and no other rule is running: the game is settled there. `rules_running` counts
         # the rule bodies under way (see rules.settling).
@@ -80,47 +86,24 @@ class Game(Cards, Dealing):
         self.rules_running = 0
         self.started = False
         self.phase_at = -1  # the phase the current turn has reached: -1 before the first, len(phases) after the last
-        self.window_only = None  # while a `window for P only …` is open, the actions it allows
-        # Change counters per field name (and codegen's markers), and the legal actions
-        # computed under them: see `legal_actions`. A counter not yet moved counts 0, read as
+        # Change counters per field name (and codegen's markers), which what is kept (legal actions,
+        # worths, end conditions) is kept under. A counter not yet moved counts 0, read as
         # `versions[name]` (a subscript, not a call of `get`: generated code reads them all the time).
         self.versions: defaultdict = defaultdict(int)
-        self._plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
-        self._some_safe = False  # ... and whether testing any of them cannot fail (then it may be left out)
-        self._amount_plans = rules.amount_tests  # an amount action's tests, taken apart once (Dealing._amount_tests)
-        self._matched: dict = {}  # action name -> its kept options by a fixed field (Dealing._matching)
-        self.cache_actions = True
         self.last_node = None  # the statement running now, for errors raised by the engine
         self.moving_roll = None  # while a move's handlers run: the roll that moved the token (`moved_by`) ...
         self.move_marks = frozenset()  # ... and the move's marks (`move … with double_rent`)
 
         lay_out(self, rules, names, rng if rng is not None else random.Random(seed))  # the pieces (starting.py)
-        state = self.state
-        for name, deck in rules.decks.items():
-            order = [c.name for c in deck.cards]
-            state.rng.shuffle(order)
-            state.decks[name] = order
-            state.discards[name] = []
-        self.cards = rules.cards_by_name
-        self.active = list(state.players)
-        # Per seat, the legal actions kept (`legal_actions`) and his things (`held_by`) ...
-        self.kept_actions = [{} for _ in state.players]
-        self.kept_for_all: dict = {}  # ... and those the same for every player
-        self.window_kits: list = [None] * len(state.players)  # per seat, his agent and what it wants (`window`)
+        self.decks = Decks(self, rules)  # (the decks shuffled here, after the defaults: the generator's order)
+        self.market = Market()
+        self.actions = Actions(rules, len(self.state.players))
+        self.hints = Hints(rules)
+        self.active = list(self.state.players)
         written = rules.written
         self.land_fire = written.land  # board index -> the arrival's handlers, written out (turngen.py)
         self.pass_fire = written.passing
         self.pass_ahead = written.pass_ahead
-        # The `worth` hint's values, kept per thing until something the hint reads changes (the
-        # change counters, as for actions); a hint that reads uncounted state is computed every time.
-        worth = rules.hints.get(HINT_WORTH)
-        self._worth_hint = worth
-        self._worth_kind = rules.hint_kinds.get(HINT_WORTH)
-        fixed = fixed_fields(rules.program)  # a worth of fixed data alone (a title's cost) is kept with key 0
-        self._worth_reads = tuple(sorted(r for r in worth.value.reads if r not in fixed)) \
-            if worth is not None and UNTRACKED not in worth.value.reads else None
-        self._worth_key = counters_key(self._worth_reads or ())  # (`codegen.counters_key`)
-        self._worth_cache: dict = {}
         end_reads = frozenset().union(*(end.condition.reads for end in rules.ends))
         self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
         self._end_key = counters_key(self._end_reads) if self._end_reads is not None else None
@@ -208,6 +191,17 @@ class Game(Cards, Dealing):
         blindfold = self._blindfolds[player.seat] = consulted(agent, self, self._blindfolds.get(player.seat))
         return blindfold
 
+    def choose(self, player: Player, name: str, options: list, where: RuleRef):
+        """Put a named decision to the player's agent: one of `options`, or an `AgentError`."""
+        # `agent`, without the call where no field is hidden (then it is the agent as it is)
+        agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)
+        picked = agent.choose(self, player, name, options)
+        if picked not in options:
+            raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
+        if self.emitting:
+            self.event_sink((self.state.turn, "choose", where, player.name, name, name_of(picked)))
+        return picked
+
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):
         if value is None:
@@ -215,31 +209,6 @@ class Game(Cards, Dealing):
         if isinstance(value, Thing):
             return self.members.get(value, ())
         return value
-
-    def worth(self, thing: Thing) -> int:
-        """The heuristic value of a thing: the `worth` hint if the rules give one.
-
-        Asked for every bid and every option weighed, so it is kept per thing while what the hint
-        reads stands (the change counters, as for actions; a hint of fixed data alone, as most are,
-        is worked out once per thing); a hint that reads uncounted state is worked out every time."""
-        known = self._worth_cache.get(thing)  # only things of the hint's kind are kept
-        if known is not None and (not self._worth_reads or known[0] == self._worth_key(self.versions)):
-            return known[1]  # (a hint of fixed data alone reads no counter: its answer stands for good)
-        hint = self._worth_hint
-        if hint is None or not isinstance(thing, Thing) or thing.kind != self._worth_kind:
-            return 0
-        if self._worth_reads is None:
-            return hint.value(self, {hint.var: thing})
-        key = self._worth_key(self.versions)  # the sum of the counters: they only grow, so it moves with them
-        value = hint.value(self, {hint.var: thing})
-        self._worth_cache[thing] = (key, value)
-        return value
-
-    def hint(self, name: str, default):
-        hint = self.rules.hints.get(name)
-        if hint is None or hint.var is not None:
-            return default
-        return hint.value(self, {})
 
     # ---- dice and movement ---------------------------------------------------------------------
     def roll(self, player, count: int, where: RuleRef) -> Roll:
@@ -372,7 +341,7 @@ class Game(Cards, Dealing):
         debtor.owing = owed
         self._changed(OWING)
         try:
-            self.window(debtor, raising=owed, where=where)
+            self.actions.window(self, debtor, raising=owed, where=where)
         finally:
             debtor.owing = 0
             self._changed(OWING)

@@ -84,7 +84,7 @@ def test_insurance_is_never_sold():
         if company:
             g.by_name["Sv1"].f["owner"] = ann
         ann.owing = 50_000
-        return [(a.action, getattr(a.argument, "name", a.argument)) for a in g.legal_actions(ann, True, True)]
+        return [(a.action, getattr(a.argument, "name", a.argument)) for a in g.actions.legal_actions(g, ann, True)]
 
     assert offered(company=False) == []
     assert offered(company=True) == [("sell_company", "Sv1")]
