@@ -1,21 +1,22 @@
-"""`Dealing.legal_actions` written out as Python once per rules file.
+"""`Actions.legal_actions` written out as Python once per rules file.
 
 In general, finding the legal actions is a loop over the rules' actions, each taken apart from a
-plan entry (`dealing._action_plan`: own turn only? limited in time? amounts? kept how?) and put
+plan entry (`actions._action_plan`: own turn only? limited in time? amounts? kept how?) and put
 through every test that any action might need. What those entries say for one file is known when
 it is compiled, so this module writes the loop out for it: for each action, in the rules' order,
 only the tests it has (no `once per turn` test for an action without one, no amount range for
 one without amounts), its names and its key (the sum of the change counters its condition
-reads, `reads.counters_sum`) spelled out, and the same calls of `Dealing`'s helpers where the
+reads, `reads.counters_sum`) spelled out, and the same calls of `Actions`' helpers where the
 work is more than a few lines (`held_by`, `_legal_amounts`, `_selected`).
 
 An action on a kind whose condition is kept (the usual case) has its options found in the loop
 too, its condition inlined as the Python the expression codegen makes, in place of a call of the
-general `Dealing._legal` for it and of the condition's function for each thing.
+general `Actions._legal` for it and of the condition's function for each thing.
 
-`legal(g, player, own_turn, wanted)` is the only implementation: `legal_actions` calls it. It
-gives the same options in the same order as the loop it replaces, testing the same conditions in
-the same order (so a failing condition fails at the same place).
+`legal(acts, g, player, own_turn, wanted)` (`acts` the game's `Actions`, which keeps what it
+finds) is the only implementation: `legal_actions` calls it. It gives the same options in the
+same order as the loop it replaces, testing the same conditions in the same order (so a failing
+condition fails at the same place).
 """
 
 from __future__ import annotations
@@ -35,16 +36,16 @@ class ActionChoice(NamedTuple):
 
 
 def write_legal_actions(plan: list):
-    """legal(g, player, own_turn, wanted): every legal (action, argument) of `plan`'s actions for
-    `player` now (see `Dealing.legal_actions`)."""
+    """legal(acts, g, player, own_turn, wanted): every legal (action, argument) of `plan`'s actions
+    for `player` now (see `Actions.legal_actions`)."""
     fn = Function()
     fn.namespace["_new_tuple"], fn.namespace["_ActionChoice"] = tuple.__new__, ActionChoice
     add = fn.add
     add(1, "L_player = player")
     add(1, "options = []")
-    add(1, "only = g.window_only")
-    add(1, "if g.cache_actions:")
-    add(2, "kept, shared = g.kept_actions[player.seat], g.kept_for_all")
+    add(1, "only = acts.only")
+    add(1, "if acts.caching:")
+    add(2, "kept, shared = acts.kept[player.seat], acts.kept_for_all")
     add(1, "else:")
     add(2, "kept = shared = None")
     add(1, "versions = g.versions")
@@ -56,10 +57,10 @@ def write_legal_actions(plan: list):
         if own_turn_only:
             tests.insert(1 if safe else 0, "own_turn")
         if timed:
-            tests.append(f"g._allowed_now({a}, player)")
+            tests.append(f"acts._allowed_now(g, {a}, player)")
         add(1, f"if {' and '.join(tests)}:")
         if action.amount is not None:  # what it offers depends on amounts computed now: never kept
-            add(2, f"options.extend(g._legal_amounts({a}, player))")
+            add(2, f"options.extend(acts._legal_amounts(g, {a}, player))")
             continue
         store = "shared" if anyone else "kept"
         add(2, "if kept is not None:")
@@ -73,13 +74,13 @@ def write_legal_actions(plan: list):
             _write_options(fn, action, action.when, "candidates", 4)
             add(4, f"{store}[{name!r}] = (key, found)")
         elif layers is None:
-            add(4, f"found = g._legal({a}, player)")
+            add(4, f"found = acts._legal(g, {a}, player)")
             add(4, f"{store}[{name!r}] = (key, found)")
         else:
             _write_layers(fn, action, layers, 4)
             add(4, f"kept[{name!r}] = (key, found, passed)")
         add(2, "else:")
-        add(3, f"found = g._legal({a}, player)")
+        add(3, f"found = acts._legal(g, {a}, player)")
         if volatile is None:
             add(2, "options.extend(found)")
             continue
@@ -91,7 +92,7 @@ def write_legal_actions(plan: list):
             level = 3
             if action.select is not None:  # (read as the game runs: a test may take the selector away)
                 add(3, f"if {a}.select is not None:")
-                add(4, f"options.extend(g._selected({a}, player, found))")
+                add(4, f"options.extend(acts._selected(g, {a}, player, found))")
                 add(3, "else:")
                 level = 4
             add(level, "for choice in found:")
@@ -99,7 +100,7 @@ def write_legal_actions(plan: list):
             _write_test(fn, volatile, action.var, level + 1)
             add(level + 2, "options.append(choice)")
     add(1, "return options")
-    return define(fn, "legal", "g, player, own_turn, wanted", "legal actions")
+    return define(fn, "legal", "acts, g, player, own_turn, wanted", "legal actions")
 
 
 def _key_source(action, reads: tuple, layers) -> str:
@@ -115,7 +116,7 @@ def _key_source(action, reads: tuple, layers) -> str:
 
 
 def _write_candidates(fn, action, indent: int) -> None:
-    """`candidates`: the things `action` may be taken on, before its condition (`Dealing._candidates`,
+    """`candidates`: the things `action` may be taken on, before its condition (`Actions._candidates`,
     its kept answer read here where it stands)."""
     kind, field = action.kind, action.prefilter
     if field is None:
@@ -125,7 +126,7 @@ def _write_candidates(fn, action, indent: int) -> None:
     fn.add(indent, f"if held is not None and held[0] == versions[({field!r}, player.seat)]:")
     fn.add(indent + 1, "candidates = held[1]")
     fn.add(indent, "else:")
-    fn.add(indent + 1, f"candidates = g.held_by({kind!r}, {field!r}, player)")
+    fn.add(indent + 1, f"candidates = acts.held_by(g, {kind!r}, {field!r}, player)")
 
 
 def _write_options(fn, action, condition, things: str, indent: int) -> None:
@@ -142,7 +143,7 @@ def _write_options(fn, action, condition, things: str, indent: int) -> None:
 
 def _write_layers(fn, action, layers: tuple, indent: int) -> None:
     """`found` and `passed` for an action whose stable condition is kept in layers (see
-    `dealing._layers`), from `cached`, its kept entry: the candidates, the options that pass the
+    `actions._layers`), from `cached`, its kept entry: the candidates, the options that pass the
     first part of the condition and those that pass the rest, each kept while what it depends on
     stands, so that only what changed is tested again. Each thing is tested as the whole
     condition would test it, in the same order."""

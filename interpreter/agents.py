@@ -18,8 +18,10 @@ from typing import NamedTuple
 
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
+from .actiongen import ActionChoice
 from .agentgen import write_wanted
-from .dealing import ActionChoice, AgentError, TradeOffer
+from .errors import AgentError
+from .market import TradeOffer
 from .reads import OUT, UNTRACKED, counters_key, fixed_fields
 
 
@@ -126,7 +128,7 @@ class HeuristicAgent(Agent):
         known = self._constant_reserve
         if known is not None and known[0] is game.rules:
             return known[1]
-        value = game.hint(HINT_RESERVE, 0)
+        value = game.hints.value(game, HINT_RESERVE, 0)
         hint = game.rules.hints.get(HINT_RESERVE)
         if hint is None or not getattr(hint.value, "reads", True):  # a constant: parameters and literals only
             self._constant_reserve = (game.rules, max(0, value))
@@ -135,7 +137,7 @@ class HeuristicAgent(Agent):
     def bid(self, game, player, thing, low, high):
         known = self._constant_reserve  # `reserve`, its usual answer written out: asked at every bid
         reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
-        limit = min(game.worth(thing) if thing is not None else 0, high - reserve)
+        limit = min(game.hints.worth(game, thing) if thing is not None else 0, high - reserve)
         if limit < low:
             return None
         step = max(1, limit // 10)
@@ -147,7 +149,7 @@ class HeuristicAgent(Agent):
             return super().bidder(game, player, thing, cash)
         known = self._constant_reserve
         reserve = known[1] if known is not None and known[0] is game.rules else self.reserve(game)
-        limit = min(game.worth(thing) if thing is not None else 0, cash - reserve)
+        limit = min(game.hints.worth(game, thing) if thing is not None else 0, cash - reserve)
         raise_by = max(1, limit // 10) - 1  # `bid`'s step, less the 1 that `low` is above the standing bid
 
         def bid(low):
@@ -240,7 +242,7 @@ class HeuristicAgent(Agent):
         affordable = [o for o in plain if not isinstance(o.argument, int) and self._cost(game, o) <= spare]
         if not affordable:
             return None
-        return max(affordable, key=lambda o: (game.worth(o.argument) if o.argument is not None else 0,
+        return max(affordable, key=lambda o: (game.hints.worth(game, o.argument) if o.argument is not None else 0,
                                               -(o.argument.index or 0) if o.argument is not None else 0))
 
     def _new_turn(self, game) -> None:
@@ -304,26 +306,27 @@ class HeuristicAgent(Agent):
         if thing is None:
             return 0
         value = getattr(thing, "f_value", None)
-        return value if isinstance(value, int) else game.worth(thing) // 4
+        return value if isinstance(value, int) else game.hints.worth(game, thing) // 4
 
     def _owned(self, game, player, kinds: tuple) -> list:
         """The things of `kinds` (which have an `owner`) the player owns, in the game's order."""
         if len(kinds) == 1:  # the game keeps them (a list not to be changed)
-            return game.held_by(kinds[0], "owner", player)
+            return game.actions.held_by(game, kinds[0], "owner", player)
         return [t for t in game.things if t.kind in kinds and t.f_owner is player]
 
     def _sell_for_cash(self, game, player, owed):
         if not game.rules.trade_kinds:
             return None
-        mine = sorted(self._owned(game, player, game.rules.trade_kinds), key=game.worth)
+        worth = game.hints.worth
+        mine = sorted(self._owned(game, player, game.rules.trade_kinds), key=lambda thing: worth(game, thing))
         buyers = sorted((p for p in game.active if p is not player), key=lambda p: -p.f_cash)
         for thing in mine:
             for buyer in buyers:
-                price = min(game.worth(thing), buyer.f_cash)
+                price = min(worth(game, thing), buyer.f_cash)
                 if price <= 0:
                     continue
                 offer = TradeOffer(player, buyer, (thing,), (), -price)
-                if game.trade_is_legal(offer) and self._would_accept(game, buyer, offer):
+                if game.market.trade_is_legal(game, offer) and self._would_accept(game, buyer, offer):
                     return offer
         return None
 
@@ -349,7 +352,7 @@ class HeuristicAgent(Agent):
             if price > spare:
                 continue
             offer = TradeOffer(player, owner, (), (thing,), price)
-            if game.trade_is_legal(offer):
+            if game.market.trade_is_legal(game, offer):
                 return offer
         return None
 
@@ -377,9 +380,9 @@ class HeuristicAgent(Agent):
             for thing in self._missing(game, player):
                 owner = thing.f_owner
                 if owner is not None and not owner.out:
-                    sellers.append((thing, owner, game.worth(thing) * 2))
+                    sellers.append((thing, owner, game.hints.worth(game, thing) * 2))
         else:  # priced every time: the same members and owners, priced again
-            sellers = [(thing, owner, game.worth(thing) * 2) for thing, owner, _ in known[3]]
+            sellers = [(thing, owner, game.hints.worth(game, thing) * 2) for thing, owner, _ in known[3]]
         self._sellers_known = known = (player, key, min([s[2] for s in sellers]) if sellers else None, sellers)
         return known
 
@@ -403,7 +406,8 @@ class HeuristicAgent(Agent):
         if priced_once:  # the same in every game of these rules: worked out in the first
             known = _of_rules(game.rules)
             if "lowest price" not in known:
-                known["lowest price"] = min((game.worth(thing) * 2 for members in groups for thing in members),
+                worth = game.hints.worth
+                known["lowest price"] = min((worth(game, thing) * 2 for members in groups for thing in members),
                                             default=_NO_PRICE)
             lowest = known["lowest price"]
         self._tradable_groups = (game.state, groups, lowest)
@@ -428,8 +432,8 @@ class HeuristicAgent(Agent):
         return known["seller reads"]
 
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
-        received = sum(game.worth(t) for t in offer.gives) + offer.cash
-        given = sum(game.worth(t) for t in offer.takes)
+        received = sum(game.hints.worth(game, t) for t in offer.gives) + offer.cash
+        given = sum(game.hints.worth(game, t) for t in offer.takes)
         return received >= given and player.f_cash + min(0, offer.cash) >= self.reserve(game)
 
     def accept(self, game, player, offer):
@@ -572,7 +576,7 @@ class ScriptedAgent(Agent):
 
     def act(self, game, player, options, raising):
         for offer in self.offers:
-            if game.trade_is_legal(offer):
+            if game.market.trade_is_legal(game, offer):
                 self.offers.remove(offer)
                 return offer
         wanted = self._next("act")

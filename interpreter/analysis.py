@@ -161,7 +161,7 @@ class Shapes:
         no `where` whose test does, F a field of the kind that names a player (`owner`) and X a
         player (never `none`) not reading `p`: (F, X, the rest of the test or None). The things that
         can pass are those X holds by F, in the kind's order, which the game keeps for X
-        (`Dealing.held_by`, found again only when F changes to or from X): what a player owns, not
+        (`Actions.held_by`, found again only when F changes to or from X): what a player owns, not
         every thing of the kind looked at."""
         collection = node.collection
         where = node.where if node.where is not None or node.func != "any" else node.body

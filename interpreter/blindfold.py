@@ -12,7 +12,7 @@ properties that raise): whatever path the agent takes to another player, rules w
 included, it meets the mask. Reading a hidden field there (`p.f["cash"]`, `p.f_cash`) raises
 `HiddenFieldRead`, an `AgentError`: an agent that peeks is broken, like one that answers with an
 illegal move. `.f.get()` answers None, so a display can show "hidden". Rules with no hidden field
-pay nothing: the agents are used as they are.
+pay nothing: the agents are used as they are. `view` gives the state as a player may see it, as JSON.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from __future__ import annotations
 import functools
 
 from .agents import Agent
-from .dealing import AgentError
-from .state import field_attr
+from .errors import AgentError
+from .state import field_attr, state_to_json
 
 
 class HiddenFieldRead(AgentError):
@@ -95,3 +95,18 @@ def consulted(agent, game, known=None):
     if known is not None and known.inner is agent:
         return known
     return Blindfolded(agent, hidden)
+
+
+def view(game, viewer) -> dict:
+    """The state as `viewer` may see it (JSON-ready, as `state_to_json`): the other players'
+    `hidden` fields are left out, and so is the dice generator. Agents read other players
+    through this (or through hints, which the checker keeps from other players' hidden
+    fields, R0212); the engine, scenarios and the checker read the whole state."""
+    data = state_to_json(game.state)
+    del data["rng"]
+    hidden = game.rules.hidden_fields
+    if hidden:
+        for p in data["players"]:
+            if p["name"] != viewer.name:
+                p["fields"] = {k: v for k, v in p["fields"].items() if k not in hidden}
+    return data

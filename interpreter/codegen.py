@@ -400,7 +400,7 @@ class ExpressionCodegen:
         else:
             held = self.shapes.held(node)  # `p in Kind where p.owner == X and …`: the things X holds
             if held is not None and _SIMPLE.fullmatch(holder := sub(held[1])):
-                source, rest = f"g.held_by({node.collection.id!r}, {held[0]!r}, {holder})", held[2]
+                source, rest = f"g.actions.held_by(g, {node.collection.id!r}, {held[0]!r}, {holder})", held[2]
                 self.reads.add(held[0])  # what it holds changes with the field, as the test it replaces read
             else:
                 held = None

@@ -1,10 +1,18 @@
-"""The running game: state, dice, movement, money, decisions, auctions, trades, debt, turns.
+"""The running game: state, dice, movement, money, debt, turns, and the agents it asks.
 
-`Game` is what compiled rules act on. Every change goes through one of its methods,
-which applies the change and appends an event carrying the rule (its `RuleRef`: file and
-line) that asked for it. Randomness comes from one seeded generator per game; decisions are
-put to agents with only legal options, so the same file, seed and agents always give
-the same event log. A step budget per turn stops rules that loop.
+`Game` is what compiled rules act on. Every change goes through one of its methods, or one of
+its collaborators' (`decks`: the cards, decks.py; `market`: auctions and trades, market.py;
+`actions`: the legal actions and the windows to take them in, actions.py; `hints`: what the rules
+advise the agents, hints.py), which applies the change and appends an event carrying the rule
+(its `RuleRef`: file and line) that asked for it. Randomness comes from one seeded generator per
+game; decisions are put to agents with only legal options, so the same file, seed and agents
+always give the same event log. A step budget per turn stops rules that loop.
+
+The game owns its collaborators, and they keep no reference to it: each of their methods is
+handed the game, `g`, as generated code names it. A collaborator that kept its game would make
+the two a reference cycle, and a game dropped (a simulation drops thousands) would then wait for
+Python's cycle collector, which `play` pauses, instead of being freed at once by reference
+counting.
 """
 
 from __future__ import annotations
@@ -13,55 +21,28 @@ import gc
 import random
 from collections import defaultdict
 
-from rulesc.dsl.builtins import HINT_WORTH
-
+from . import operations
+from .actions import Actions
 from .agents import Agent
 from .blindfold import consulted
-from .cards import Cards
-from .dealing import Dealing
-from .errors import MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, GameEnded, RuleRuntimeError, StepBudgetExceeded, TurnEnded
-from . import operations
+from .decks import Decks
+from .errors import (MAX_DEPTH, MAX_DICE, MAX_MOVE, STEP_BUDGET, AgentError, GameEnded, RuleRuntimeError,
+                     StepBudgetExceeded, TurnEnded)
+from .hints import Hints
+from .market import Market
 from .events import NO_RULE, EventLog, RuleRef
-from .reads import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key, fixed_fields
+from .reads import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key
 from .rules import Rules
-from .starting import start_things
-from .state import ONE_DIE, Account, Bank, GameState, Player, Roll, Thing, field_attr, name_of, state_to_json
+from .starting import lay_out
+from .state import ONE_DIE, Account, GameState, Player, Roll, Thing, field_attr, name_of
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
 
 
-def board_layout(rules) -> tuple:
-    """Where the things of a game of `rules` lie, worked out once for all its games, by each thing's
-    position in the list of things: (each kind's things, in their order, as (kind, positions); the
-    board, as (position of its thing or None, its square or None) for each of its places, the
-    squares off the ring last; (position, board index) for each thing on the board, in board
-    order; the board indexes of each square's first place; the indexes of the `stop` squares on
-    the ring; the index of the start; each plain square on the ring with the indexes of its places
-    there, in order (`move`))."""
-    position = {name: k for k, name in enumerate(rules.thing_names)}
-    kinds: dict = {}
-    for k, name in enumerate(rules.thing_names):
-        kinds.setdefault(rules.thing_kinds[name], []).append(k)
-    board = [(position[n], None) if n in position else (None, rules.squares[n]) for n in rules.board]
-    board += [(None, rules.squares[n]) for n in rules.off_board]
-    placed = [(k, i) for i, (k, _) in enumerate(board) if k is not None]
-    first: dict = {}
-    for i, name in enumerate([*rules.board, *rules.off_board]):
-        first.setdefault(name, i)
-    stop_names = {name for name, decl in rules.program.squares.items() if decl.stop}
-    stops = frozenset(i for i, name in enumerate(rules.board) if name in stop_names)
-    places: dict = {}
-    for i, (k, square) in enumerate(board[:len(rules.board)]):
-        if square is not None:
-            places.setdefault(square, []).append(i)
-    return tuple(kinds.items()), board, placed, tuple(first.values()), stops, rules.board.index(rules.start), \
-        {square: tuple(indexes) for square, indexes in places.items()}
-
-
-class Game(Cards, Dealing):
-    """One game of a `Rules`: its state, and every change to it (cards and decisions are in the
-    `Cards` and `Dealing` parts)."""
+class Game:
+    """One game of a `Rules`: its state, and every change to it (the cards, the market, the actions
+    and the hints through the collaborators it owns: `decks`, `market`, `actions`, `hints`)."""
 
     # Every attribute a game has, as slots: the generated code reads `g.…` more than anything else,
     # and an object with this many attributes in a `__dict__` is read through its dict's hash table
@@ -70,12 +51,10 @@ class Game(Cards, Dealing):
     __slots__ = (
         "state", "emitting", "event_sink", "_record", "_observer", "events", "steps", "last_node", "depth", "versions",
         "board", "land_fire", "pass_ahead", "pass_fire", "ring", "stops", "agents", "rules", "forced_dice",
-        "on_settled", "all_quiet", "active", "phase_at", "window_only", "cache_actions", "kept_actions",
-        "kept_for_all", "_plan", "window_kits", "square_places",
-        "_some_safe", "_matched", "_amount_plans", "_ends_false_at", "_end_key", "_end_reads", "_worth_cache",
-        "_worth_key", "_worth_reads", "_worth_hint", "_worth_kind", "define_answers", "masking", "moving_roll",
-        "move_marks", "members", "kind_things", "things", "by_name", "squares", "square_list", "cards",
-        "forced_cards", "_blindfolds", "rules_running", "started", "paid_by_rule", "first_seat", "turn_limit",
+        "on_settled", "all_quiet", "active", "phase_at", "actions", "decks", "market", "square_places",
+        "hints", "_ends_false_at", "_end_key", "_end_reads", "define_answers", "masking", "moving_roll",
+        "move_marks", "members", "kind_things", "things", "by_name", "squares", "square_list",
+        "_blindfolds", "rules_running", "started", "paid_by_rule", "first_seat", "turn_limit",
         "seed",
     )
 
@@ -100,7 +79,6 @@ class Game(Cards, Dealing):
         self.steps = 0
         self.depth = 0
         self.forced_dice: list = []
-        self.forced_cards: dict = {}
         # `on_settled`, when set (by the property checker), is called whenever a rule's body has
         # finished and no other rule is running: the game is settled there. `rules_running` counts
         # the rule bodies under way (see stmtgen.write_settling).
@@ -108,73 +86,24 @@ class Game(Cards, Dealing):
         self.rules_running = 0
         self.started = False
         self.phase_at = -1  # the phase the current turn has reached: -1 before the first, len(phases) after the last
-        self.window_only = None  # while a `window for P only …` is open, the actions it allows
-        # Change counters per field name (and the read markers of reads.py), and the legal actions
-        # computed under them: see `legal_actions`. A counter not yet moved counts 0, read as
+        # Change counters per field name (and the read markers of reads.py), which what is kept (legal
+        # actions, worths, end conditions) is kept under. A counter not yet moved counts 0, read as
         # `versions[name]` (a subscript, not a call of `get`: generated code reads them all the time).
         self.versions: defaultdict = defaultdict(int)
-        self._plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
-        self._some_safe = False  # ... and whether testing any of them cannot fail (then it may be left out)
-        self._amount_plans = rules.amount_tests  # an amount action's tests, taken apart once (Dealing._amount_tests)
-        self._matched: dict = {}  # action name -> its kept options by a fixed field (Dealing._matching)
-        self.cache_actions = True
         self.last_node = None  # the statement running now, for errors raised by the engine
         self.moving_roll = None  # while a move's handlers run: the roll that moved the token (`moved_by`) ...
         self.move_marks = frozenset()  # ... and the move's marks (`move … with double_rent`)
 
-        self.squares = rules.squares
-        thing = rules.thing_class
-        self.things = things = [thing(name, rules.thing_kinds[name]) for name in rules.thing_names]
-        self.by_name = {t.name: t for t in things}
-        if rules.layout is None:
-            rules.layout = board_layout(rules)
-        kinds, board, placed, once, self.stops, start, self.square_places = rules.layout
-        self.board = [things[k] if k is not None else square for k, square in board]
-        self.ring = len(rules.board)  # squares past the ring's end are off the board
-        for k, i in placed:
-            things[k].index = i
-        self.square_list = [self.board[i] for i in once]  # each square once, in board order
-        self.kind_things = {kind: [things[k] for k in positions] for kind, positions in kinds}
-        state = GameState(players=[], things=self.things, globals={}, bank=Bank(0, rules.bank_unlimited),
-                          decks={}, discards={}, rng=rng if rng is not None else random.Random(seed))
-        self.state = state
-        self.members: dict = {}
-        start_things(self, rules)  # the things' fields and the groups' members (starting.py)
-        if rules.bank_amount is not None:
-            state.bank.balance = rules.bank_amount(self, {})
-        for seat, name in enumerate(names):
-            state.players.append(rules.player_class(seat=seat, name=name, at=start))
-        for p in state.players:
-            defaults = rules.player_defaults.items()
-            values = [(field_attr(field), default(self, {"player": p})) for field, default in defaults]
-            for attr, value in values:  # each worked out before any is set
-                setattr(p, attr, value)
-        state.globals = {k: d(self, {}) for k, d in rules.global_defaults.items()}
-        for name, deck in rules.decks.items():
-            order = [c.name for c in deck.cards]
-            state.rng.shuffle(order)
-            state.decks[name] = order
-            state.discards[name] = []
-        self.cards = rules.cards_by_name
-        self.active = list(state.players)
-        # Per seat, the legal actions kept (`legal_actions`) and his things (`held_by`) ...
-        self.kept_actions = [{} for _ in state.players]
-        self.kept_for_all: dict = {}  # ... and those the same for every player
-        self.window_kits: list = [None] * len(state.players)  # per seat, his agent and what it wants (`window`)
+        lay_out(self, rules, names, rng if rng is not None else random.Random(seed))  # the pieces (starting.py)
+        self.decks = Decks(self, rules)  # (the decks shuffled here, after the defaults: the generator's order)
+        self.market = Market()
+        self.actions = Actions(rules, len(self.state.players))
+        self.hints = Hints(rules)
+        self.active = list(self.state.players)
         written = rules.written
         self.land_fire = written.land  # board index -> the arrival's handlers, written out (turngen.py)
         self.pass_fire = written.passing
         self.pass_ahead = written.pass_ahead
-        # The `worth` hint's values, kept per thing until something the hint reads changes (the
-        # change counters, as for actions); a hint that reads uncounted state is computed every time.
-        worth = rules.hints.get(HINT_WORTH)
-        self._worth_hint = worth
-        self._worth_kind = rules.hint_kinds.get(HINT_WORTH)
-        fixed = fixed_fields(rules.program)  # a worth of fixed data alone (a title's cost) is kept with key 0
-        self._worth_reads = tuple(sorted(r for r in worth.value.reads if r not in fixed)) \
-            if worth is not None and UNTRACKED not in worth.value.reads else None
-        self._worth_key = counters_key(self._worth_reads or ())  # (`reads.counters_key`)
-        self._worth_cache: dict = {}
         end_reads = frozenset().union(*(end.condition.reads for end in rules.ends))
         self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
         self._end_key = counters_key(self._end_reads) if self._end_reads is not None else None
@@ -262,6 +191,17 @@ class Game(Cards, Dealing):
         blindfold = self._blindfolds[player.seat] = consulted(agent, self, self._blindfolds.get(player.seat))
         return blindfold
 
+    def choose(self, player: Player, name: str, options: list, where: RuleRef):
+        """Put a named decision to the player's agent: one of `options`, or an `AgentError`."""
+        # `agent`, without the call where no field is hidden (then it is the agent as it is)
+        agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)
+        picked = agent.choose(self, player, name, options)
+        if picked not in options:
+            raise AgentError(f"{player.name}'s agent chose {picked!r} for `{name}`; legal: {options}")
+        if self.emitting:
+            self.event_sink((self.state.turn, "choose", where, player.name, name, name_of(picked)))
+        return picked
+
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):
         if value is None:
@@ -269,45 +209,6 @@ class Game(Cards, Dealing):
         if isinstance(value, Thing):
             return self.members.get(value, ())
         return value
-
-    def worth(self, thing: Thing) -> int:
-        """The heuristic value of a thing: the `worth` hint if the rules give one.
-
-        Asked for every bid and every option weighed, so it is kept per thing while what the hint
-        reads stands (the change counters, as for actions; a hint of fixed data alone, as most are,
-        is worked out once per thing); a hint that reads uncounted state is worked out every time."""
-        known = self._worth_cache.get(thing)  # only things of the hint's kind are kept
-        if known is not None and (not self._worth_reads or known[0] == self._worth_key(self.versions)):
-            return known[1]  # (a hint of fixed data alone reads no counter: its answer stands for good)
-        hint = self._worth_hint
-        if hint is None or not isinstance(thing, Thing) or thing.kind != self._worth_kind:
-            return 0
-        if self._worth_reads is None:
-            return hint.value(self, {hint.var: thing})
-        key = self._worth_key(self.versions)  # the sum of the counters: they only grow, so it moves with them
-        value = hint.value(self, {hint.var: thing})
-        self._worth_cache[thing] = (key, value)
-        return value
-
-    def view(self, viewer: Player) -> dict:
-        """The state as `viewer` may see it (JSON-ready, as `state_to_json`): the other players'
-        `hidden` fields are left out, and so is the dice generator. Agents read other players
-        through this (or through hints, which the checker keeps from other players' hidden
-        fields, R0212); the engine, scenarios and the checker read the whole state."""
-        data = state_to_json(self.state)
-        del data["rng"]
-        hidden = self.rules.hidden_fields
-        if hidden:
-            for p in data["players"]:
-                if p["name"] != viewer.name:
-                    p["fields"] = {k: v for k, v in p["fields"].items() if k not in hidden}
-        return data
-
-    def hint(self, name: str, default):
-        hint = self.rules.hints.get(name)
-        if hint is None or hint.var is not None:
-            return default
-        return hint.value(self, {})
 
     # ---- dice and movement ---------------------------------------------------------------------
     def roll(self, player, count: int, where: RuleRef) -> Roll:
@@ -440,7 +341,7 @@ class Game(Cards, Dealing):
         debtor.owing = owed
         self._changed(OWING)
         try:
-            self.window(debtor, raising=owed, where=where)
+            self.actions.window(self, debtor, raising=owed, where=where)
         finally:
             debtor.owing = 0
             self._changed(OWING)

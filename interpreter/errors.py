@@ -46,3 +46,7 @@ class TurnEnded(Exception):
 
 class GameEnded(Exception):
     """Control flow: the game is over."""
+
+
+class AgentError(Exception):
+    """An agent answered a decision with something the rules do not allow."""

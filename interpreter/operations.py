@@ -170,7 +170,7 @@ def write_set_field(fn: Function, indent: int, target: str, value: str, where: s
     counted, the event made. `field` is the field's name, or None where the Python variable `field`
     holds it; a field that names a player (`owner`: `names_player` True, or None to look) counts
     its changes for each player it named or names too, under (field, seat): what a player holds is
-    kept while they stand (`Dealing.held_by`), whoever else's things change hands. `shown(python)`
+    kept while they stand (`Actions.held_by`), whoever else's things change hands. `shown(python)`
     is the Python of a value as its event shows it."""
     add = fn.add
     old = fn.temp()

@@ -50,7 +50,7 @@ class ActionDef:
     body: object
     where: RuleRef
     prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
-    sorted_reads: tuple = ()  # what `when` reads, in a fixed order (see Dealing.legal_actions)
+    sorted_reads: tuple = ()  # what `when` reads, in a fixed order (see Actions.legal_actions)
     volatile: object = None  # the part of the condition that reads what changes all the time
     relation: str | None = None  # `own turn before/in/after PHASE`: "before" | "in" | "after" ...
     phase_index: int | None = None  # ... the index of that phase in `phases`
@@ -185,11 +185,11 @@ class Rules:
     supplies: dict = attrs.Factory(dict)  # name -> Supply
     written: object = None  # the turn and the arrivals written out as Python (turngen.WrittenTurn)
     # What the engine works out from the rules alone, once for every game of them, on first use:
-    action_plan: list | None = None  # the actions as `Dealing.legal_actions` walks them (dealing._action_plan)
-    legal_actions: object = None  # legal(g, player, own_turn, wanted): `legal_actions` written out (actiongen.py)
-    amount_tests: dict = attrs.Factory(dict)  # an amount action's tests taken apart (`Dealing._amount_tests`)
+    action_plan: list | None = None  # the actions as `Actions.legal_actions` walks them (actions._action_plan)
+    legal_actions: object = None  # legal(acts, g, player, own_turn, wanted): `legal_actions` written out (actiongen.py)
+    amount_tests: dict = attrs.Factory(dict)  # an amount action's tests taken apart (`Actions._amount_tests`)
     thing_start: tuple | None = None  # the things' starting fields as far as every game has them the same (starting.py)
-    layout: tuple | None = None  # where the things lie, by position in the list of things (`engine.board_layout`)
+    layout: tuple | None = None  # where the things lie, by position in the list of things (`starting.board_layout`)
     thing_class: type = Thing  # every thing's class: a slot for each field of every kind (state.with_fields)
     player_class: type = Player  # every player's class: a slot for each declared player field
 

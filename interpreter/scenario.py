@@ -13,9 +13,9 @@ import attrs
 from rulesc.dsl import ast
 
 from .agents import ScriptedAct, ScriptedAgent
-from .dealing import AgentError, TradeOffer
 from .engine import Game
-from .errors import GameEnded, RuleRuntimeError, TurnEnded
+from .errors import AgentError, GameEnded, RuleRuntimeError, TurnEnded
+from .market import TradeOffer
 from .rules import Rules
 
 
@@ -133,7 +133,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
             elif isinstance(item, ast.ScenarioDice):
                 g.forced_dice.extend(item.rolls)
             elif isinstance(item, ast.ScenarioCards):
-                g.forced_cards.setdefault(item.deck, []).extend(c.id for c in item.cards)
+                g.decks.forced.setdefault(item.deck, []).extend(c.id for c in item.cards)
             elif isinstance(item, ast.ScenarioTurn):
                 g.state.current = players[item.player].seat
                 try:
@@ -152,7 +152,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
             elif isinstance(item, ast.ScenarioAction):
                 player = players[item.player]
                 argument = compiler.expr(item.argument, env_names)(g, env_for()) if item.argument is not None else None
-                legal = [o for o in g.legal_actions(player, own_turn=player.seat == g.state.current)
+                legal = [o for o in g.actions.legal_actions(g, player, own_turn=player.seat == g.state.current)
                          if o.action == item.action and o.argument == argument]
                 shown = getattr(argument, "name", argument)
                 what = f"`{item.action}{f' {shown}' if argument is not None else ''}` by {player.name}"
@@ -162,7 +162,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                     result.failures.append(Failure(item.span.line, f"{what} is allowed here, but the scenario forbids it"))
                 elif legal:
                     try:
-                        g.perform(player, legal[0])
+                        g.actions.perform(g, player, legal[0])
                     except (TurnEnded, GameEnded):
                         pass
             elif isinstance(item, ast.ScenarioTrade):
@@ -170,13 +170,13 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                 what = f"the trade `{rules.program.text_at(item.span).strip()}`"
                 if item.mode == "offer":
                     agents[offer.proposer.seat].offers.append(offer)
-                elif g.trade_is_legal(offer) != (item.mode == "do"):
+                elif g.market.trade_is_legal(g, offer) != (item.mode == "do"):
                     allowed = "is not allowed here, but the scenario does it" if item.mode == "do" else \
                         "is allowed here, but the scenario forbids it"
                     result.failures.append(Failure(item.span.line, f"{what} {allowed}"))
                 elif item.mode == "do":
                     try:
-                        g.complete_trade(offer, rules.trade_where)
+                        g.market.complete_trade(g, offer, rules.trade_where)
                     except (TurnEnded, GameEnded):
                         pass
             elif isinstance(item, ast.ScenarioExpect):

@@ -339,7 +339,7 @@ class StatementCodegen:
 
     def _w_Draw(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
-        fn.add(indent, f"g.draw({node.deck!r}, e['player'], {fn.name('_w', where)})")
+        fn.add(indent, f"g.decks.draw(g, {node.deck!r}, e['player'], {fn.name('_w', where)})")
         return local
 
     def _w_Do(self, fn, node, local, indent, where):
@@ -379,16 +379,17 @@ class StatementCodegen:
         return self._for_player(fn, node, local, indent, where, "extra_turn", "the player")
 
     def _w_Window(self, fn, node, local, indent, where):
-        if not node.only:
-            return self._for_player(fn, node, local, indent, where, "open_window", "the player")
-        self._tick(fn, node, indent)  # a window for the named actions only
-        who = self._needed(fn, node.who, local, indent, "given a window")
-        only = fn.name("_only", frozenset(n.id for n in node.only))
-        fn.add(indent, f"g.open_window({who}, {fn.name('_w', where)}, {only})")
+        self._tick(fn, node, indent)
+        who = self._needed(fn, node.who, local, indent, "given a window" if node.only else "the player")
+        only = fn.name("_only", frozenset(n.id for n in node.only)) if node.only else "None"  # the named actions only
+        fn.add(indent, f"g.actions.open_window(g, {who}, {fn.name('_w', where)}, {only})")
         return local
 
     def _w_UseCard(self, fn, node, local, indent, where):
-        return self._for_player(fn, node, local, indent, where, "use_card", "the player")
+        self._tick(fn, node, indent)
+        who = self._needed(fn, node.who, local, indent, "the player")
+        fn.add(indent, f"g.decks.use_card(g, {who}, {fn.name('_w', where)})")
+        return local
 
     def _for_player(self, fn, node, local, indent, where, method: str, role: str):
         self._tick(fn, node, indent)
@@ -454,7 +455,7 @@ class StatementCodegen:
         return local
 
     def _w_Auction(self, fn, node, local, indent, where):
-        """An auction: the open one (`Game.auction`), or bidding round by round (`Game.round_auction`),
+        """An auction: the open one (`Market.auction`), or bidding round by round (`Market.round_auction`),
         run again from the start without a bluffer who is exposed; then the sale's body, or `else`."""
         self._tick(fn, node, indent)
         w = fn.name("_w", where)
@@ -466,16 +467,16 @@ class StatementCodegen:
         thing = self._needed(fn, node.thing, local, indent, "auctioned")
         minimum = self._expr(fn, node.minimum, local, indent)
         if node.after is None and node.passes == 1 and not node.bluffing:  # the open auction
-            fn.add(indent, f"{sale} = g.auction({thing}, {minimum}, {bidders}, {w}, {node.window!r})")
+            fn.add(indent, f"{sale} = g.market.auction(g, {thing}, {minimum}, {bidders}, {w}, {node.window!r})")
         else:
             first = self._expr(fn, node.after, local, indent) if node.after is not None else "None"
             exposed, loop = fn.temp(), indent + 1
             fn.add(indent, f"{exposed} = []")
             fn.add(indent, "while True:")  # a bluffer exposed: the auction runs again from the start without him
             fn.add(loop, f"{bidders} = [p for p in {bidders} if p not in {exposed}]")
-            fn.add(loop, f"{sale} = g.round_auction({thing}, {minimum}, {bidders}, {w}, {node.window!r}, {first}, "
-                         f"{node.passes!r}, {node.bluffing!r})")
-            fn.add(loop, f"if {sale} is None or {not node.bluffing!r} or g.covers_bid({sale}, {w}):")
+            fn.add(loop, f"{sale} = g.market.round_auction(g, {thing}, {minimum}, {bidders}, {w}, {node.window!r}, "
+                         f"{first}, {node.passes!r}, {node.bluffing!r})")
+            fn.add(loop, f"if {sale} is None or {not node.bluffing!r} or g.market.covers_bid(g, {sale}, {w}):")
             fn.add(loop + 1, "break")
             fn.add(loop, f"{exposed}.append({sale}.winner)")
             if node.bluff is not None:
@@ -492,7 +493,7 @@ class StatementCodegen:
 
     def _w_Discard(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
-        fn.add(indent, f"g.discard({node.deck!r}, {fn.name('_w', where)})")
+        fn.add(indent, f"g.decks.discard(g, {node.deck!r}, {fn.name('_w', where)})")
         return local
 
     def _w_DiscardHeld(self, fn, node, local, indent, where):
@@ -500,14 +501,14 @@ class StatementCodegen:
         who = self._needed(fn, node.who, local, indent, "who holds the card")
         card = self._needed(fn, node.card, local, indent, "the card")
         to = self._needed(fn, node.to, local, indent, "who receives the card") if node.to is not None else "None"
-        fn.add(indent, f"g.discard_held({who}, {card}, {fn.name('_w', where)}, {to})")
+        fn.add(indent, f"g.decks.discard_held(g, {who}, {card}, {fn.name('_w', where)}, {to})")
         return local
 
     def _w_PlayCard(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
         who = self._needed(fn, node.who, local, indent, "who plays the card")
         card = self._needed(fn, node.card, local, indent, "the card")
-        fn.add(indent, f"g.play_card({who}, {card}, {fn.name('_w', where)})")
+        fn.add(indent, f"g.decks.play_card(g, {who}, {card}, {fn.name('_w', where)})")
         return local
 
     def _w_Put(self, fn, node, local, indent, where):

@@ -167,7 +167,7 @@ def turn_function(rules):
         add(1, "if g.all_quiet:")  # every agent speaks only in its own turn (`Game.play` knows): his window alone
         add(2, "if not player.out:")
         add(3, "try:")
-        add(4, "g.window(player)")
+        add(4, "g.actions.window(g, player)")
         add(3, "except TurnEnded:")
         add(4, "pass")
         add(1, "else:")
@@ -182,7 +182,7 @@ def turn_function(rules):
         add(3, f"elif not {asked}.wants_window(g, p, p is player):")
         add(4, "continue")
         add(3, "try:")
-        add(4, "g.window(p)")
+        add(4, "g.actions.window(g, p)")
         add(3, "except TurnEnded:")
         add(4, "pass")
     if rules.ends:  # `Game.check_end`, called only when what the end conditions read has changed

@@ -92,8 +92,8 @@ def _innermost(parser, args) -> argparse.ArgumentParser:
 
 def _is_agent_error(exc: Exception) -> bool:
     """An agent's illegal answer (`AgentError`): only possible once the interpreter is imported."""
-    dealing = sys.modules.get("rulesc.interpreter.dealing")
-    return dealing is not None and isinstance(exc, dealing.AgentError)
+    errors = sys.modules.get("rulesc.interpreter.errors")
+    return errors is not None and isinstance(exc, errors.AgentError)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from rulesc.interpreter.actiongen import ActionChoice
 from rulesc.interpreter.agents import Agent, HeuristicAgent, make_agents
-from rulesc.interpreter.dealing import ActionChoice
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.events import FIELDS
 from rulesc.interpreter.state import Account

@@ -19,9 +19,10 @@ import os
 import attrs
 
 from rulesc.interpreter.agents import Agent
-from rulesc.interpreter.dealing import AgentError, TradeOffer
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.errors import AgentError
 from rulesc.interpreter.events import event_to_json
+from rulesc.interpreter.market import TradeOffer
 
 
 @attrs.define

@@ -55,20 +55,20 @@ end when count(players) == 1 winner players[0] as "last player standing"
 def test_an_action_that_reads_the_bid_a_player_must_make_is_tested_again_when_it_changes():
     # Regression: `bidding` had no change counter and was not marked untracked, so a condition on it
     # alone was cached: once found illegal (no auction), `ask` stayed illegal in every bid window.
-    # Now the engine counts its changes (`Dealing._bid_window`), as this test does.
-    from rulesc.interpreter.dealing import BIDDING
+    # Now the engine counts its changes (`Market._bid_window`), as this test does.
+    from rulesc.interpreter.market import BIDDING
 
     rules = compile_rules(check_program(parse_text(BIDDING_GAME, "tiny.rules")))
     game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
     game.setup()
     player = game.state.players[0]
-    assert game.legal_actions(player, True) == []
+    assert game.actions.legal_actions(game, player, True) == []
     player.bidding = 20  # as in an auction's bid window
     game._changed(BIDDING)
-    assert [choice.action for choice in game.legal_actions(player, False)] == ["ask"]
+    assert [choice.action for choice in game.actions.legal_actions(game, player, False)] == ["ask"]
     player.bidding = 0
     game._changed(BIDDING)
-    assert game.legal_actions(player, True) == []
+    assert game.actions.legal_actions(game, player, True) == []
 
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -76,7 +76,7 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 
 def _events(rules, seed: int, players: int, cache: bool) -> str:
     game = Game(rules, players, seed=seed, agents=make_agents("heuristic", seed, players))
-    game.cache_actions = cache
+    game.actions.caching = cache
     game.play()
     return events_to_jsonl(game.events)
 
@@ -103,12 +103,12 @@ def test_a_failure_in_a_kept_layer_is_reported_as_the_whole_condition_would_be()
     messages = []
     for cache in (True, False):
         game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
-        game.cache_actions = cache
+        game.actions.caching = cache
         game.setup()
         player = game.state.players[0]
         game.by_name["Alpha"].f["owner"] = player
         with pytest.raises(RuleRuntimeError) as caught:
-            game.legal_actions(player, True)
+            game.actions.legal_actions(game, player, True)
         messages.append(str(caught.value))
     assert "division by zero" in messages[0]
     assert messages[0] == messages[1]
@@ -122,16 +122,16 @@ def test_a_holder_keeps_his_list_of_things_while_they_are_the_same():
     bob = game.state.players[(game.state.current + 1) % 3]
     first, second = [t for t in game.things if t.kind == "Property"][:2]
     game.set_field(first, "owner", ann, "test")
-    assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [first]
-    kept = game.held_by("Property", "owner", ann)
+    assert [o.argument for o in game.actions.legal_actions(game, ann, True) if o.action == "borrow"] == [first]
+    kept = game.actions.held_by(game, "Property", "owner", ann)
     game.set_field(second, "owner", bob, "test")  # another's purchase: Ann's list stands ...
-    assert game.held_by("Property", "owner", ann) is kept
-    assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [first]
+    assert game.actions.held_by(game, "Property", "owner", ann) is kept
+    assert [o.argument for o in game.actions.legal_actions(game, ann, True) if o.action == "borrow"] == [first]
     game.set_field(first, "debt_ridden", True, "test")  # ... and what only the rest reads is tested again
-    assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == []
+    assert [o.argument for o in game.actions.legal_actions(game, ann, True) if o.action == "borrow"] == []
     game.set_field(second, "owner", ann, "test")
-    assert game.held_by("Property", "owner", ann) == [first, second]
-    assert [o.argument for o in game.legal_actions(ann, True) if o.action == "borrow"] == [second]
+    assert game.actions.held_by(game, "Property", "owner", ann) == [first, second]
+    assert [o.argument for o in game.actions.legal_actions(game, ann, True) if o.action == "borrow"] == [second]
 
 
 UNWANTED = LAYERED.replace("l.owner == player and l.level >= 0 and 10 / l.zero > 1:",
@@ -147,7 +147,7 @@ def test_an_action_whose_condition_may_fail_is_tested_even_when_the_agent_does_n
     game.by_name["Alpha"].f["owner"] = player
     assert "fix" not in game.agents[player.seat].wanted_actions(game, player, None)
     with pytest.raises(RuleRuntimeError, match="division by zero"):
-        game.window(player)
+        game.actions.window(game, player)
 
 
 SAFETY = {
@@ -278,7 +278,7 @@ def test_no_kept_answer_reaches_an_agent_answering_blindfolded():
 def test_conditions_taken_apart_offer_what_the_whole_conditions_offer():
     """Wall Street's `buy_share(s) … when s.owner == none and s.bank == player.position and …` matches
     the share's fixed `bank` against the value worked out once (`ActionDef.select`), and its amount
-    actions test `on_bankomat(player)` once for all amounts (`Dealing._amount_tests`). At every
+    actions test `on_bankomat(player)` once for all amounts (`Actions._amount_tests`). At every
     window and landing of whole games, every player is offered exactly what testing each whole
     condition for each option offers."""
     rules = load_rules(str(GAMES / "wallstreet.rules"))
@@ -289,17 +289,17 @@ def test_conditions_taken_apart_offer_what_the_whole_conditions_offer():
 
     def plainly(g, p, own: bool) -> list:
         """The legal actions with each whole condition tested for each option."""
-        kept = dict(g._amount_plans)
+        kept = dict(g.actions.amount_tests)
         for a in selected:
             a.select = None
-        g._amount_plans.update({a.name: (None, a.when, a.volatile) for a in amounts})
+        g.actions.amount_tests.update({a.name: (None, a.when, a.volatile) for a in amounts})
         try:
-            return g.legal_actions(p, own)
+            return g.actions.legal_actions(g, p, own)
         finally:
             for a, select in originals:
                 a.select = select
-            g._amount_plans.clear()
-            g._amount_plans.update(kept)
+            g.actions.amount_tests.clear()
+            g.actions.amount_tests.update(kept)
 
     seen: set = set()
     for seed in range(3):
@@ -309,7 +309,7 @@ def test_conditions_taken_apart_offer_what_the_whole_conditions_offer():
             if kind in ("window", "land"):
                 for p in g.active:
                     own = p.seat == g.state.current
-                    fast = g.legal_actions(p, own)
+                    fast = g.actions.legal_actions(g, p, own)
                     assert fast == plainly(g, p, own), (g.state.turn, p.name)
                     seen.update(o.action for o in fast)
         game.observer = observe
@@ -321,8 +321,8 @@ def test_a_part_reading_ownership_only_against_the_player_is_kept_by_his_things(
     """FINANCE's `build` asks `all(q in p.series: q.owner == player)`: its answer stands while the
     player's leases are the same, so another player's purchase (an `owner` change) does not make it
     test his leases again. Read any other way, or inside a define, ownership keeps counting."""
+    from rulesc.interpreter.actions import _layers
     from rulesc.interpreter.reads import fixed_fields
-    from rulesc.interpreter.dealing import _layers
 
     def first_reads(rules, name):
         action = next(a for a in rules.actions if a.name == name)
@@ -347,7 +347,7 @@ def test_a_stable_answer_that_reads_no_player_is_kept_once_for_all_players():
     whole games, each player is offered what computing everything afresh offers."""
     rules = load_rules(str(GAMES / "wallstreet.rules"))
     game = Game(rules, 3, seed=4, agents=make_agents("heuristic", 4, 3))
-    shared = {entry[1] for entry in game._make_plan() if entry[9]}
+    shared = {entry[1] for entry in game.actions.make_plan(rules) if entry[9]}
     assert {"buy_share", "buy_fund"} <= shared
     assert not {"sell_company", "sell_share", "build"} & shared  # filtered by holder, or kept in layers
     compared = 0
@@ -357,12 +357,12 @@ def test_a_stable_answer_that_reads_no_player_is_kept_once_for_all_players():
         if kind in ("window", "land"):
             for p in g.active:
                 own = p.seat == g.state.current
-                kept = g.legal_actions(p, own)
-                g.cache_actions = False
+                kept = g.actions.legal_actions(g, p, own)
+                g.actions.caching = False
                 try:
-                    assert kept == g.legal_actions(p, own), (g.state.turn, p.name)
+                    assert kept == g.actions.legal_actions(g, p, own), (g.state.turn, p.name)
                 finally:
-                    g.cache_actions = True
+                    g.actions.caching = True
                 compared += 1
     game.observer = observe
     game.play()

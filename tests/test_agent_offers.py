@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesc.interpreter import dealing
+from rulesc.interpreter import market
 from rulesc.interpreter.agents import Agent, HeuristicAgent, make_agents
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.events import events_to_jsonl
@@ -27,9 +27,9 @@ def play(rules, players: int, seed: int) -> str:
 def test_the_games_are_the_same_with_fewer_offers(name, monkeypatch):
     rules = load_rules(str(GAMES / f"{name}.rules"))
     offers: list = []
-    real_trade = dealing.Dealing.trade
-    monkeypatch.setattr(dealing.Dealing, "trade", lambda self, offer, where: offers.append(offer) or
-                        real_trade(self, offer, where))
+    real_trade = market.Market.trade
+    monkeypatch.setattr(market.Market, "trade", lambda self, g, offer, where: offers.append(offer) or
+                        real_trade(self, g, offer, where))
     seeds = range(12)
     now = [play(rules, 2 + seed % 3, seed) for seed in seeds]
     fewer = len(offers)
@@ -48,7 +48,7 @@ def test_a_partner_who_might_say_yes_later_is_asked_again():
     game.setup()
     proposer, partner = game.state.players
     lease = next(t for t in game.things if t.kind == "Lease")
-    offer = dealing.TradeOffer(proposer, partner, (), (lease,), 100)
+    offer = market.TradeOffer(proposer, partner, (), (lease,), 100)
     agent = game.agents[0]
     assert agent._offer(game, offer) is offer
     assert agent._offer(game, offer) is offer  # the partner's agent is not the heuristic one
@@ -75,11 +75,11 @@ def _buy_to_complete_afresh(self, game, player):
         if len(members) < 2 or members[0].kind not in kinds or len(missing) != 1:
             continue
         thing, owner = missing[0], missing[0].f.get("owner")
-        price = game.worth(thing) * 2
+        price = game.hints.worth(game, thing) * 2
         if owner is None or owner.out or price > spare:
             continue
-        offer = dealing.TradeOffer(player, owner, (), (thing,), price)
-        if game.trade_is_legal(offer):
+        offer = market.TradeOffer(player, owner, (), (thing,), price)
+        if game.market.trade_is_legal(game, offer):
             return offer
     return None
 
@@ -120,7 +120,7 @@ def test_the_engine_asks_a_replaced_wanted_actions(monkeypatch):
 
 
 def test_an_agent_put_in_a_seat_mid_game_answers_its_windows():
-    """What a seat's windows ask is kept for the game while the seat's agent stays (`window_kits`):
+    """What a seat's windows ask is kept for the game while the seat's agent stays (`Actions.kits`):
     another agent put in the seat is asked from then on."""
     rules = load_rules(str(GAMES / "wheeler.rules"))
     game = Game(rules, 2, seed=3, agents=make_agents("heuristic", 3, 2))

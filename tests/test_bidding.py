@@ -97,7 +97,7 @@ def test_the_heuristic_bids_worked_out_once_are_the_bids_it_makes_one_by_one():
     game = Game(_rules(hidden=False), ["Ann", "Bob"], seed=1, agents={0: HeuristicAgent(1, 0), 1: HeuristicAgent(1, 1)})
     agent, ann = game.agents[0], game.state.players[0]
     lots = [t for t in game.things if t.kind == "Lot"]
-    assert len({game.worth(t) for t in lots}) > 1
+    assert len({game.hints.worth(game, t) for t in lots}) > 1
     for thing in lots:
         for cash in (0, 5, 40, 100, 1000):
             bids = agent.bidder(game, ann, thing, cash)

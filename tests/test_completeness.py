@@ -137,8 +137,9 @@ def test_every_statement_has_its_code_writer():
 def test_every_event_kind_has_its_json_fields():
     source = "\n".join(p.read_text() for p in (ROOT / "interpreter").glob("*.py"))
     # `emit("kind", ...)`, or the same written out where an event is made every turn (engine.py's `pay`...,
-    # the generated code's `write_emit(fn, indent, "turn", ...)`)
-    emitted = set(re.findall(r'(?:emit\(\s*|event_sink\(\(self\.state\.turn, |_emit\(fn, \w+, )"(\w+)"', source))
+    # the collaborators' `g.event_sink((g.state.turn, "window", ...))`, the generated code's
+    # `write_emit(fn, indent, "turn", ...)`)
+    emitted = set(re.findall(r'(?:emit\(\s*|event_sink\(\((?:self|g)\.state\.turn, |_emit\(fn, \w+, )"(\w+)"', source))
     assert emitted, "no emit(...) calls found: has the engine's event call changed?"
     assert emitted <= set(events.FIELDS), f"events without JSON fields: {emitted - set(events.FIELDS)}"
     assert set(events.FIELDS) <= emitted, f"JSON fields for events never emitted: {set(events.FIELDS) - emitted}"

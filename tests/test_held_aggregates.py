@@ -1,5 +1,5 @@
 """An aggregate over a kind filtered by `p.owner == X` (a field that names a player, X a player)
-looks at what X holds, kept by the game (`Shapes.held`, `Dealing.held_by`), and answers what the
+looks at what X holds, kept by the game (`Shapes.held`, `Actions.held_by`), and answers what the
 loop over every thing answers, in every aggregate, as things change hands; a filter by `none` or
 by a player that may be `none` loops over every thing."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
-from rulesc.interpreter import dealing
+from rulesc.interpreter import actions
 from rulesc.interpreter.analysis import Shapes
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.events import NO_RULE
@@ -61,9 +61,9 @@ def _answers(rules) -> list:
 
 def test_an_aggregate_over_what_a_player_holds_answers_as_the_loop(monkeypatch):
     asked = []
-    held_by = dealing.Dealing.held_by
-    monkeypatch.setattr(dealing.Dealing, "held_by", lambda self, kind, field, player:
-                        asked.append(field) or held_by(self, kind, field, player))
+    held_by = actions.Actions.held_by
+    monkeypatch.setattr(actions.Actions, "held_by", lambda self, g, kind, field, player:
+                        asked.append(field) or held_by(self, g, kind, field, player))
     held = _answers(_rules(monkeypatch, True))
     assert asked and set(asked) == {"owner"}
     with monkeypatch.context() as m:

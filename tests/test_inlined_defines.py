@@ -58,14 +58,14 @@ def _game(hint: str) -> Game:
 def test_an_inlined_define_answers_as_its_call(hint, expected):
     game = _game(f"hint figure = {hint}")
     assert "fn_richer" not in game.rules.hints["figure"].value.__globals__  # written in place, not called
-    assert game.hint("figure", 0) == expected
+    assert game.hints.value(game, "figure", 0) == expected
 
 
 def test_a_define_that_may_fail_is_called_and_fails_in_the_define():
     game = _game("hint figure = sum(q in players: share(q))")
     assert "fn_share" in game.rules.hints["figure"].value.__globals__
     with pytest.raises(RuleRuntimeError) as caught:
-        game.hint("figure", 0)
+        game.hints.value(game, "figure", 0)
     assert "division by zero" in str(caught.value)
     assert caught.value.span.line == GAME.splitlines().index(
         "define share(x: player) = x.cash / (count(players) - 3)") + 1

@@ -202,23 +202,23 @@ def test_reusing_legal_actions_changes_nothing(finance, agents):
     for seed in range(6):
         cached = play(finance, seed, agents=agents)
         fresh = Game(finance, 4, seed=seed, agents=make_agents(agents, seed, 4))
-        fresh.cache_actions = False
+        fresh.actions.caching = False
         fresh.play()
         assert events_to_jsonl(cached.events) == events_to_jsonl(fresh.events)
 
 
 def test_a_trade_has_two_sides(finance):
     """Nothing may be given (or lent) for nothing: a trade must give something each way."""
-    from rulesc.interpreter.dealing import TradeOffer
+    from rulesc.interpreter.market import TradeOffer
     game = Game(finance, 2, seed=0, agents=make_agents("heuristic", 0, 2))
     ann, bob = game.state.players
     wayback, rubeville = game.by_name["Wayback"], game.by_name["Rubeville"]
     wayback.f["owner"], rubeville.f["owner"] = ann, bob
-    assert game.trade_is_legal(TradeOffer(ann, bob, (wayback,), (), -50))
-    assert game.trade_is_legal(TradeOffer(ann, bob, (wayback,), (rubeville,), 0))
-    assert not game.trade_is_legal(TradeOffer(ann, bob, (wayback,), (), 0))
-    assert not game.trade_is_legal(TradeOffer(ann, bob, (), (), 100))
-    assert not game.trade_is_legal(TradeOffer(ann, bob, (), (wayback,), 10))  # not Bob's to give
+    assert game.market.trade_is_legal(game, TradeOffer(ann, bob, (wayback,), (), -50))
+    assert game.market.trade_is_legal(game, TradeOffer(ann, bob, (wayback,), (rubeville,), 0))
+    assert not game.market.trade_is_legal(game, TradeOffer(ann, bob, (wayback,), (), 0))
+    assert not game.market.trade_is_legal(game, TradeOffer(ann, bob, (), (), 100))
+    assert not game.market.trade_is_legal(game, TradeOffer(ann, bob, (), (wayback,), 10))  # not Bob's to give
 
 
 def test_set_reaches_the_parameters_computed_from_it(tmp_path):
@@ -238,10 +238,10 @@ def test_an_actions_cash_test_is_kept_apart_from_what_can_be_reused(finance):
     for name in ("Wayback", "Rubeville"):
         game.by_name[name].f["owner"] = ann
     game._changed("owner")
-    assert len(game.legal_actions(ann, True)) == 2
+    assert len(game.actions.legal_actions(game, ann, True)) == 2
     ann.f["cash"] = 10  # the reused answer must still see that houses cost $50
     game._changed("cash")
-    assert game.legal_actions(ann, True) == []
+    assert game.actions.legal_actions(game, ann, True) == []
 
 
 @pytest.mark.parametrize("name", ["finance", "wheeler", "wallstreet"])

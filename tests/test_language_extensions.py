@@ -127,7 +127,7 @@ action pick any time:
 
     g.agents[0].choose = spy
     g.by_name["R1"].f["owner"] = g.state.players[1]
-    g.perform(ann, g.legal_actions(ann, True)[0])
+    g.actions.perform(g, ann, g.actions.legal_actions(g, ann, True)[0])
     assert offered == [["R2", "B1"]]
     assert g.by_name["B1"].f["owner"] is ann and ann.f["cash"] == 70
 
@@ -139,7 +139,7 @@ action pick any time:
         set l.owner = player
 """)
     ann = g.state.players[0]
-    g.perform(ann, g.legal_actions(ann, True)[0])
+    g.actions.perform(g, ann, g.actions.legal_actions(g, ann, True)[0])
     assert all(t.f.get("owner") is None for t in g.things if t.kind == "Lot")
 
 
@@ -229,7 +229,7 @@ deck Fate once:
 def test_discard_and_left():
     g = game(DECK + "\non land Jail:\n    discard from Fate\n")
     assert len(g.state.decks["Fate"]) == 3
-    g.discard("Fate", "x")
+    g.decks.discard(g, "Fate", "x")
     assert len(g.state.decks["Fate"]) == 2 and len(g.state.discards["Fate"]) == 1
     assert_all_pass(DECK + """
 scenario "left counts the draw pile":
@@ -247,11 +247,11 @@ scenario "left counts the draw pile":
 def test_kept_card_goes_to_the_hand_and_is_used_later():
     g = game(DECK, scripts={"Ann": {"keep": ["keep"]}})
     ann = g.state.players[0]
-    g.forced_cards["Fate"] = ["Again"]
-    g.draw("Fate", ann, "x")
+    g.decks.forced["Fate"] = ["Again"]
+    g.decks.draw(g, "Fate", ann, "x")
     assert [h.card for h in ann.hand] == ["Again"] and ann.extra_turns == 0
     assert "Again" not in g.state.decks["Fate"]
-    g.use_card(ann, "x")
+    g.decks.use_card(g, ann, "x")
     assert ann.hand == [] and ann.extra_turns == 1
     assert g.state.discards["Fate"] == ["Again"]
 
@@ -259,8 +259,8 @@ def test_kept_card_goes_to_the_hand_and_is_used_later():
 def test_a_card_used_at_once_is_discarded_after_its_effect():
     g = game(DECK, scripts={"Ann": {"keep": ["use"]}})
     ann = g.state.players[0]
-    g.forced_cards["Fate"] = ["Again"]
-    g.draw("Fate", ann, "x")
+    g.decks.forced["Fate"] = ["Again"]
+    g.decks.draw(g, "Fate", ann, "x")
     assert ann.hand == [] and ann.extra_turns == 1 and g.state.discards["Fate"] == ["Again"]
 
 
@@ -298,7 +298,7 @@ on debt:
         eliminate debtor
 """, scripts={"Ann": {"act": [("loan", None)]}})
     ann = g.state.players[0]
-    assert g.legal_actions(ann, True) == []
+    assert g.actions.legal_actions(g, ann, True) == []
     g.move(ann, "to", g.squares["Jail"], "x")
     assert not ann.out and ann.owing == 0
     assert ann.f["cash"] == 100  # borrowed 500 while owing it, then paid it
@@ -485,7 +485,7 @@ def test_a_variant_may_remove_every_card_of_a_cut_deck(tmp_path):
     path.write_text('extends "base.rules"\nremove card Fate.Gift\nremove card Fate.Tax\n')
     from rulesc.interpreter.rules import load_rules
     g = Game(load_rules(str(path)), ["Ann", "Bob"], seed=1, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
-    g.draw("Fate", g.state.players[0], "x")  # draws nothing, as from an empty `once` deck
+    g.decks.draw(g, "Fate", g.state.players[0], "x")  # draws nothing, as from an empty `once` deck
     assert not [e for e in g.events if e[1] == "draw"]
 
 
@@ -660,7 +660,7 @@ action pick any time:
         do note(pair)
 """)
     ann = g.state.players[0]
-    g.perform(ann, g.legal_actions(ann, True)[0])
+    g.actions.perform(g, ann, g.actions.legal_actions(g, ann, True)[0])
     log = events_to_jsonl(g.events)  # a Thing in an event was not JSON
     assert '"option":["R1","R2"]' in log and '"arguments":[["R1","R2"]]' in log and '"new":["R1","R2"]' in log
 

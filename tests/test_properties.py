@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesc.interpreter.dealing import ActionChoice
+from rulesc.interpreter.actiongen import ActionChoice
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import load_rules
 from rulesc.properties import (BUILTIN, CARDS, CRASH, MONEY, NEGATIVE, OUT, DataRandom, HypothesisAgent,
@@ -178,12 +178,12 @@ def test_a_rule_that_loops_is_a_crash_reported_quickly():
 
 
 def test_a_bug_in_the_engine_is_reported_not_raised(monkeypatch):
-    from rulesc.interpreter import engine
+    from rulesc.interpreter import market
 
     def broken(self, *args, **kwargs):  # an auction, the engine's own code, with a bug in it
         raise KeyError("boom")
 
-    monkeypatch.setattr(engine.Game, "auction", broken)
+    monkeypatch.setattr(market.Market, "auction", broken)
     report = check_properties(load_rules(str(HOUSES)), examples=10, max_turns=60)
     failure = report.failure_of(CRASH)
     assert failure is not None, format_report(report)

@@ -14,7 +14,9 @@ from rulesc.diagram import build_diagram
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
 from rulesc.interpreter.agents import HeuristicAgent, make_agents
+from rulesc.interpreter.blindfold import view
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.market import TradeOffer
 from rulesc.interpreter.rules import compile_rules, load_rules
 
 from test_language_extensions import BASE, assert_all_pass, checked, errors, game
@@ -178,10 +180,10 @@ def test_a_cycle_deck_puts_used_cards_at_the_bottom_unshuffled():
     g = game(NEWS)
     ann = g.state.players[0]
     start = list(g.state.decks["News"])
-    g.draw("News", ann, "x")
+    g.decks.draw(g, "News", ann, "x")
     assert g.state.decks["News"] == start[1:] + start[:1]
     for _ in range(6):
-        g.draw("News", ann, "x")
+        g.decks.draw(g, "News", ann, "x")
     drawn = [e[3][2] for e in g.events if e[1] == "draw"]
     assert drawn == (start * 3)[:7]  # the same order, round and round
     assert g.state.discards["News"] == [] and len(g.state.decks["News"]) == 3
@@ -209,8 +211,8 @@ scenario "a lasting card stays in force until the next draw":
 def test_showing_round_trips_through_json():
     from rulesc.interpreter.state import state_from_json, state_to_json
     g = game(NEWS)
-    g.forced_cards["News"] = ["Boom"]
-    g.draw("News", g.state.players[0], "x")
+    g.decks.forced["News"] = ["Boom"]
+    g.decks.draw(g, "News", g.state.players[0], "x")
     data = state_to_json(g.state)
     assert data["showing"] == {"News": ["News", "Boom"]}
     fresh = game(NEWS)
@@ -334,7 +336,7 @@ def timing_game(scripts, seed=1):
 
 
 def offered(g, player):
-    return sorted({o.action for o in g.legal_actions(player, own_turn=True)})
+    return sorted({o.action for o in g.actions.legal_actions(g, player, own_turn=True)})
 
 
 def test_own_turn_before_a_phase_is_offered_only_before_it():
@@ -371,17 +373,17 @@ def test_window_only_offers_the_named_actions_and_no_trades():
     windows = []
 
     def watch(game, kind, where, payload):
-        if kind == "window" and game.window_only is not None:
-            windows.append(sorted(o.action for o in game.legal_actions(ann, own_turn=True)))
-            assert not game.trade_is_legal(__import__("rulesc.interpreter.dealing", fromlist=["TradeOffer"])
-                                           .TradeOffer(ann, game.state.players[1], (game.state.things[0],), (), -1))
+        if kind == "window" and game.actions.only is not None:
+            windows.append(sorted(o.action for o in game.actions.legal_actions(game, ann, own_turn=True)))
+            assert not game.market.trade_is_legal(game, TradeOffer(ann, game.state.players[1], (game.state.things[0],),
+                                                                   (), -1))
     g.observer = watch
     g.forced_dice.append((3,))  # Go -> R1 -> R2 -> Jail: the bank phase runs
     g.play_turn()
     assert windows == [["deposit"]]
     acts = [e[3][1] for e in g.events if e[1] == "action"]
     assert acts == ["deposit", "deposit"] and ann.f["bonus"] == 10
-    assert g.window_only is None  # closed again
+    assert g.actions.only is None  # closed again
 
 
 def test_timing_in_a_scenario():
@@ -441,10 +443,10 @@ def amount_rules():
 def test_the_amounts_offered_run_from_low_to_high_in_steps():
     g = Game(amount_rules(), ["Ann", "Bob"], seed=1, agents=make_agents("random", 1, 2))
     ann = g.state.players[0]
-    assert [o.argument for o in g.legal_actions(ann, own_turn=True) if o.action == "deposit"] == [10, 20, 30, 40, 50]
+    assert [o.argument for o in g.actions.legal_actions(g, ann, own_turn=True) if o.action == "deposit"] == [10, 20, 30, 40, 50]
     g.set_field(ann, "deposit", 30, "x")
     g.set_field(ann, "cash", 15, "x")
-    options = g.legal_actions(ann, own_turn=True)
+    options = g.actions.legal_actions(g, ann, own_turn=True)
     assert [o.argument for o in options if o.action == "deposit"] == [10]  # cap - deposit = 20, cash 15
     assert [o.argument for o in options if o.action == "withdraw"] == list(range(1, 31))
 
@@ -506,7 +508,7 @@ def test_a_huge_range_or_a_zero_step_stops_the_game_with_a_diagnostic():
                            ("action a(x: count from 1 to 5 step turn - turn) any time:\n    pass\n", "step")):
         g = Game(rules_of(extra), ["Ann", "Bob"], seed=1, agents=make_agents("random", 1, 2))
         with pytest.raises(RuleRuntimeError, match=message):
-            g.legal_actions(g.state.players[0], own_turn=True)
+            g.actions.legal_actions(g, g.state.players[0], own_turn=True)
 
 
 # ---- round-robin auctions: in turn after P, passes N, bluffing ---------------------------------------
@@ -569,7 +571,7 @@ def test_nobody_bids_runs_else():
 
 
 def test_without_bluffing_no_bid_exceeds_cash():
-    from rulesc.interpreter.dealing import AgentError
+    from rulesc.interpreter.errors import AgentError
     g = game(ROUND.replace(" bluffing", "").replace("    bluff:\n        pay $50 from sale.winner to bank"
                                                      "      § \"A bluffer who is exposed must then pay a fine\"\n", ""),
              scripts={"Bob": {"bid": [150]}})
@@ -716,11 +718,11 @@ def test_the_view_leaves_out_other_players_hidden_fields():
     rules = compile_rules(hidden_rules(""))
     g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("heuristic", 1, 2))
     ann, bob = g.state.players
-    seen = g.view(ann)
+    seen = view(g, ann)
     fields = {p["name"]: p["fields"] for p in seen["players"]}
     assert fields["Ann"]["cash"] == 100 and "cash" not in fields["Bob"] and "bonus" in fields["Bob"]
     assert "rng" not in seen
-    assert g.view(bob)["players"][0]["fields"].keys() == {"bonus"}
+    assert view(g, bob)["players"][0]["fields"].keys() == {"bonus"}
     # the engine still reads and changes everything
     g.play()
     assert all(isinstance(p.f["cash"], int) for p in g.state.players)

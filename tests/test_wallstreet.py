@@ -86,7 +86,7 @@ def test_insurance_is_never_sold():
         if company:
             g.by_name["Sv1"].f["owner"] = ann
         ann.owing = 50_000
-        return [(a.action, getattr(a.argument, "name", a.argument)) for a in g.legal_actions(ann, True, True)]
+        return [(a.action, getattr(a.argument, "name", a.argument)) for a in g.actions.legal_actions(g, ann, True)]
 
     assert offered(company=False) == []
     assert offered(company=True) == [("sell_company", "Sv1")]
@@ -94,11 +94,12 @@ def test_insurance_is_never_sold():
 
 def test_cash_is_hidden_from_the_other_players():
     from rulesc.interpreter.agents import make_agents
+    from rulesc.interpreter.blindfold import view
     from rulesc.interpreter.engine import Game
     rules = load_rules(str(FILES[0]))
     assert rules.hidden_fields == {"cash", "deposit"}
     g = Game(rules, 3, seed=2, agents=make_agents("heuristic", 2, 3))
-    seen = g.view(g.state.players[0])["players"]
+    seen = view(g, g.state.players[0])["players"]
     assert "cash" in seen[0]["fields"] and "cash" not in seen[1]["fields"] and "loans" in seen[1]["fields"]
 
 

@@ -1,4 +1,4 @@
-"""`Game.worth` keeps each thing's value, and never serves one about state that changed since."""
+"""`Hints.worth` keeps each thing's value, and never serves one about state that changed since."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from rulesc.dsl.checker import check_program
 from rulesc.dsl.parser import parse_text
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.hints import Hints
 from rulesc.interpreter.rules import compile_rules, load_rules
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -61,29 +62,30 @@ def test_a_things_worth_is_kept_only_while_what_it_reads_stands(hint, counted):
     game = Game(rules, 2, seed=0, agents=make_agents("heuristic", 0, 2))
     game.setup()
     alpha = game.by_name["Alpha"]
-    assert game._worth_reads == counted
-    assert game.worth(alpha) == (120 if not counted else 60)
+    assert game.hints.worth_reads == counted
+    assert game.hints.worth(game, alpha) == (120 if not counted else 60)
     game.set_field(alpha, "level", 2, "test")
-    assert game.worth(alpha) == (120 if not counted else 80)
-    assert game.worth(game.state.players[0]) == 0 and game.worth(None) == 0  # not a thing of the hint's kind
+    assert game.hints.worth(game, alpha) == (120 if not counted else 80)
+    not_things = (game.state.players[0], None)  # not things of the hint's kind
+    assert [game.hints.worth(game, value) for value in not_things] == [0, 0]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["finance", "wheeler", "wallstreet"])
 def test_every_kept_worth_is_the_hints_value_now(name, monkeypatch):
-    """Throughout whole games (every bid, every option weighed), each value `Game.worth` answers is
+    """Throughout whole games (every bid, every option weighed), each value `Hints.worth` answers is
     what the hint computes at that moment."""
     asked = []
 
-    def checked(game, thing, worth=Game.worth):
-        value = worth(game, thing)
-        hint = game._worth_hint
-        if hint is not None and getattr(thing, "kind", None) == game._worth_kind:
+    def checked(hints, game, thing, worth=Hints.worth):
+        value = worth(hints, game, thing)
+        hint = hints.worth_hint
+        if hint is not None and getattr(thing, "kind", None) == hints.worth_kind:
             assert value == hint.value(game, {hint.var: thing})
             asked.append(thing)
         return value
 
-    monkeypatch.setattr(Game, "worth", checked)
+    monkeypatch.setattr(Hints, "worth", checked)
     rules = load_rules(str(GAMES / f"{name}.rules"))
     for seed in range(3):
         Game(rules, 3 + seed % 2, seed=seed, agents=make_agents("heuristic", seed, 3 + seed % 2)).play()

@@ -25,7 +25,7 @@ import zlib
 from hypothesis import strategies as st
 
 from rulesc.interpreter.agents import Agent
-from rulesc.interpreter.dealing import TradeOffer
+from rulesc.interpreter.market import TradeOffer
 
 try:  # how much drawn data one example may hold
     from hypothesis.internal.conjecture.engine import BUFFER_SIZE as _BUFFER_SIZE
@@ -259,7 +259,7 @@ class HypothesisAgent(Agent):
         if rules.trade_cash:  # within a quarter of either side's cash, for the same reason as bids
             cash = self.source.integer(-(partner.f["cash"] // 4), player.f["cash"] // 4)
         offer = TradeOffer(player, partner, gives, takes, cash)
-        return offer if game.trade_is_legal(offer) else None
+        return offer if game.market.trade_is_legal(game, offer) else None
 
     def accept(self, game, player, offer):
         return self.source.boolean()

@@ -41,9 +41,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from rulesc.interpreter.agents import make_agents
-from rulesc.interpreter.dealing import AgentError
 from rulesc.interpreter.engine import DEFAULT_TURN_LIMIT, Game
-from rulesc.interpreter.errors import RuleRuntimeError
+from rulesc.interpreter.errors import AgentError, RuleRuntimeError
 from rulesc.interpreter.events import NO_RULE
 from rulesc.interpreter.rules import Rules
 

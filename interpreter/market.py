@@ -1,0 +1,253 @@
+"""The market of a running game: auctions and trades between players.
+
+`Market` is the game's (`game.market`), an object of its own because selling is a job of its own:
+who bids in what order, what a bid may be, when an auction ends, which trades the rules allow and
+how an agreed one changes hands. It keeps no state between sales (an auction's bidders and their
+agents live in the call); everything it changes — cash, owners, kept cards — it changes through the
+game each method is handed (`g`, not kept: see engine.py), with `Game.pay`, `Game.set_field` and
+`Decks.discard_held`, which make the events. Every bid and offer is put to an agent with the legal
+range only; an answer outside it is an `AgentError`.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .reads import COUNTED
+from .errors import STEP_BUDGET, AgentError
+from .events import RuleRef
+from .state import Held, Player, Thing
+
+BIDDING = COUNTED + "bidding"  # the change counter of players' `bidding`
+
+
+@attrs.frozen
+class Sale:
+    winner: Player
+    price: int
+
+
+@attrs.frozen
+class TradeOffer:
+    """A proposed trade: `proposer` gives `gives` and `cash` (negative: receives) for `takes`."""
+
+    proposer: Player
+    partner: Player
+    gives: tuple
+    takes: tuple
+    cash: int
+
+
+class Market:
+    __slots__ = ()
+
+    # ---- auctions ---------------------------------------------------------------------------------
+    def auction(self, g, thing, minimum: int, bidders, where: RuleRef, windows: bool = False):
+        """Open ascending auction: bidders in turn raise or drop out until one bid stands.
+
+        `windows` (`auction … with window`): before each of his bids, a bidder whose agent wants
+        one gets an action window, in which his `bidding` is the lowest bid he may make, so that
+        he may raise the cash for it (a bid is "an immediate use" of a loan)."""
+        order = self._from_current(g, bidders)
+        if g.emitting:
+            g.emit("auction", where, thing.name, minimum, [p.name for p in order])
+        high, price = None, minimum - 1
+        active = [p for p in order if p.f_cash >= minimum]
+        # Each bidder's agent, asked for once per auction rather than at every bid (an auction makes a
+        # dozen bids or more): `Game.agent` answers the same for a player throughout a game.
+        agent_of = {p.seat: g.agent(p) for p in active}
+        # Without windows nothing changes between bids: each agent's bids, from what it knows now.
+        bidder_of = None if windows else {p.seat: agent_of[p.seat].bidder(g, p, thing, p.f_cash) for p in active}
+        while active and not (len(active) == 1 and active[0] is high):
+            for bidder in list(active):
+                if bidder is high:
+                    continue
+                low = price + 1 if high is not None else minimum
+                if windows:
+                    self._bid_window(g, bidder, agent_of[bidder.seat], low, where)
+                cash = bidder.f_cash
+                if cash < low:
+                    active.remove(bidder)
+                    continue
+                if bidder_of is None:
+                    bid = agent_of[bidder.seat].bid(g, bidder, thing, low, cash)
+                else:
+                    bid = bidder_of[bidder.seat](low)
+                if bid is None:
+                    active.remove(bidder)
+                    continue
+                if not low <= bid <= cash:
+                    raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {cash}")
+                high, price = bidder, bid
+                if g.emitting:  # `emit`, written out: most of an auction's events are bids
+                    g.event_sink((g.state.turn, "bid", where, bidder.name, bid))
+                if len(active) == 1:
+                    break
+        return self._auction_result(g, thing, high, price, where)
+
+    def _from_current(self, g, bidders) -> list:
+        """The bidders still in, each once (a list like `[players[0], current]` may repeat one), in
+        seat order from the current player's."""
+        state = g.state
+        current = state.current
+        if bidders is g.active:  # the players still in, in seat order, as most auctions have it
+            k = next((i for i, p in enumerate(bidders) if p.seat >= current), 0)
+            return bidders[k:] + bidders[:k] if k else list(bidders)
+        unique = {p.seat: p for p in bidders if not p.out}.values()
+        seats = len(state.players)
+        return sorted(unique, key=lambda p: (p.seat - current) % seats)
+
+    def round_auction(self, g, thing, minimum: int, bidders, where: RuleRef, windows: bool, after, passes: int,
+                      bluffing: bool):
+        """Round-robin auction (`in turn after P`, `passes N`, `bluffing`): the bidders bid in seat
+        order starting with the one after `after` (default: after the current player, who then bids
+        last), each in his turn bidding higher than the standing bid or passing; a bidder is out at
+        his `passes`-th pass. It ends when every other bidder is out (the standing bid wins) or when
+        all are out with no bid. With `bluffing`, a bid may exceed the bidder's cash: he is offered
+        bids up to `bluff_limit` (the more of his cash and the opening bid, doubled), so it ends."""
+        seats = len(g.state.players)
+        start = after.seat if after is not None else g.state.current
+        unique = {p.seat: p for p in bidders if not p.out}.values()
+        order = sorted(unique, key=lambda p: (p.seat - start - 1) % seats)
+        if g.emitting:
+            g.emit("auction", where, thing.name, minimum, [p.name for p in order])
+        passed = {p.seat: 0 for p in order}
+        active = list(order)
+        agent_of = {p.seat: g.agent(p) for p in order}  # asked for once (see `auction`)
+        high, price = None, minimum - 1
+        i = 0
+        while active and not (len(active) == 1 and active[0] is high):
+            g.steps += 1  # each bid or pass is a step of the turn: `passes 1000000` stops, never hangs
+            if g.steps > STEP_BUDGET:
+                raise g.error(f"an auction ran past {STEP_BUDGET:,} steps of one turn in bids and passes",
+                              help="give its bidders fewer `passes`", budget=True)
+            i %= len(active)
+            bidder = active[i]
+            if bidder is high:  # the standing bid's holder waits for the others
+                i += 1
+                continue
+            low = price + 1 if high is not None else minimum
+            if windows:
+                self._bid_window(g, bidder, agent_of[bidder.seat], low, where)
+            cash = bidder.f_cash
+            top = self.bluff_limit(cash, minimum) if bluffing else cash
+            bid = agent_of[bidder.seat].bid(g, bidder, thing, low, top) if top >= low and not bidder.out else None
+            if bid is None:
+                passed[bidder.seat] += 1
+                if g.emitting:
+                    g.emit("pass_bid", where, bidder.name, passed[bidder.seat])
+                if passed[bidder.seat] >= passes or bidder.out:
+                    active.remove(bidder)  # the next bidder moves into his place in the list
+                    continue
+                i += 1
+                continue
+            if not low <= bid <= top:
+                raise AgentError(f"{bidder.name}'s agent bid {bid}; legal bids are {low} to {top}")
+            high, price = bidder, bid
+            if g.emitting:
+                g.emit("bid", where, bidder.name, bid)
+            i += 1
+        return self._auction_result(g, thing, high, price, where)
+
+    def _auction_result(self, g, thing, high, price: int, where: RuleRef):
+        """How an auction ended, for either kind: sold to the highest bidder, or unsold (None)."""
+        if high is None:
+            if g.emitting:
+                g.emit("unsold", where, thing.name)
+            return None
+        if g.emitting:
+            g.emit("sold", where, thing.name, high.name, price)
+        return Sale(high, price)
+
+    @staticmethod
+    def bluff_limit(cash: int, minimum: int) -> int:
+        """The highest bid offered to a bidder in a `bluffing` auction: a bluff, but a bounded one."""
+        return 2 * max(cash, minimum)
+
+    def covers_bid(self, g, sale: Sale, where: RuleRef) -> bool:
+        """A `bluffing` auction's winner short of the price may raise cash (a window, as a debtor
+        does); True if he can then pay, else he is exposed as a bluffer."""
+        winner = sale.winner
+        if winner.f_cash < sale.price and not winner.out:
+            g.raise_cash(winner, sale.price, where)
+        if winner.f_cash >= sale.price and not winner.out:
+            return True
+        if g.emitting:
+            g.emit("bluff", where, winner.name, sale.price)
+        return False
+
+    def _bid_window(self, g, bidder: Player, agent, low: int, where: str) -> None:
+        current = g.state.players[g.state.current]
+        if bidder.out or not agent.wants_window(g, bidder, bidder is current):
+            return
+        bidder.bidding = low
+        g.versions[BIDDING] += 1
+        g.descend("windows open windows", help="look for an action whose body opens a `window` again")
+        try:
+            g.actions.window(g, bidder, where=where)
+        finally:
+            g.depth -= 1
+            bidder.bidding = 0
+            g.versions[BIDDING] += 1
+
+    # ---- trades -----------------------------------------------------------------------------------
+    def trade_is_legal(self, g, offer: TradeOffer) -> bool:
+        rules = g.rules
+        if not (rules.trade_kinds or rules.trade_cards) or offer.partner is offer.proposer \
+                or offer.partner.out or offer.proposer.out:
+            return False
+        if g.actions.only is not None:  # a window restricted to named actions allows no trades
+            return False
+        if not (offer.gives or offer.cash > 0) or not (offer.takes or offer.cash < 0):
+            return False  # a trade has two sides: nothing may be given, or lent, for nothing
+        if offer.cash and not rules.trade_cash:
+            return False
+        payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)
+        if payer.f_cash < amount:
+            return False
+        for side, owner in ((offer.gives, offer.proposer), (offer.takes, offer.partner)):
+            for thing in side:
+                if isinstance(thing, Held):
+                    if not self._card_is_tradable(g, thing, owner, side):
+                        return False
+                elif not isinstance(thing, Thing) or thing.kind not in rules.trade_kinds \
+                        or getattr(thing, "f_owner", None) is not owner:
+                    return False
+        if rules.trade_when is not None:
+            return bool(rules.trade_when(g, {"player": offer.proposer, "partner": offer.partner}))
+        return True
+
+    def _card_is_tradable(self, g, held: Held, holder: Player, side: tuple) -> bool:
+        """A kept card may be traded if the trade lists `cards`, its holder keeps as many copies as
+        the side names, and the card is `tradable` (and its `when` holds for the holder)."""
+        if not g.rules.trade_cards or holder.hand.count(held) < side.count(held):
+            return False
+        card = g.decks.cards[held.deck][held.card]
+        if not card.tradable:
+            return False
+        return card.tradable_when is None or bool(card.tradable_when(g, {"player": holder}))
+
+    def trade(self, g, offer: TradeOffer, where: RuleRef) -> bool:
+        if not self.trade_is_legal(g, offer):
+            raise AgentError(f"{offer.proposer.name}'s agent offered a trade the rules do not allow: {offer}")
+        if not g.agent(offer.partner).accept(g, offer.partner, offer):
+            return False
+        self.complete_trade(g, offer, where)
+        return True
+
+    def complete_trade(self, g, offer: TradeOffer, where: str) -> None:
+        """An agreed trade, on the spot: ownership and cash move in one step."""
+        if g.emitting:
+            g.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
+                   [t.name for t in offer.takes], offer.cash)
+        for giver, receiver, side in ((offer.proposer, offer.partner, offer.gives),
+                                      (offer.partner, offer.proposer, offer.takes)):
+            for t in side:
+                if isinstance(t, Held):
+                    g.decks.discard_held(g, giver, t, where, to=receiver)
+                else:
+                    g.set_field(t, "owner", receiver, where)
+        if offer.cash > 0:
+            g.pay(offer.cash, offer.proposer, offer.partner, where)
+        elif offer.cash < 0:
+            g.pay(-offer.cash, offer.partner, offer.proposer, where)
