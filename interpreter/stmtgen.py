@@ -347,7 +347,7 @@ class StatementCodegen:
         params = self.compiler.program.procedures[node.name].params
         values = [self._expr(fn, a, local, indent) for a in node.args]  # in order, left to right
         env = "{" + ", ".join(f"{n!r}: {v}" for (n, _), v in zip(params, values)) + "}"
-        # `Game.run_procedure`, written out. The body is looked up when the statement runs: a procedure
+        # The procedure call: its event, one level deeper, the body. The body is looked up when the statement runs: a procedure
         # is compiled on first use (so procedures may call each other).
         fn.namespace["_procedures"] = self.compiler.procedures
         body = fn.temp()
