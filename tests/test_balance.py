@@ -6,12 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import clirun
 from rulesc import stats
 from rulesc.balance import GameRecord, balance, csv_columns
 
@@ -22,8 +21,7 @@ FAST_MONEY = ROOT / "examples" / "finance-fast-money.rules"
 
 
 def rulesc(*args, code: int = 0):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=600)
+    proc = clirun.rulesc(*args, timeout=600)
     assert proc.returncode == code, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     return proc.stdout, proc.stderr

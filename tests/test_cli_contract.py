@@ -1,7 +1,8 @@
 """CLI contract: every kind of bad input gets a clear message, the right exit code, no traceback, and is quick.
 
-Each case runs the real `rulesc` command in a subprocess, as a user would, with a timeout:
-a hang fails the test. Broken rules files are made from tests/cli_data/minimal.rules by
+Each case runs the `rulesc` command line in this process (tests/clirun.py, `rulesc.cli.main`, the
+code `python -m rulesc` runs), with an alarm: a hang fails the test. One case runs the real command
+in a process of its own, and must say what it says in this one. Broken rules files are made from tests/cli_data/minimal.rules by
 one textual change each, so every case shows exactly one problem.
 """
 
@@ -13,14 +14,16 @@ from pathlib import Path
 
 import pytest
 
+import clirun
+
 DATA = Path(__file__).parent / "cli_data"
 MINIMAL = (DATA / "minimal.rules").read_text(encoding="utf-8")
 
 
 def rulesc(*args, timeout=30):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-    return proc.returncode, proc.stdout + proc.stderr
+    """`rulesc ARGS` in this process (tests/clirun.py): the exit code, and stdout and stderr together."""
+    code, out, err = clirun.rulesc(*args, timeout=timeout)
+    return code, out + err
 
 
 def broken(old: str, new: str) -> str:
@@ -81,6 +84,15 @@ def test_broken_rules_file(tmp_path, name, text, needle, code):
     assert "error[" in out
     if needle is not None:
         assert f"{path}:{line_of(text, needle)}:" in out, out
+
+
+def test_the_command_in_a_process_of_its_own_says_what_it_says_in_this_one(tmp_path):
+    path = tmp_path / "typo.rules"
+    path.write_text(broken("pay salary from bank", "pay salry from bank"), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "rulesc", "check", "--static", str(path)], capture_output=True,
+                          text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == clirun.rulesc("check", "--static", path)
+    assert proc.returncode == 1 and "error[R0205]" in proc.stderr
 
 
 def test_misspelt_name_suggests_the_nearest(tmp_path):

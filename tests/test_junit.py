@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+
+import clirun
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "games").glob("*.rules"))
 
 
 def rulesc(*args, cwd=ROOT):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=300, cwd=cwd)
+    proc = clirun.rulesc(*args, timeout=300, cwd=cwd)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, proc.stdout, proc.stderr
 

@@ -3,7 +3,8 @@
 Each test is one problem found by fuzzing or by trying the command line as a new user would,
 and failed before its fix. A file that checks clean must play without an internal error: the
 rules may still be stopped by a runtime diagnostic (R1001, R1002), never by a Python exception.
-Subprocess cases have a timeout only to catch hangs.
+The command-line cases run `rulesc` in this process (tests/clirun.py), with an alarm only to catch
+hangs; the one about pipes runs a subprocess.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import clirun
 from rulesc import cli
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError
@@ -30,9 +32,9 @@ def broken(old: str, new: str, text: str = MINIMAL) -> str:
 
 
 def rulesc(*args, timeout=60):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-    return proc.returncode, proc.stdout + proc.stderr
+    """`rulesc ARGS` in this process (tests/clirun.py): the exit code, and stdout and stderr together."""
+    code, out, err = clirun.rulesc(*args, timeout=timeout)
+    return code, out + err
 
 
 def codes(text: str, path: str = "probe.rules") -> list[str]:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+import clirun
 from rulesc import explain
 from rulesc.dsl import codes
 
@@ -23,8 +22,7 @@ GAMES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "games").glob("*.
 
 
 def rulesc(*args, cwd=ROOT, timeout=300):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)
+    proc = clirun.rulesc(*args, timeout=timeout, cwd=cwd)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, proc.stdout, proc.stderr
 

@@ -8,12 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import clirun
+
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
 
 def simulate(*args):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", "simulate", *map(str, args)], capture_output=True,
-                          text=True, timeout=300)
+    proc = clirun.rulesc("simulate", *args, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout, proc.stderr
 
@@ -42,8 +43,7 @@ def test_a_variant_quotes_the_rules_it_inherits_from_its_base():
 # ---- --jobs: the same summary whatever the number of processes ------------------------------------------
 
 def simulate_status(*args):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", "simulate", *map(str, args)], capture_output=True,
-                          text=True, timeout=300)
+    proc = clirun.rulesc("simulate", *args, timeout=300)
     return proc.returncode, proc.stdout, proc.stderr
 
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import clirun
 from rulesc import explain
 from rulesc.dsl.diagnostics import Diagnostic, RulesError, render_text
 from rulesc.sweep import Range, check_fixed, parse_range
@@ -21,8 +20,7 @@ FINANCE = ROOT / "games" / "finance.rules"
 
 
 def rulesc(*args, code: int = 0):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=600)
+    proc = clirun.rulesc(*args, timeout=600)
     assert proc.returncode == code, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     return proc.stdout, proc.stderr

@@ -3,12 +3,11 @@ play to one of the rulebook's two ways to win, most of the time, with the heuris
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import clirun
 from rulesc.interpreter.rules import load_rules
 from rulesc.simulate import simulate
 
@@ -17,8 +16,7 @@ FILES = [GAMES / "wallstreet.rules", GAMES / "wallstreet-short.rules"]
 
 
 def rulesc(*args):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=180)
+    proc = clirun.rulesc(*args, timeout=180)
     return proc.returncode, proc.stdout, proc.stderr
 
 

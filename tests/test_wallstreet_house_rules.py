@@ -6,12 +6,11 @@ every scenario it inherits."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import clirun
 from rulesc.interpreter.rules import load_rules
 from rulesc.interpreter.scenario import run_scenarios
 
@@ -35,8 +34,7 @@ OTHER_VALUES = [
 
 
 def rulesc(*args):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=180)
+    proc = clirun.rulesc(*args, timeout=180)
     return proc.returncode, proc.stdout, proc.stderr
 
 

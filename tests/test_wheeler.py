@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import clirun
 from rulesc.interpreter.rules import load_rules
 from rulesc.simulate import simulate
 
@@ -16,8 +15,7 @@ LEVELS = [GAMES / "wheeler.rules", GAMES / "wheeler-level1.rules"]
 
 
 def rulesc(*args):
-    proc = subprocess.run([sys.executable, "-m", "rulesc", *map(str, args)], capture_output=True, text=True,
-                          timeout=120)
+    proc = clirun.rulesc(*args, timeout=120)
     return proc.returncode, proc.stdout, proc.stderr
 
 
