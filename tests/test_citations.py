@@ -3,13 +3,13 @@ generator finds sections, places quotes (ellipses and all) and shows a section n
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rulesc import citations
+
+from clirun import rulesc
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [
@@ -57,15 +57,14 @@ def test_a_section_no_rule_cites_shows(tmp_path):
 def test_the_command_prints_and_updates(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(f"# Page\n\n{citations.BEGIN}\nold\n{citations.END}\n\nafter\n")
-    run = [sys.executable, "-m", "rulesc", "citations", "games/finance.rules", "--rulebook", "docs/rulebooks/finance-1932.txt"]
-    out = subprocess.run(run, capture_output=True, text=True, cwd=ROOT)
+    run = ["citations", "games/finance.rules", "--rulebook", "docs/rulebooks/finance-1932.txt"]
+    out = rulesc(*run, cwd=ROOT)
     assert out.returncode == 0 and "| A player may buy, sell or trade" in out.stdout
-    out = subprocess.run([*run, "--update", str(page)], capture_output=True, text=True, cwd=ROOT)
+    out = rulesc(*run, "--update", str(page), cwd=ROOT)
     assert out.returncode == 0 and "updated" in out.stdout
     assert citations.current(page) == citations.table(ROOT / "games/finance.rules", ROOT / "docs/rulebooks/finance-1932.txt")
     assert page.read_text().endswith(f"{citations.END}\n\nafter\n")
-    missing = subprocess.run([sys.executable, "-m", "rulesc", "citations", "nope.rules", "--rulebook", "x.txt"],
-                             capture_output=True, text=True, cwd=ROOT)
+    missing = rulesc("citations", "nope.rules", "--rulebook", "x.txt", cwd=ROOT)
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
 
 

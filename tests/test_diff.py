@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,8 @@ import pytest
 from rulesc import stats
 from rulesc.diff import changes, format_diff, measure
 from rulesc.interpreter.rules import load_rules
+
+from clirun import rulesc
 
 ROOT = Path(__file__).resolve().parent.parent
 FINANCE = ROOT / "games" / "finance.rules"
@@ -133,8 +133,7 @@ def test_the_same_game_against_itself_shows_no_difference(pair):
 
 @pytest.mark.slow
 def test_the_command_line_gives_json_with_intervals():
-    proc = subprocess.run([sys.executable, "-m", "rulesc", "diff", str(FINANCE), str(FAST_MONEY), "--games", "20",
-                           "--seed", "3", "--format", "json"], capture_output=True, text=True, timeout=300)
+    proc = rulesc("diff", str(FINANCE), str(FAST_MONEY), "--games", "20", "--seed", "3", "--format", "json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert {"what": "changed", "category": "parameter", "name": "circuit_income",

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rulesc.interpreter.rules import load_rules
 from rulesc.interpreter.scenario import run_scenarios
+
+from clirun import rulesc
 
 FINANCE = Path(__file__).resolve().parent.parent / "games" / "finance.rules"
 SOURCE = FINANCE.read_text(encoding="utf-8")
@@ -22,8 +22,7 @@ def results_for(text: str, tmp_path) -> dict:
 
 
 def test_rulesc_test_passes_every_finance_scenario():
-    proc = subprocess.run([sys.executable, "-m", "rulesc", "test", str(FINANCE)], capture_output=True, text=True,
-                          timeout=60)
+    proc = rulesc("test", str(FINANCE))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "FAIL" not in proc.stdout
     assert "scenarios: 24 passed, 0 failed" in proc.stdout
@@ -81,8 +80,7 @@ def test_a_failed_expectation_names_its_line_and_values(tmp_path):
 def test_rulesc_test_exits_1_when_a_scenario_fails(tmp_path):
     path = tmp_path / "finance.rules"
     path.write_text(SOURCE.replace("param taxes = $20", "param taxes = $25", 1), encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "rulesc", "test", str(path)], capture_output=True, text=True,
-                          timeout=60)
+    proc = rulesc("test", str(path))
     assert proc.returncode == 1
     assert "FAIL" in proc.stdout and "Taxes $20 and Luxury $75" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr

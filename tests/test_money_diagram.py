@@ -8,8 +8,6 @@ change accept the new files with `scripts/test.sh --bless` and look at the pictu
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,8 @@ from rulesc.dsl.model import build_program
 from rulesc.dsl.parsed import parse_file
 from rulesc.dsl.variants import load_file
 from rulesc.money import build_money_diagram, payments
+
+from clirun import rulesc
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -100,12 +100,11 @@ def test_a_deck_has_a_picture_of_its_cards():
 
 
 def test_the_command_draws_money_and_decks(tmp_path):
-    run = [sys.executable, "-m", "rulesc", "diagram", "games/finance.rules"]
-    out = subprocess.run(run + ["--money", "-o", str(tmp_path / "m.dot")], capture_output=True, text=True, cwd=ROOT)
+    run = ["diagram", "games/finance.rules"]
+    out = rulesc(*run, "--money", "-o", str(tmp_path / "m.dot"), cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "m.dot").read_text(encoding="utf-8").startswith("// money flow of FINANCE")
-    out = subprocess.run(run + ["--deck", "ChestCards", "-o", str(tmp_path / "d.dot")], capture_output=True,
-                         text=True, cwd=ROOT)
+    out = rulesc(*run, "--deck", "ChestCards", "-o", str(tmp_path / "d.dot"), cwd=ROOT)
     assert out.returncode == 0 and "Doctor" in (tmp_path / "d.dot").read_text(encoding="utf-8")
-    out = subprocess.run(run + ["--deck", "Nope"], capture_output=True, text=True, cwd=ROOT)
+    out = rulesc(*run, "--deck", "Nope", cwd=ROOT)
     assert out.returncode == 2 and "no deck `Nope` (its decks: ChanceCards, ChestCards)" in out.stderr

@@ -8,14 +8,14 @@ negative cases check that a plausible-looking hint that would be wrong is not gi
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rulesc.dsl.diagnostics import RulesError, render_text
 from rulesc.dsl.parser import RulesIndenter, parse_text
+
+from clirun import rulesc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -192,8 +192,7 @@ def test_a_misspelt_keyword_in_a_variant_keeps_what_a_variant_can_write():
 def test_rulesc_check_prints_the_hint_at_the_token_and_exits_1(tmp_path):
     path = tmp_path / "hints.rules"
     path.write_text(BASE + "\non land Tax:\n    if player.cash = $3:\n        pass\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "rulesc", "check", "--static", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    proc = rulesc("check", "--static", str(path))
     assert proc.returncode == 1
     assert f"{path}:26:20: error[R0101]: unexpected `=`" in proc.stderr
     assert "  help: to compare, write `==`" in proc.stderr

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,8 @@ from rulesc.interpreter.events import events_to_jsonl
 from rulesc.interpreter.rules import load_rules
 from rulesc.play import play_at_terminal
 from rulesc.replay import read_log, replay
+
+from clirun import rulesc
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -42,12 +42,11 @@ def test_a_game_played_at_the_terminal_replays():
 @pytest.mark.slow
 def test_a_changed_rule_shows_where_the_replay_departs(tmp_path):
     log = tmp_path / "game.jsonl"
-    run = [sys.executable, "-m", "rulesc", "run", str(GAMES / "finance.rules"), "--seed", "4"]
-    assert subprocess.run(run + ["--log", str(log)], capture_output=True, timeout=120).returncode == 0
-    same = subprocess.run(run + ["--replay", str(log)], capture_output=True, text=True, timeout=120)
+    run = ["run", str(GAMES / "finance.rules"), "--seed", "4"]
+    assert rulesc(*run, "--log", str(log)).returncode == 0
+    same = rulesc(*run, "--replay", str(log))
     assert same.returncode == 0 and "the same game" in same.stdout
-    changed = subprocess.run(run + ["--replay", str(log), "--set", "circuit_income=$200"], capture_output=True,
-                             text=True, timeout=120)
+    changed = rulesc(*run, "--replay", str(log), "--set", "circuit_income=$200")
     assert changed.returncode == 1
     assert '"amount": 250' in changed.stdout and '"amount": 200' in changed.stdout
 
@@ -55,6 +54,5 @@ def test_a_changed_rule_shows_where_the_replay_departs(tmp_path):
 def test_a_file_that_is_not_a_log_is_a_usage_error(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("this is not json\n")
-    proc = subprocess.run([sys.executable, "-m", "rulesc", "run", str(GAMES / "finance.rules"), "--replay", str(bad)],
-                          capture_output=True, text=True, timeout=60)
+    proc = rulesc("run", str(GAMES / "finance.rules"), "--replay", str(bad))
     assert proc.returncode == 2 and "not an event log" in proc.stderr and "Traceback" not in proc.stderr
