@@ -127,10 +127,10 @@ def test_a_sweep_has_one_row_per_value_each_the_simulation_of_that_value():
     assert [r.split()[0] for r in rows[:3]] == ["$150", "$250", "$350"]
     assert "seat 4 won" in out and "ended by a rule" in out
     # each row is the balance table of `simulate --set` with that value, on the same seeds
+    swept = json.loads(rulesc(*SWEEP, "--jobs", "1", "--format", "json")[0])
     for value in ("$150", "$350"):
         sim = json.loads(rulesc("simulate", FINANCE, "-n", "8", "--seed", "1", "--jobs", "1", "--format", "json",
                                 "--set", f"circuit_income={value}")[0])
-        swept = json.loads(rulesc(*SWEEP, "--jobs", "1", "--format", "json")[0])
         row = next(r for r in swept["rows"] if r["text"] == value)
         assert row["figures"] == sim["figures"]
 
