@@ -25,7 +25,7 @@ language itself is described in [../language.md](../language.md).
 ## How a diagnostic reads
 
 ```text
-games/wheeler.rules:27:9: error[R0206]: a `Property` has no field `prize`
+house.rules:27:9: error[R0206]: a `Property` has no field `prize`
    |
 27 |     pay p.prize from player to p.owner
    |         ^^^^^^^
