@@ -14,7 +14,7 @@ import re
 
 import attrs
 
-from . import ast, codes, walk
+from . import ast, codes, soundness, walk
 from . import types as T
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program, build_program, move_marks, rule_roots
@@ -962,7 +962,10 @@ def check_program(rules: ast.RulesFile) -> Checked:
     program, diags = build_program(rules)
     checker = Checker(program, diags)
     checker.run()
+    checked = Checked(program, diags, checker.types, checker.assumptions)
+    if checked.ok:  # the soundness analyses read names and types the checker found sound
+        diags.extend(soundness.analyse(checked))
     diags[:] = [_blame_removal(program, d) for d in diags]
     # A variant's diagnostics come from several files: group them by file, then in reading order.
     diags.sort(key=lambda d: (d.path, d.span.line if d.span else 0, d.span.column if d.span else 0))
-    return Checked(program, diags, checker.types, checker.assumptions)
+    return checked

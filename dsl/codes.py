@@ -223,10 +223,19 @@ BLUFF_WITHOUT_BLUFFING = Code("R0909", "bluff-without-bluffing", ERROR,
 DECK_TOO_LARGE = Code("R0910", "deck-too-large", ERROR, "a deck of more than 10,000 cards")
 
 
-# ---- R1xxx: while a game runs --------------------------------------------------------------------
+# ---- R10xx: while a game runs ------------------------------------------------------------------------
 
 RUNTIME_ERROR = Code("R1001", "runtime-error", ERROR, "a rule did something impossible while the game ran")
 RULES_LOOP = Code("R1002", "rules-loop", ERROR, "the rules loop")
+
+
+# ---- R11xx: money and ownership (rulesc/dsl/soundness/) -------------------------------------------
+
+
+# ---- R12xx: players and information (rulesc/dsl/soundness/) ---------------------------------------
+
+
+# ---- R13xx: whole games, and a variant against its base (rulesc/judge/) ----------------------------
 
 
 # ---- the ranges, and the registry -----------------------------------------------------------------
@@ -255,11 +264,27 @@ Mostly warnings: the file can be played, but part of it will never matter.
     Range("R07xx", "the board", ""),
     Range("R08xx", "the turn", ""),
     Range("R09xx", "handlers, trades and cards", ""),
-    Range("R1xxx", "while a game runs", """\
+    Range("R10xx", "while a game runs", """\
 Raised by the interpreter (`interpreter/errors.py`) when a rule does something impossible in a
 particular game. They point at the statement that was running. `rulesc run`, `simulate`, `test`
 and the property checker report them (a scenario or a generated game fails with the
 diagnostic); they stop that game with a diagnostic, not a Python traceback.
+"""),
+    Range("R11xx", "money and ownership", """\
+What the static soundness analyses (`dsl/soundness/`) find in how money and things change hands, without
+playing a game: money that goes into an account and never comes out, a price paid by someone else than the
+player who gets the thing, a thing taken from its owner with no test that the taker owns it, a negative price.
+"""),
+    Range("R12xx", "players and information", """\
+What the static soundness analyses (`dsl/soundness/`) find about players: a rule that can never run because an
+earlier one always ends the turn, a decision put to a player who may be out, another player's hidden value shown
+in what a player is offered, a state that a player can never leave again.
+"""),
+    Range("R13xx", "whole games, and a variant against its base", """\
+Found by `rulesc check` from the whole games it plays (`rulesc/judge/`): a rule that never ran, an end that
+never came, a game decided at setup, a player stuck in one state, two handlers paying for one event; and, for a
+variant, what its base's games do that its own games no longer do, on the same seeds. Each names the line to
+blame and the command that replays a game showing it.
 """),
 )
 

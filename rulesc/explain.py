@@ -99,8 +99,10 @@ def _range(r: codes.Range) -> str:
 
 
 def _next_free(r: codes.Range) -> str:
-    last = max(code for code in [*codes.REGISTRY, *codes.UNASSIGNED] if r.holds(code))
-    return f"R{int(last[1:]) + 1:04d}"
+    taken = [code for code in [*codes.REGISTRY, *codes.UNASSIGNED] if r.holds(code)]
+    if not taken:  # a range with no code yet: its first
+        return r.heading.replace("x", "0")[:-1] + "1"
+    return f"R{int(max(taken)[1:]) + 1:04d}"
 
 
 def page() -> str:
