@@ -17,11 +17,13 @@ from .diagnostics import Span
 
 @attrs.frozen
 class Meta:
-    """What a line says about itself: whether its data is assumed, and what it cites."""
+    """What a line says about itself: whether its data is assumed, what it cites, and which warnings
+    about it are meant (`allow`: diagnostic codes or names, as written)."""
 
     assumed: bool = False
     assumed_note: str | None = None
     cite: str | None = None
+    allow: tuple = ()
 
 
 NO_META = Meta()

@@ -15,6 +15,7 @@ import re
 import attrs
 
 from . import ast, codes, soundness, walk
+from .allow import allowances, is_allowed
 from . import types as T
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program, build_program, move_marks, rule_roots
@@ -83,6 +84,8 @@ class Checked:
     diagnostics: list
     types: dict
     assumptions: list
+    allowances: list = attrs.Factory(list)  # [allow.Allowance]: the warnings said to be meant, and where
+    allowed: list = attrs.Factory(list)  # the warnings they dropped
 
     @property
     def ok(self) -> bool:
@@ -965,7 +968,10 @@ def check_program(rules: ast.RulesFile) -> Checked:
     checked = Checked(program, diags, checker.types, checker.assumptions)
     if checked.ok:  # the soundness analyses read names and types the checker found sound
         diags.extend(soundness.analyse(checked))
-    diags[:] = [_blame_removal(program, d) for d in diags]
+    checked.allowances, problems = allowances((*rules.decls, *getattr(rules, "removals", ())), program.path)
+    diags.extend(problems)
+    checked.allowed = [d for d in diags if is_allowed(d, checked.allowances)]
+    diags[:] = [_blame_removal(program, d) for d in diags if not is_allowed(d, checked.allowances)]
     # A variant's diagnostics come from several files: group them by file, then in reading order.
     diags.sort(key=lambda d: (d.path, d.span.line if d.span else 0, d.span.column if d.span else 0))
     return checked

@@ -158,6 +158,7 @@ ENDLESS_PROCEDURE = Code("R0413", "endless-procedure", ERROR, "a procedure that 
 UNREAD_MOVE_MARK = Code("R0414", "unread-move-mark", WARNING, "a move's mark that no handler reads", unnecessary=True)
 UNTESTED_SUPPLY = Code("R0415", "untested-supply", WARNING,
                        "an action takes from a supply without testing what is left")
+BAD_ALLOW = Code("R0416", "bad-allow", ERROR, "an `allow` of an error: only warnings can be meant")
 
 
 # ---- R05xx: the header, declared state and variants ----------------------------------------------
@@ -236,6 +237,16 @@ RULES_LOOP = Code("R1002", "rules-loop", ERROR, "the rules loop")
 
 
 # ---- R13xx: whole games, and a variant against its base (rulesc/judge/) ----------------------------
+
+RULE_NEVER_RAN = Code("R1301", "rule-never-ran", WARNING, "a rule of the file that no game of the check ran")
+BASE_RULE_LOST = Code("R1302", "base-rule-lost", WARNING,
+                      "a rule of the base that the base's games run and the variant's games never do")
+END_NEVER_CAME = Code("R1303", "end-never-came", WARNING, "an end condition that ended no game")
+DECIDED_AT_SETUP = Code("R1304", "decided-at-setup", ERROR, "every game ends in its first round")
+GAMES_DO_NOT_END = Code("R1305", "games-do-not-end", WARNING, "most games stop at the turn limit")
+STUCK_IN_STATUS = Code("R1306", "stuck-in-status", WARNING, "players spend most of a game in one status")
+ARRIVAL_PAID_TWICE = Code("R1307", "arrival-paid-twice", ERROR,
+                          "two handlers both moved money on one arrival, which the base never does")
 
 
 # ---- the ranges, and the registry -----------------------------------------------------------------

@@ -98,12 +98,19 @@ class ToAst(Transformer):
     def meta(self, meta, children):
         assumed = None
         cite = None
+        allow: tuple = ()
         for child in children:
             if isinstance(child, tuple) and child[0] == "assumed":
                 assumed = child
             elif isinstance(child, tuple) and child[0] == "cite":
                 cite = child[1]
-        return ast.Meta(assumed=assumed is not None, assumed_note=assumed[1] if assumed else None, cite=cite)
+            elif isinstance(child, tuple) and child[0] == "allow":
+                allow = child[1]
+        return ast.Meta(assumed=assumed is not None, assumed_note=assumed[1] if assumed else None, cite=cite,
+                        allow=allow)
+
+    def allow(self, meta, children):
+        return ("allow", tuple(str(c) for c in children))
 
     def assumed(self, meta, children):
         note = children[0]

@@ -44,6 +44,13 @@ def _cycle(first: ast.Extends, path: Path, key: Path, chain: list) -> Diagnostic
         help="one of these files must be the base game, with no `extends`")
 
 
+def base_of(path) -> Path | None:
+    """The file a variant `extends` (as its loaded declarations name it), or None for a game with no base."""
+    rules = parse_file(Path(path))
+    first = next((d for d in rules.decls if isinstance(d, ast.Extends)), None)
+    return None if first is None else _resolve_base(Path(path), first.path)
+
+
 def resolve(rules: ast.RulesFile, path) -> ast.RulesFile:
     """Resolve the `extends` chain of a file already parsed (an editor's unsaved buffer at `path`):
     its base is read from disk relative to `path`, as `load_file` would."""

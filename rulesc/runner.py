@@ -28,6 +28,15 @@ from rulesc.interpreter.errors import RuleRuntimeError
 from rulesc.interpreter.rules import Rules, compile_rules
 
 
+DEFAULT_PLAYERS = 4  # the seats a game is played with when no one says: 4, where the game allows
+
+
+def default_players(players_range: tuple) -> int:
+    """How many players `simulate`, `run`, `diff` and the check's whole games seat by default."""
+    low, high = players_range
+    return min(max(DEFAULT_PLAYERS, low), high)
+
+
 class RunError(Exception):
     """The games could not be played elsewhere (the rules file changed meanwhile, no Dask...)."""
 

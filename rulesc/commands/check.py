@@ -40,6 +40,9 @@ def add_parser(sub):
                    help="seeded whole games played with the heuristic agents, every invariant checked "
                         "(default 50; 0 for none)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated games (default 0)")
+    p.add_argument("--strict", action="store_true",
+                   help="warnings fail the check too (exit 1): a finding that may be meant must then be said to be "
+                        "meant, e.g. with `remove`")
     with_parallel(p, "the whole games")
     with_set(p)
     p.set_defaults(func=run)
@@ -75,8 +78,9 @@ def run(args) -> int:
         else:
             sys.stderr.write(report.format_diagnostics(checked))
             sys.stdout.write(report.format_static(checked, args.assumed))
-        if not checked.ok:
+        if not checked.ok or (args.strict and checked.diagnostics):
             worst = max(worst, 1)
+        if not checked.ok:
             continue
         if args.static:  # parse and check only: the interpreter is not even imported (start-up, issue #14)
             if args.set:
@@ -112,9 +116,39 @@ def run(args) -> int:
             sys.stdout.write(format_report(prop, args.debug))
         if not prop.ok:
             worst = max(worst, 1)
+        found, allowed = _judged(rules, prop, checked.allowances, args)
+        if args.format == "json":
+            results[-1]["diagnostics"] += [d.to_json() for d in found]
+        elif found:
+            sys.stdout.write(_format_judged(checked, found, len(checked.allowed) + len(allowed)))
+        if any(d.is_error for d in found) or (args.strict and found):
+            worst = max(worst, 1)
     if args.format == "json":
         print(json.dumps(results, indent=2))
     return worst
+
+
+def _judged(rules, prop, allowances, args) -> tuple[list, list]:
+    """The judge's findings on the check's whole games (rulesc/judge/): a variant's against its base's; and
+    those an `allow` says are meant."""
+    from rulesc.judge.games import judge_check
+    from rulesc.runner import RunError
+    try:
+        return judge_check(rules, prop, allowances, args.set, args.jobs, args.dask)
+    except RunError as exc:
+        raise Exit(fail(str(exc))) from None
+
+
+def _format_judged(checked, found: list, allowed: int) -> str:
+    """The findings under their heading, rendered as the static diagnostics are, and what they amount to."""
+    from rulesc.dsl.typecheck import plural
+    from rulesc.dsl.diagnostics import render_text
+    sources = checked.program.sources
+    errors = sum(d.is_error for d in found)
+    body = "".join(render_text(d, sources.get(d.path, checked.program.source)) + "\n" for d in found)
+    return (f"\nwhat the whole games show:\n{body}"
+            f"result: {plural(errors, 'error')}, {plural(len(found) - errors, 'warning')} from the whole games"
+            + (f" ({allowed} allowed)" if allowed else "") + "\n")
 
 
 @contextlib.contextmanager

@@ -122,9 +122,10 @@ def load(args):
 
 
 def players(rules, requested: int | None) -> int:
+    from rulesc.runner import default_players
     low, high = rules.players_range
     if requested is None:
-        return min(max(4, low), high)
+        return default_players(rules.players_range)
     if not low <= requested <= high:
         raise Exit(fail(f"{rules.title} is for {low} to {high} players, not {requested}"))
     return requested

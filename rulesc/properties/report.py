@@ -107,8 +107,9 @@ def format_report(report: PropertyReport, debug: bool = False) -> str:
     if report.whole_games:
         turns = sorted(report.whole_turns)
         limited = report.whole_limited
-        out.append(f"  whole games: {report.whole_games} with the heuristic agents (seeds {report.seed}.."
-                   f"{report.seed + report.whole_games - 1}), {turns[0]}..{turns[-1]} turns"
+        out.append(f"  whole games: {report.whole_games} with the heuristic agents, {report.whole_seats} players (seeds "
+                   f"{report.seed}..{report.seed + report.whole_games - 1}, as `rulesc simulate` plays them), "
+                   f"{turns[0]}..{turns[-1]} turns"
                    + (f"; seed{'s' if len(limited) > 1 else ''} {', '.join(map(str, limited))} reached the turn "
                       f"limit of {report.max_turns} unbroken" if limited else ""))
     out += ["", "invariants:"]

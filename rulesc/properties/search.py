@@ -24,8 +24,10 @@ so `rulesc run --draws` plays it again.
 
 Then the whole games: `games` seeded games with the heuristic agents, to the game's own turn
 limit, with every invariant checked after every event; long games are where late-game rules
-live. Game `i` has seed `seed + i` and cycles through the player counts, so
-`rulesc run FILE --seed S --players K --check` plays it again.
+live. They are `rulesc simulate`'s own games: game `i` has seed `seed + i` and the default seats,
+so a rule that breaks in a default simulation's first games breaks the check in the same game, and
+`rulesc run FILE --seed S --players K --check` plays it again (the search varies the player count).
+Each whole game's profile (rulesc/properties/profile.py) goes to the judge (rulesc/judge/).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from .coverage import Coverage, coverage_report
 from .drawing import DataRandom, HypothesisAgent, OutOfData, _Source, encode_draws
 from .failures import Failure, crash_message, crash_where, failure_record
 from .invariants import BUILTIN, CRASH, InvariantChecker, PropertyFailure
+from .profile import GameProfile, Profiler, paying_handlers
 
 WHOLE_GAMES = 50  # seeded whole games with the heuristic agents, by default (they are cheap beside the search)
 
@@ -81,6 +84,10 @@ class PropertyReport:
     whole_turns: list = attrs.Factory(list)  # each whole game's length in turns
     whole_limited: list = attrs.Factory(list)  # seeds of whole games that reached the turn limit, unbroken
     turn_limit: int = 0  # the game's own turn limit
+    whole_seats: int = 0  # the players each whole game seated
+    profiles: list = attrs.Factory(list)  # [GameProfile] of each whole game, in seed order
+    whole_coverages: list = attrs.Factory(list)  # [Coverage] of each whole game, in seed order
+    search_coverage: Coverage | None = None  # what the generated games of the search covered
 
     @property
     def ok(self) -> bool:
@@ -194,6 +201,7 @@ class WholeGame(NamedTuple):
     limited: bool  # it reached the turn limit, unbroken
     coverage: Coverage
     failure: Failure | None  # the invariant it broke (the game stopped there), as a record
+    profile: GameProfile  # how it went, for the judge (rulesc/judge/)
 
 
 def play_whole_game(rules: Rules, seed: int, players: int, max_turns: int, skip: frozenset) -> WholeGame:
@@ -203,15 +211,18 @@ def play_whole_game(rules: Rules, seed: int, players: int, max_turns: int, skip:
                 turn_limit=max_turns)
     checker = InvariantChecker(game, rules, set(skip), failure_types)
     coverage = Coverage()
+    profiler = Profiler(paying_handlers(rules))
 
     def observe(g, kind, where, payload):
         coverage.event(kind, where, payload)
+        profiler(g, kind, where, payload)
         checker(g, kind, where, payload)
 
     game.observer = observe
     found = _play(rules, game, skip, failure_types)
     limited = found is None and game.state.end_reason == "turn limit"
-    return WholeGame(game.state.turn, limited, coverage, failure_record(rules, found) if found is not None else None)
+    return WholeGame(game.state.turn, limited, coverage, failure_record(rules, found) if found is not None else None,
+                     profiler.profile(game, seed))
 
 
 def replay_args(rules: Rules, set_args=(), turn_limit: int | None = None) -> list[str]:
@@ -339,16 +350,22 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
             break
         level += 1
 
-    # The whole games: seeded, heuristic agents, the game's own turn limit, every invariant; on
-    # `jobs` cores or a Dask cluster, taken in game order as if played one after another here.
+    # The whole games: `rulesc simulate`'s own games (seed `seed + i`, its default seats, the heuristic
+    # agents), to the game's own turn limit, every invariant checked; on `jobs` cores or a Dask cluster,
+    # taken in game order as if played one after another here. A rule that breaks in a default
+    # simulation's first games breaks here, in the same game.
+    from rulesc import runner
+    search_coverage = Coverage()
+    search_coverage.merge(coverage)
     whole_turns: list = []
     limited: list = []
-    span = high - low + 1
+    profiles: list = []
+    coverages: list = []
+    seats = runner.default_players(rules.players_range)
     everything = set(names) | {CRASH}
     if games and not skip >= everything:
-        from rulesc import runner
         dispatched = frozenset(skip)  # what the games elsewhere set aside
-        batches = [runner.Batch(0, first, count, (max_turns, dispatched, low, span, seed))
+        batches = [runner.Batch(0, first, count, (max_turns, dispatched, seats))
                    for first, count in runner.runs(games, seed, jobs)]
         before = played[0]
 
@@ -363,17 +380,18 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
             if skip >= everything:
                 break
             game_seed = seed + i
-            players = low + i % span
             if result.failure is not None and skip != dispatched:
                 # Played with fewer invariants set aside than one process would have by now: play it as that would.
-                result = play_whole_game(rules, game_seed, players, max_turns, frozenset(skip))
+                result = play_whole_game(rules, game_seed, seats, max_turns, frozenset(skip))
             coverage.merge(result.coverage)
             whole_turns.append(result.turns)
+            profiles.append(result.profile)
+            coverages.append(result.coverage)
             if result.limited:
                 limited.append(game_seed)
             if result.failure is None:
                 continue
-            args = replay_args(rules, set_args, max_turns) + ["--players", str(players), "--seed", str(game_seed),
+            args = replay_args(rules, set_args, max_turns) + ["--players", str(seats), "--seed", str(game_seed),
                                                               "--check"]
             failures.append(attrs.evolve(result.failure, found_by="whole games", replay=args))
             skip.add(result.failure.invariant)
@@ -385,13 +403,14 @@ def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns
         failures=failures, coverage=coverage_report(rules, coverage), games=played[0],
         caps=caps[:level + 1] if level < len(caps) else caps, stopped=stopped[0],
         capped=capped[0], longest=longest[0], whole_games=len(whole_turns), whole_turns=whole_turns,
-        whole_limited=limited, turn_limit=own_limit,
+        whole_limited=limited, turn_limit=own_limit, whole_seats=seats, profiles=profiles,
+        whole_coverages=coverages, search_coverage=search_coverage if examples > 0 else None,
     )
 
 
-def _whole_game(rules: Rules, seed: int, max_turns: int, skip: frozenset, low: int, span: int, first: int) -> WholeGame:
-    """Whole game `seed` of a check whose first whole game is seed `first` (the player counts cycle)."""
-    return play_whole_game(rules, seed, low + (seed - first) % span, max_turns, skip)
+def _whole_game(rules: Rules, seed: int, max_turns: int, skip: frozenset, seats: int) -> WholeGame:
+    """Whole game `seed` of a check."""
+    return play_whole_game(rules, seed, seats, max_turns, skip)
 
 
 def play_checked(rules: Rules, game: Game) -> Failure | None:
