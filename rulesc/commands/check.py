@@ -116,11 +116,17 @@ def run(args) -> int:
             sys.stdout.write(format_report(prop, args.debug))
         if not prop.ok:
             worst = max(worst, 1)
-        found, allowed = _judged(rules, prop, checked.allowances, args)
+        judged = _judged(rules, prop, checked.allowances, args)
+        found = judged.found
         if args.format == "json":
             results[-1]["diagnostics"] += [d.to_json() for d in found]
-        elif found:
-            sys.stdout.write(_format_judged(checked, found, len(checked.allowed) + len(allowed)))
+            results[-1]["against_base"] = judged.against
+        else:
+            if judged.against is not None:
+                from rulesc.judge.summary import format_against
+                sys.stdout.write(format_against(judged.against))
+            if found:
+                sys.stdout.write(_format_judged(checked, found, len(checked.allowed) + len(judged.allowed)))
         if any(d.is_error for d in found) or (args.strict and found):
             worst = max(worst, 1)
     if args.format == "json":
@@ -128,7 +134,7 @@ def run(args) -> int:
     return worst
 
 
-def _judged(rules, prop, allowances, args) -> tuple[list, list]:
+def _judged(rules, prop, allowances, args):
     """The judge's findings on the check's whole games (rulesc/judge/): a variant's against its base's; and
     those an `allow` says are meant."""
     from rulesc.judge.games import judge_check

@@ -84,8 +84,9 @@ class _Judge:
         search = self.side.search
         if search is None:
             return False
-        hits = {(rule.file, rule.line) for rule in search.wheres if rule}
-        return _ran(u, None, search, hits)
+        if not hasattr(self, "_search_hits"):
+            self._search_hits = {(rule.file, rule.line) for rule in search.wheres if rule}
+        return _ran(u, None, search, self._search_hits)
 
     # ---- the findings ------------------------------------------------------------------------
     def findings(self) -> list[Diagnostic]:
@@ -93,7 +94,7 @@ class _Judge:
         if not games:
             return []
         if self.decided_at_setup():
-            return self.found  # nothing else is played: what the other findings compare is not there
+            return self.found  # little else is played: what the other findings compare is not there
         stuck = self.stuck()
         self.never_ran()
         if self.base is not None:
@@ -183,23 +184,31 @@ class _Judge:
                          "value that is only set while a rule runs is back to what it was by then"))
 
     def decided_at_setup(self) -> bool:
-        """R1304: every whole game ended in its first round."""
+        """R1304: every whole game, or most of them (several times the base's share), ended in its first round."""
         profiles = self.side.profiles
-        if not profiles or not all(p.first_round and p.end_reason not in (None, "turn limit") for p in profiles):
+        early = [p for p in profiles if p.first_round and p.end_reason not in (None, "turn limit")]
+        share = len(early) / len(profiles)
+        if share < LIMIT_SHARE:
             return False
-        reasons = [p.end_reason for p in profiles]
+        if self.base is not None and share < 1.0:
+            base_early = sum(p.first_round for p in self.base.profiles) / len(self.base.profiles)
+            if share < SEVERAL_FOLD * base_early:
+                return False
+        reasons = [p.end_reason for p in early]
         reason = max(sorted(set(reasons)), key=reasons.count)
-        where = next(p.end_where for p in profiles if p.end_reason == reason)
+        where = next(p.end_where for p in early if p.end_reason == reason)
         end = next((u for u in self.units if u.what == "end" and u.key == reason), None) or next(
             (u for u in self.units if where is not None and u.file == where[0] and u.line <= where[1] <= u.last
              ), None)
-        message = (f"all {len(profiles)} whole games ended in their first round"
+        message = ((f"all {len(profiles)}" if share == 1.0 else f"{len(early)} of {len(profiles)}")
+                   + " whole games ended in their first round"
                    + (f", by {end.label}" if end is not None and end.what == "end" else f" (\"{reason}\")")
-                   + ": the game is decided before it is played")
+                   + (": the game is decided before it is played" if share == 1.0 else
+                      ": most games are decided before they are played"))
         if end is None:
             self.found.append(codes.DECIDED_AT_SETUP.diagnostic(message, self.path))
             return True
-        self._blamed(codes.DECIDED_AT_SETUP, message, end, 0, on_side=True,
+        self._blamed(codes.DECIDED_AT_SETUP, message, end, profiles.index(early[0]), on_side=True,
                      help="compare the end's condition with the values the game starts from (starting cash, "
                           "parameters): it holds before anyone has played")
         return True

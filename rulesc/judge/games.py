@@ -7,7 +7,7 @@ base is judged by its own check, not here). `--set` values reach the base where 
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import NamedTuple
 
 from rulesc import runner
 from rulesc.dsl.checker import check_program
@@ -18,17 +18,27 @@ from rulesc.properties.profile import play_profiled
 from rulesc.properties.search import PropertyReport, replay_args
 
 from .findings import Side, judge
+from .summary import against_base
+
+
+class Judgement(NamedTuple):
+    """What the judge made of a check's whole games."""
+
+    found: list  # the findings to report
+    allowed: list  # the warnings an `allow` says are meant
+    against: dict | None  # a variant's figures beside its base's (summary.py), or None
 
 
 def judge_check(rules: Rules, report: PropertyReport, allowances=(), set_args=(), jobs: int = 1,
-                dask: str | None = None) -> tuple[list, list]:
-    """The judge's findings on the whole games of a check (`report`), a variant's against its base's: those
-    to report, and those an `allow` says are meant."""
+                dask: str | None = None) -> Judgement:
+    """The judge's findings on the whole games of a check (`report`), a variant's against its base's."""
     if not report.profiles:
-        return [], []
+        return Judgement([], [], None)
     side = Side(rules, report.profiles, report.whole_coverages, report.search_coverage,
                 replay_args(rules, set_args, report.max_turns))
-    return judge(side, base_side(rules.path, report, set_args, jobs, dask), allowances)
+    base = base_side(rules.path, report, set_args, jobs, dask)
+    found, allowed = judge(side, base, allowances)
+    return Judgement(found, allowed, against_base(side, base) if base is not None else None)
 
 
 def base_side(path: str, report: PropertyReport, set_args=(), jobs: int = 1, dask: str | None = None) -> Side | None:
