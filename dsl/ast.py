@@ -9,10 +9,18 @@ no behaviour of its own.
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING, Any, TypeVar, Union, cast
 
 import attrs
 
 from .diagnostics import Span
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeAlias, dataclass_transform
+else:
+    def dataclass_transform(**_options):
+        """For the type checker only (PEP 681): at run time `node` and `statement` are as written."""
+        return lambda function: function
 
 
 @attrs.frozen
@@ -33,11 +41,17 @@ NODE_CLASSES: list[type] = []  # every node class, in declaration order: the one
 STATEMENT_CLASSES: list[type] = []  # the node classes that are statements of a rule's body
 
 
-def node(cls):
+_Class = TypeVar("_Class", bound=type)
+
+
+# `dataclass_transform` tells a type checker what `node` makes of a class (frozen, keyword-only
+# fields): mypy then knows each node's constructor and fields, as it knows an `attrs.frozen` class's.
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(attrs.field,))
+def node(cls: _Class) -> _Class:
     """Declare an AST node: frozen attrs class with `span` (and `meta`) last, keyword-only. Its
     `__repr__` is `_node_repr`, one for every node class, rather than one attrs compiles for each:
     the same text, for a quarter less start-up time in this module."""
-    cls.__repr__ = _node_repr
+    cls.__repr__ = _node_repr  # type: ignore[method-assign, assignment]  # (the class's own, a function of the node)
     made = attrs.frozen(kw_only=True, repr=False)(cls)
     NODE_CLASSES.append(made)
     return made
@@ -62,7 +76,17 @@ def _node_repr(self) -> str:
         active.discard(id(self))
 
 
-def statement(cls):
+_Node = TypeVar("_Node")
+
+
+def evolve(original: _Node, **changes: Any) -> _Node:
+    """`attrs.evolve` of a node: a copy of it with `changes`. (mypy knows the node classes through
+    `dataclass_transform`, not as attrs classes, so its attrs plugin would refuse `attrs.evolve` of one.)"""
+    return attrs.evolve(cast(Any, original), **changes)
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(attrs.field,))
+def statement(cls: _Class) -> _Class:
     """Declare an AST node that is a statement (a line of a rule's body, compiled to one step)."""
     made = node(cls)
     STATEMENT_CLASSES.append(made)
@@ -73,7 +97,7 @@ def statement(cls):
 
 @node
 class Literal:
-    value: object
+    value: int | str | bool | None
     type: str  # "count" | "money" | "percent" | "text" | "bool" | "none"
     span: Span
 
@@ -86,22 +110,22 @@ class Name:
 
 @node
 class Attr:
-    obj: object
+    obj: Expr
     name: str
     span: Span
 
 
 @node
 class Index:
-    obj: object
-    index: object
+    obj: Expr
+    index: Expr
     span: Span
 
 
 @node
 class Call:
     func: str
-    args: tuple
+    args: tuple[Expr, ...]
     span: Span
 
 
@@ -111,9 +135,9 @@ class Aggregate:
 
     func: str
     var: str
-    collection: object
-    where: object | None
-    body: object | None
+    collection: Expr
+    where: Expr | None
+    body: Expr | None
     span: Span
 
 
@@ -121,44 +145,44 @@ class Aggregate:
 class Conditional:
     """`if cond then a else b` as an expression."""
 
-    condition: object
-    then: object
-    orelse: object
+    condition: Expr
+    then: Expr
+    orelse: Expr
     span: Span
 
 
 @node
 class BinOp:
     op: str
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     span: Span
 
 
 @node
 class Compare:
     op: str
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     span: Span
 
 
 @node
 class BoolOp:
     op: str  # "and" | "or"
-    operands: tuple
+    operands: tuple[Expr, ...]
     span: Span
 
 
 @node
 class Not:
-    operand: object
+    operand: Expr
     span: Span
 
 
 @node
 class Neg:
-    operand: object
+    operand: Expr
     span: Span
 
 
@@ -166,23 +190,28 @@ class Neg:
 class PercentOf:
     """`10% of player.cash rounded down`: a percentage with its declared rounding."""
 
-    percent: object
-    base: object
+    percent: Expr
+    base: Expr
     rounding: str
     span: Span
 
 
 @node
 class ListExpr:
-    items: tuple
+    items: tuple[Expr, ...]
     span: Span
+
+
+# An expression: every node class above (tests/test_types.py checks that the union holds them all).
+Expr: TypeAlias = Union[Literal, Name, Attr, Index, Call, Aggregate, Conditional, BinOp, Compare, BoolOp, Not, Neg,
+                        PercentOf, ListExpr]
 
 
 # ---- statements ----------------------------------------------------------------
 
 @statement
 class Roll:
-    count: object
+    count: Expr
     var: str
     span: Span
     meta: Meta = NO_META
@@ -194,7 +223,7 @@ class RollAgain:
     BODY; while the dice show doubles, roll again and run it again, in the same turn, at most `limit`
     rolls in all. If the last roll allowed shows doubles too, TOO_MANY (when given) runs instead of BODY."""
 
-    count: object
+    count: Expr
     var: str
     limit: int
     body: Block
@@ -206,28 +235,28 @@ class RollAgain:
 
 @statement
 class Move:
-    who: object
+    who: Expr
     how: str  # "by" | "to" | "back" | "send" (to, landing but not passing) | "place" (at, nothing happens)
-    amount: object
+    amount: Expr
     span: Span
     meta: Meta = NO_META
-    marks: tuple = ()  # `with double_rent`: names the `on land`/`on pass` handlers of this move see as `true`
+    marks: tuple[str, ...] = ()  # `with double_rent`: names the `on land`/`on pass` handlers of this move see as `true`
     marks_span: Span | None = None
 
 
 @statement
 class Pay:
-    amount: object
-    source: object
-    target: object
+    amount: Expr
+    source: Expr
+    target: Expr
     span: Span
     meta: Meta = NO_META
 
 
 @statement
 class Set:
-    target: object
-    value: object
+    target: Expr
+    value: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -235,7 +264,7 @@ class Set:
 @statement
 class Let:
     name: str
-    value: object
+    value: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -263,9 +292,9 @@ class DiscardHeld:
     """`discard card C from P`: P gives up a card he keeps, unused; `give card C from P to Q`: Q
     keeps it instead (`to` is None for a discard)."""
 
-    card: object
-    who: object
-    to: object | None
+    card: Expr
+    who: Expr
+    to: Expr | None
     span: Span
     meta: Meta = NO_META
 
@@ -274,8 +303,8 @@ class DiscardHeld:
 class PlayCard:
     """`play Deck.Card by P`: the card's effect runs for P (no card moves): a wild card's uses."""
 
-    card: object
-    who: object
+    card: Expr
+    who: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -284,7 +313,7 @@ class PlayCard:
 class ExtraTurn:
     """`extra turn for P`: P plays again after this turn."""
 
-    who: object
+    who: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -302,9 +331,9 @@ class Window:
     """`window for P`: P may take his actions and offer trades here, not only at the turn's end;
     `window for P only A, B`: only the actions named (no trades)."""
 
-    who: object
+    who: Expr
     span: Span
-    only: tuple = ()  # of Name: the actions allowed in it; () for all, and trades
+    only: tuple[Name, ...] = ()  # the actions allowed in it; () for all, and trades
     meta: Meta = NO_META
 
 
@@ -312,7 +341,7 @@ class Window:
 class UseCard:
     """`use card by P`: P may use one of the cards he keeps."""
 
-    who: object
+    who: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -322,7 +351,7 @@ class Put:
     """`put P in S`: P is in status S from now on: his turns run S's phases (and S's `at` square holds his
     token); for the player whose turn it is, this turn ends."""
 
-    who: object
+    who: Expr
     status: str
     status_span: Span
     span: Span
@@ -333,14 +362,14 @@ class Put:
 class Release:
     """`release P`: P leaves his status; released in his status's turn, he plays the ordinary phases next."""
 
-    who: object
+    who: Expr
     span: Span
     meta: Meta = NO_META
 
 
 @statement
 class Eliminate:
-    who: object
+    who: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -353,7 +382,7 @@ class EndTurn:
 
 @statement
 class EndGame:
-    winner: object
+    winner: Expr
     reason: str
     span: Span
     meta: Meta = NO_META
@@ -367,14 +396,14 @@ class RaiseCash:
 
 @node
 class Block:
-    statements: tuple
+    statements: tuple[Stmt, ...]
     span: Span
     meta: Meta = NO_META
 
 
 @statement
 class If:
-    branches: tuple  # ((condition, Block), ...)
+    branches: tuple[tuple[Expr, Block], ...]  # (condition, block) of the `if` and each `elif`
     orelse: Block | None
     span: Span
     meta: Meta = NO_META
@@ -383,7 +412,7 @@ class If:
 @statement
 class For:
     var: str
-    collection: object
+    collection: Expr
     body: Block
     span: Span
     meta: Meta = NO_META
@@ -391,16 +420,16 @@ class For:
 
 @statement
 class Auction:
-    thing: object
-    minimum: object
-    among: object | None
+    thing: Expr
+    minimum: Expr
+    among: Expr | None
     var: str
     body: Block
     orelse: Block | None
     span: Span
     meta: Meta = NO_META
     window: bool = False  # `with window`: each bidder may act (borrow…) before each of his bids
-    after: object | None = None  # `in turn after P`: round-robin, in seat order from the one after P
+    after: Expr | None = None  # `in turn after P`: round-robin, in seat order from the one after P
     passes: int = 1  # `passes N`: a bidder is out at his N-th pass
     passes_span: Span | None = None
     bluffing: bool = False  # `bluffing`: bids may exceed cash; an exposed winner runs `bluff:`, the auction re-runs
@@ -410,7 +439,7 @@ class Auction:
 @node
 class Option:
     name: str
-    when: object | None
+    when: Expr | None
     body: Block
     span: Span
 
@@ -420,10 +449,10 @@ class ChooseFor:
     """`choose "name" by P for x in C where W:` — P picks one element; the block runs with it."""
 
     name: str
-    by: object
+    by: Expr
     var: str
-    collection: object
-    where: object | None
+    collection: Expr
+    where: Expr | None
     body: Block
     span: Span
     meta: Meta = NO_META
@@ -432,8 +461,8 @@ class ChooseFor:
 @statement
 class Choose:
     name: str
-    by: object
-    options: tuple
+    by: Expr
+    options: tuple[Option, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -443,8 +472,8 @@ class Choose:
 @node
 class Setting:
     key: str
-    value: object  # expression, or tuple of words
-    upper: object | None
+    value: Expr | tuple[str, ...]  # expression, or tuple of words
+    upper: Expr | None
     span: Span
     meta: Meta = NO_META
 
@@ -452,7 +481,7 @@ class Setting:
 @node
 class Game:
     title: str
-    settings: tuple
+    settings: tuple[Setting, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -468,7 +497,8 @@ class Extends:
 class Variation:
     """A change a variant makes to the file it extends: `override param`, `replace phase`,
     `remove card Deck.Card`... `what` names the change, `target` what it changes, `node`
-    the new declaration (or None for a removal)."""
+    the new declaration (the class `what` says: a Param, a Phase, a Card, the cards an
+    `extend deck` adds...; None for a removal)."""
 
     what: str  # "override param" | "override game" | "replace phase" | "remove phase" |
     #            "replace card" | "remove card" | "extend deck" | "remove scenario" |
@@ -476,10 +506,9 @@ class Variation:
     #            "remove invariant" | "remove end" | "remove row" | "remove deck" | "remove param" |
     #            "override table" | "insert phase after" | "insert phase before" | "override board"
     # A handler or hook is named by `as NAME` (target "NAME") or by its header (target
-    # "on land Square", "before turn"); `node` of "remove handler" by header is the header's
-    # (event, kind) or ("hook", which).
+    # "on land Square", "before turn").
     target: str
-    node: object | None
+    node: Decl | Phase | Card | tuple[Card, ...] | None
     span: Span
     meta: Meta = NO_META
 
@@ -487,7 +516,7 @@ class Variation:
 @node
 class Param:
     name: str
-    value: object
+    value: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -495,7 +524,7 @@ class Param:
 @node
 class Bank:
     unlimited: bool
-    amount: object | None
+    amount: Expr | None
     span: Span
     meta: Meta = NO_META
 
@@ -506,7 +535,7 @@ class Supply:
     the count field `field` over the things of `kind`. Taking more than it holds stops the game."""
 
     name: str
-    size: object
+    size: Expr
     kind: str
     field: str
     kind_span: Span
@@ -520,7 +549,7 @@ class TypeRef:
     name: str
     optional: bool
     is_list: bool
-    element: "TypeRef | None"
+    element: TypeRef | None
     span: Span
 
 
@@ -528,7 +557,7 @@ class TypeRef:
 class Field:
     name: str
     type: TypeRef
-    default: object | None
+    default: Expr | None
     is_state: bool
     span: Span
     meta: Meta = NO_META
@@ -537,14 +566,14 @@ class Field:
 
 @node
 class PlayerDecl:
-    fields: tuple
+    fields: tuple[Field, ...]
     span: Span
     meta: Meta = NO_META
 
 
 @node
 class GlobalDecl:
-    fields: tuple
+    fields: tuple[Field, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -552,7 +581,7 @@ class GlobalDecl:
 @node
 class Kind:
     name: str
-    fields: tuple
+    fields: tuple[Field, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -561,7 +590,7 @@ class Kind:
 class GroupDecl:
     name: str
     kind: str
-    members: tuple  # of Name
+    members: tuple[Name, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -578,7 +607,7 @@ class SquareDecl:
 
 @node
 class Board:
-    squares: tuple  # of Name
+    squares: tuple[Name, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -599,8 +628,8 @@ class AssumedValue:
 @node
 class Row:
     name: str
-    cells: tuple
-    assumed_columns: tuple | None  # of AssumedValue; None: nothing assumed; (): the whole row
+    cells: tuple[Expr, ...]
+    assumed_columns: tuple[AssumedValue, ...] | None  # None: nothing assumed; (): the whole row
     cite: str | None
     span: Span
 
@@ -608,8 +637,8 @@ class Row:
 @node
 class Table:
     kind: str
-    columns: tuple  # of Name
-    rows: tuple
+    columns: tuple[Name, ...]
+    rows: tuple[Row, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -625,14 +654,14 @@ class Card:
     lasting: bool = False  # in force until the next card of its deck is drawn (`Deck.showing`)
     later: bool = False  # `keep later`: once kept, `use card` offers it only from the next turn on
     tradable: bool = False  # `tradable [when COND]`: while kept, it may be traded (`trade …, cards`)
-    tradable_when: object | None = None  # COND, with `player` = its holder
+    tradable_when: Expr | None = None  # COND, with `player` = its holder
 
 
 @node
 class Deck:
     name: str
     policy: str  # "cut" | "reshuffle" | "once" | "cycle"
-    cards: tuple
+    cards: tuple[Card, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -641,7 +670,7 @@ class Deck:
 class Phase:
     name: str
     title: str | None
-    when: object | None
+    when: Expr | None
     optional: bool
     body: Block
     span: Span
@@ -655,7 +684,7 @@ class Status:
     title: str | None
     at: str | None  # the square that holds a player put in it
     at_span: Span | None
-    phases: tuple
+    phases: tuple[Phase, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -671,7 +700,7 @@ class Setup:
 
 @node
 class Turn:
-    phases: tuple
+    phases: tuple[Phase, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -683,7 +712,7 @@ class Handler:
     event: str
     target: str | None
     var: str | None
-    when: object | None
+    when: Expr | None
     body: Block
     target_span: Span | None
     span: Span
@@ -695,7 +724,7 @@ class Hook:
     """`before turn:` / `after turn:`."""
 
     which: str
-    when: object | None
+    when: Expr | None
     body: Block
     span: Span
     name: str | None = None  # `before turn as NAME:`
@@ -715,9 +744,9 @@ class AmountRange:
     """`(amount: money from LOW to HIGH step STEP)`: an action's amount, chosen by the player among
     LOW, LOW + STEP, … up to HIGH (evaluated when the action is offered, with `player` bound)."""
 
-    low: object
-    high: object
-    step: object
+    low: Expr
+    high: Expr
+    step: Expr
     span: Span
 
 
@@ -726,7 +755,7 @@ class ActionDecl:
     name: str
     param: ParamDecl | None
     timing: str  # "any time" | "own turn"
-    when: object | None
+    when: Expr | None
     body: Block
     span: Span
     relation: str | None = None  # `own turn before PHASE` / `in PHASE` / `after PHASE`: "before" | "in" | "after"
@@ -738,9 +767,9 @@ class ActionDecl:
 
 @node
 class TradeDecl:
-    kinds: tuple  # of Name
+    kinds: tuple[Name, ...]
     with_cash: bool
-    when: object | None
+    when: Expr | None
     span: Span
     meta: Meta = NO_META
     cards: bool = False  # `trade Property, cards …`: kept cards flagged `tradable` may be traded too
@@ -748,8 +777,8 @@ class TradeDecl:
 
 @node
 class EndDecl:
-    condition: object
-    winner: object
+    condition: Expr
+    winner: Expr
     reason: str
     span: Span
     meta: Meta = NO_META
@@ -760,8 +789,8 @@ class Define:
     """`define NAME(x: T, ...) = expression`: a named expression usable wherever one is."""
 
     name: str
-    params: tuple  # of (name, TypeRef)
-    value: object
+    params: tuple[tuple[str, TypeRef], ...]  # (name, type) of each
+    value: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -771,7 +800,7 @@ class Procedure:
     """`procedure NAME(x: T, ...):` a block of statements that rules run with `do NAME(...)`."""
 
     name: str
-    params: tuple  # of (name, TypeRef)
+    params: tuple[tuple[str, TypeRef], ...]  # (name, type) of each
     body: Block
     span: Span
     meta: Meta = NO_META
@@ -782,7 +811,7 @@ class Do:
     """`do NAME(args)`: run a procedure."""
 
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -791,7 +820,7 @@ class Do:
 class Hint:
     name: str
     param: ParamDecl | None
-    value: object
+    value: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -799,7 +828,7 @@ class Hint:
 @node
 class Invariant:
     text: str
-    condition: object
+    condition: Expr
     span: Span
     meta: Meta = NO_META
 
@@ -808,20 +837,20 @@ class Invariant:
 
 @node
 class ScenarioPlayers:
-    names: tuple
+    names: tuple[Name, ...]
     span: Span
 
 
 @node
 class ScenarioDice:
-    rolls: tuple  # of tuples of faces
+    rolls: tuple[tuple[int, ...], ...]  # each roll's faces
     span: Span
 
 
 @node
 class ScenarioCards:
     deck: str
-    cards: tuple
+    cards: tuple[Name, ...]
     span: Span
 
 
@@ -829,7 +858,7 @@ class ScenarioCards:
 class ScenarioAnswer:
     player: str
     decision: str
-    values: tuple
+    values: tuple[Expr, ...]
     span: Span
 
 
@@ -848,7 +877,7 @@ class ScenarioAs:
 
 @node
 class ScenarioExpect:
-    condition: object
+    condition: Expr
     span: Span
 
 
@@ -862,8 +891,8 @@ class ScenarioTrade:
     mode: str  # "do", "forbid" or "offer"
     player: str
     partner: str
-    gives: tuple
-    takes: tuple
+    gives: tuple[Expr, ...]
+    takes: tuple[Expr, ...]
     span: Span
 
 
@@ -873,7 +902,7 @@ class ScenarioAction:
 
     player: str
     action: str
-    argument: object | None
+    argument: Expr | None
     expect_legal: bool
     span: Span
 
@@ -881,9 +910,28 @@ class ScenarioAction:
 @node
 class Scenario:
     title: str
-    items: tuple
+    items: tuple[ScenarioItem, ...]
     span: Span
     meta: Meta = NO_META
+
+
+# ---- the unions of node classes ----------------------------------------------------
+
+# A statement: a line of a rule's body, every class declared with @statement (STATEMENT_CLASSES;
+# tests/test_types.py checks that the two agree).
+Stmt: TypeAlias = Union[Roll, RollAgain, Move, Pay, Set, Let, Draw, Discard, DiscardHeld, PlayCard, ExtraTurn, Pass,
+                        Window, UseCard, Put, Release, Eliminate, EndTurn, EndGame, RaiseCash, If, For, Auction,
+                        ChooseFor, Choose, Do]
+
+# A line of a scenario: its setting up, its moves (a `set` line among them) and its expectations.
+ScenarioItem: TypeAlias = Union[ScenarioPlayers, ScenarioDice, ScenarioCards, ScenarioAnswer, ScenarioTurn, ScenarioAs,
+                                ScenarioExpect, ScenarioTrade, ScenarioAction, Set]
+
+# A declaration at the top of a rules file (`extends` and a variant's variations only until the variant
+# is applied to its base, dsl/variants.py).
+Decl: TypeAlias = Union[Game, Extends, Variation, Param, Bank, Supply, PlayerDecl, GlobalDecl, Kind, GroupDecl,
+                        SquareDecl, Board, Table, Deck, Setup, Turn, Status, Handler, Hook, ActionDecl, TradeDecl,
+                        EndDecl, Define, Procedure, Hint, Invariant, Scenario]
 
 
 @attrs.frozen
@@ -899,8 +947,8 @@ class Override:
 class RulesFile:
     path: str
     source: str
-    decls: tuple
+    decls: tuple[Decl, ...]
     span: Span
-    sources: dict = attrs.Factory(dict)  # every file's text by path, the base files of a variant too
-    overrides: tuple = ()  # a variant's `override param`s: Override records, base's first
-    removals: tuple = ()  # a variant's `remove …` Variations, base's first: named where what they removed is missed
+    sources: dict[str, str] = attrs.Factory(dict)  # every file's text by path, the base files of a variant too
+    overrides: tuple[Override, ...] = ()  # a variant's `override param`s: Override records, base's first
+    removals: tuple[Variation, ...] = ()  # a variant's `remove …` Variations, base's first: named where what they removed is missed

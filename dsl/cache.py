@@ -106,7 +106,10 @@ def cached_parser(key: str, build: Callable[[], Lark]) -> Lark:
             pass
     parser = build()
     if path is not None:
-        _write(path, lambda f: (f.write(stamp), parser.save(f)))
+        def write(f) -> None:
+            f.write(stamp)
+            parser.save(f)
+        _write(path, write)
     return parser
 
 

@@ -240,7 +240,7 @@ class Checker(TypeChecker):
                 self.report(codes.HIDDEN_NON_PLAYER_FIELD,
                             f"only a player's fields can be `hidden`; `{f.name}` is {'a global' if owner == 'global' else f'a field of `{owner}`'}",
                             f.span, help="`hidden` keeps a player's field from the other players' agents (`hidden cash: money`)")
-            if "account" in (t.name, t.element.name if t.is_list else None) and (
+            if "account" in (t.name, t.element.name if t.is_list and t.element is not None else None) and (
                     owner not in ("player", "global") or t.is_list or t.optional or f.default is not None
                     or f.is_state):
                 # An account field is a player's or the game's own pot, made empty by the engine.
@@ -412,7 +412,7 @@ class Checker(TypeChecker):
         """A supply counts the pieces on a `state` count field of a kind (R0516); an action that takes
         from it should test what is left (R0415, a warning)."""
         p = self.p
-        counted = {}  # (kind, field) -> the supply counting it
+        counted: dict[tuple[str, str], str] = {}  # (kind, field) -> the name of the supply counting it
         for supply in p.supplies.values():
             self.assume(f"supply `{supply.name}`", supply.meta, supply.span)
             errors = len(self.diags)
@@ -501,7 +501,7 @@ class Checker(TypeChecker):
 
     def check_handlers(self, scope):
         p = self.p
-        named = {}
+        named: dict[str, ast.Handler | ast.Hook] = {}
         for h in list(p.handlers) + list(p.hooks):  # `as NAME` names one handler or hook (5.21)
             if h.name is None:
                 continue
@@ -776,7 +776,7 @@ class Checker(TypeChecker):
             env["winner"] = T.PLAYER.maybe()
             env["game_over"] = T.BOOL
             first_players = None
-            self.scenario_players = set()
+            self.scenario_players: set[str] = set()
             for item in scenario.items:
                 if isinstance(item, ast.ScenarioPlayers):
                     if first_players is not None:
@@ -880,7 +880,7 @@ class Checker(TypeChecker):
         names = self.decisions[answer.decision]
         for value in answer.values if names is not None else ():
             name = value.id if isinstance(value, ast.Name) else value.value if isinstance(value, ast.Literal) \
-                and value.type == "text" else None
+                and isinstance(value.value, str) else None  # a name, or a text
             if name is not None and name not in names:
                 self.report(codes.UNKNOWN_SCENARIO_ANSWER, f"`{name}` is not an option of `{answer.decision}`", value.span,
                             help=nearest_hint(name, names)

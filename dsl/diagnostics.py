@@ -93,8 +93,7 @@ def render_text(diag: Diagnostic, source: str | None) -> str:
     out = [f"{where}: {diag.severity}[{diag.code}]: {diag.message}"]
     if diag.span is not None:
         raw = _source_line(source, diag.span.line)
-        text = raw.expandtabs(TAB_WIDTH) if raw is not None else None
-        if text is not None and len(text) <= 400:
+        if raw is not None and len(text := raw.expandtabs(TAB_WIDTH)) <= 400:
             gutter = str(diag.span.line)
             pad = " " * len(gutter)
             column = _shown_column(raw, diag.span.column)

@@ -183,6 +183,7 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                 if declare(row.name, f"row of table {decl.kind}", row.span):
                     columns = [c.id for c in decl.columns[1:]]
                     values = dict(zip(columns, row.cells))
+                    assumed: tuple[str, ...]
                     if row.assumed_columns is None:
                         assumed = ()
                     else:

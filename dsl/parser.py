@@ -55,7 +55,8 @@ class RulesIndenter(Indenter):
         try:
             yield from super().handle_NL(token)
         except DedentError as exc:
-            exc.token = token  # the newline run ends on the badly indented line: report that line
+            # the newline run ends on the badly indented line: report that line (Lark's DedentError has no token)
+            exc.token = token  # type: ignore[attr-defined]
             raise
 
 
@@ -129,10 +130,10 @@ def _expected_words(expected) -> str:
     starts = {f"`{w}`" for w in STATEMENT_WORDS}
     if len(words & starts) >= 5:
         words = (words - starts) | {"a statement"}
-    words = sorted(words)
-    if len(words) > 12:
-        words = words[:10] + ["..."]
-    return ", ".join(words)
+    shown = sorted(words)
+    if len(shown) > 12:
+        shown = shown[:10] + ["..."]
+    return ", ".join(shown)
 
 
 def _span_of(token: Token, fallback_line: int) -> Span:
@@ -142,9 +143,10 @@ def _span_of(token: Token, fallback_line: int) -> Span:
     if token.type == "_NL":
         # Point at the end of the line the newline token closes.
         return Span.point(line, column)
-    if token.type in ("_INDENT", "_DEDENT") and getattr(token, "end_line", None):
+    end_line = getattr(token, "end_line", None)
+    if token.type in ("_INDENT", "_DEDENT") and end_line:
         # These borrow the position of the newline before them; point at the line they indent.
-        return Span.point(token.end_line, token.end_column or 1)
+        return Span.point(end_line, token.end_column or 1)
     return Span(line, column, line, column + length)
 
 
@@ -198,16 +200,18 @@ def _syntax_diagnostic(exc: Exception, path: str, last_line: int, first: tuple |
     """The diagnostic of a syntax error in `chunk`, one declaration of `text` (padded with blank lines to
     its place, so that positions in it are positions in the file)."""
     diag = _syntax_diagnostic_plain(exc, path, last_line)
+    span = diag.span
+    assert span is not None  # every syntax error is placed (`_syntax_diagnostic_plain`)
     lines = text.splitlines()
-    if diag.code == codes.UNEXPECTED_TOKEN.code and 0 < diag.span.line <= len(lines):
-        designed = _designed(diag, lines[diag.span.line - 1])
+    if diag.code == codes.UNEXPECTED_TOKEN.code and 0 < span.line <= len(lines):
+        designed = _designed(diag, lines[span.line - 1])
         if designed is not diag:
             diag = designed
     hint = None if diag.code == codes.DESIGNED_NOT_BUILT.code else slip_hint(
         exc, diag, lines, chunk, _accepted(exc) if isinstance(exc, UnexpectedToken) else set(), _parser())
     if hint is not None:
         diag = attrs.evolve(diag, help=hint)
-    if first is not None and first[1] in VARIANT_FORMS and diag.span.line == first[0]:
+    if first is not None and first[1] in VARIANT_FORMS and span.line == first[0]:
         today = f"{diag.help}; " if diag.code == codes.DESIGNED_NOT_BUILT.code or hint is not None else ""
         diag = attrs.evolve(diag, help=f"{today}a variant can write {VARIANT_FORMS[first[1]]} (docs/language.md 5.21)")
     return diag
@@ -251,9 +255,9 @@ def _syntax_diagnostic_plain(exc: Exception, path: str, last_line: int) -> Diagn
         return codes.UNEXPECTED_TOKEN.diagnostic(
             f"unexpected end of file; expected {_expected_words(exc.expected)}", path, Span.point(last_line, 1))
     if isinstance(exc, DedentError):
-        token = getattr(exc, "token", None)
-        span = Span.point(token.end_line, token.end_column or 1) if getattr(token, "end_line", None) else \
-            Span.point(last_line, 1)
+        token = getattr(exc, "token", None)  # the line's newline (`RulesIndenter.handle_NL`)
+        end_line = getattr(token, "end_line", None)
+        span = Span.point(end_line, getattr(token, "end_column", None) or 1) if end_line else Span.point(last_line, 1)
         return codes.UNMATCHED_INDENTATION.diagnostic(
             "this line's indentation matches no enclosing block", path, span,
             help="indent it to the same column as a line above it")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from typing import cast
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -51,6 +52,7 @@ def _mends(parser: Lark, chunk: str, token: Token, replacement: str) -> bool:
     """Whether the parser, reading `replacement` for `token`, reads the token's line to its end. A fix is
     suggested only where it mends the line: `player.cash = $5` (its `set` forgotten) lexes as `play er.cash
     = $5`, and `==` there gets further but still fails at the end of the line, so `==` is not offered."""
+    assert token.start_pos is not None and token.end_pos is not None  # a token the lexer read, in place
     return _reads_with(parser, chunk, token.start_pos, token.end_pos, replacement)
 
 
@@ -137,7 +139,7 @@ def _c_operator_hint(exc: Exception, chunk: str) -> str | None:
     """`&&`, `||` and `!` are no characters of the language: whoever writes them means `and`, `or`, `not`."""
     if not isinstance(exc, UnexpectedCharacters):
         return None
-    found = C_OPERATOR.match(chunk, exc.pos_in_stream)
+    found = C_OPERATOR.match(chunk, cast(int, exc.pos_in_stream))  # where lexing stopped (Lark declares it None)
     if found is None:
         return None
     return (f"write `{C_OPERATOR_WORDS[found.group()[0]]}` for `{found.group()}`: conditions combine with "
@@ -187,7 +189,10 @@ def slip_hint(exc: Exception, diag: Diagnostic, lines: list[str], chunk: str, ac
     """The help for the first recognised slip behind this syntax error in `chunk` (a declaration of the
     file whose `lines` are given, padded to its place), or None; `accepted` are the terminals the
     parser accepted where it failed, `parser` reads a mended chunk again."""
-    line = lines[diag.span.line - 1] if 0 < diag.span.line <= len(lines) else ""
-    return (_tab_hint(exc, accepted, lines, diag.span.line) or _decimal_money_hint(line, diag.span.column)
+    span = diag.span
+    if span is None:  # a syntax error is always placed; without a place there is no line to read
+        return None
+    line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+    return (_tab_hint(exc, accepted, lines, span.line) or _decimal_money_hint(line, span.column)
             or _c_operator_hint(exc, chunk) or _comparison_hint(exc, chunk, parser)
-            or _keyword_hint(exc, accepted, chunk, parser) or _set_hint(diag.span.line, chunk, parser))
+            or _keyword_hint(exc, accepted, chunk, parser) or _set_hint(span.line, chunk, parser))

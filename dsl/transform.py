@@ -26,6 +26,7 @@ def span_of(meta) -> Span:
 
 
 def token_span(tok: Token) -> Span:
+    assert tok.line is not None and tok.column is not None  # the lexer places every token it makes
     return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok),
                 _current_file)
 
@@ -403,7 +404,8 @@ class ToAst(Transformer):
         count, per = limit if limit is not None else (None, None)
         amount = None
         if isinstance(param, _AmountParam):
-            param, amount = ast.ParamDecl(name=param.var, kind=param.type, span=param.range.span), param.range
+            amount = param.range
+            param = ast.ParamDecl(name=param.var, kind=param.type, span=param.range.span)
         relation, phase = None, None
         if isinstance(timing, tuple):  # `own turn before PHASE`
             timing, relation, phase = timing
@@ -517,7 +519,7 @@ class ToAst(Transformer):
 
     def simple_stmt(self, meta, c):
         stmt, m = c
-        return attrs.evolve(stmt, meta=m)
+        return ast.evolve(stmt, meta=m)
 
     def roll_stmt(self, meta, c):
         return ast.Roll(count=c[0], var=str(c[1]), span=span_of(meta))
@@ -528,7 +530,7 @@ class ToAst(Transformer):
                              span=span_of(meta), limit_span=token_span(limit), meta=body.meta)
 
     def too_many_clause(self, meta, c):
-        return attrs.evolve(c[0], span=span_of(meta))  # the block from its `too many doubles:`
+        return ast.evolve(c[0], span=span_of(meta))  # the block from its `too many doubles:`
 
     def move_stmt(self, meta, c):
         return ast.Move(who=c[0], how=str(c[1]), amount=c[2], span=span_of(meta), **(c[3] or {}))
@@ -646,7 +648,7 @@ class ToAst(Transformer):
         return (int(c[0]), span_of(meta))
 
     def bluff_clause(self, meta, c):
-        return attrs.evolve(c[0], span=span_of(meta))  # the block from its `bluff:`
+        return ast.evolve(c[0], span=span_of(meta))  # the block from its `bluff:`
 
     def choose_stmt(self, meta, c):
         return ast.Choose(name=_unquote(c[0]), by=c[1], options=tuple(c[3:]), span=span_of(meta), meta=c[2])

@@ -51,8 +51,11 @@ def _proven_unequal(cond, truth: bool) -> set[tuple[str, str]]:
         return _proven_unequal(cond.operand, not truth)
     if isinstance(cond, ast.Compare) and cond.op == ("!=" if truth else "=="):
         for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
-            if _path(side) and (_is_none(other) or isinstance(other, ast.Name)):
-                return {(_path(side), "none" if _is_none(other) else other.id)}
+            path = _path(side)
+            if path and _is_none(other):
+                return {(path, "none")}
+            if path and isinstance(other, ast.Name):
+                return {(path, other.id)}
     if isinstance(cond, ast.BoolOp) and cond.op == ("and" if truth else "or"):
         return set().union(*(_proven_unequal(o, truth) for o in cond.operands))
     return set()
@@ -169,6 +172,7 @@ class TypeChecker:
     # ---- types of declarations ----------------------------------------------------------
     def resolve_type(self, ref: ast.TypeRef) -> Type:
         if ref.is_list:
+            assert ref.element is not None  # `[T]` names its elements' type
             return Type("list", ref.optional, self.resolve_type(ref.element))
         if ref.name in BUILTIN_TYPES or ref.name in self.p.kinds or ref.name in self.p.groups:
             return Type(ref.name, ref.optional)
@@ -284,6 +288,7 @@ class TypeChecker:
     def element_of(self, coll: Type, node, what: str) -> Type:
         """The element type when iterating `coll`: a list's items, or a group's members."""
         if coll.is_list:
+            assert coll.element is not None  # a list type always has its elements' type
             return coll.element
         if coll.name in self.p.groups:
             return Type(self.p.groups[coll.name].kind)
@@ -306,6 +311,7 @@ class TypeChecker:
             if not base.is_list:
                 self.report(codes.INDEX_OF_NON_LIST, f"only lists can be indexed; this is {a_type(base)}", node.obj.span)
                 return T.ANY
+            assert base.element is not None  # a list type always has its elements' type
             return base.element
         if isinstance(node, ast.Call):
             return self.call(node, env)
@@ -715,7 +721,7 @@ class TypeChecker:
         if isinstance(s, (ast.DiscardHeld, ast.PlayCard)):
             self.expect(s.card, Type("card"), env, "the card")
             self.expect(s.who, T.PLAYER, env, "the player")
-            if getattr(s, "to", None) is not None:
+            if isinstance(s, ast.DiscardHeld) and s.to is not None:
                 self.expect(s.to, T.PLAYER, env, "who receives the card")
             return env
         if isinstance(s, ast.ChooseFor):

@@ -62,6 +62,7 @@ def compatible(expected: Type, actual: Type, kinds_on_board: set[str] | None = N
     if actual.optional and not expected.optional:
         return False
     if expected.is_list and actual.is_list:
+        assert expected.element is not None and actual.element is not None  # a list type always has its elements' type
         return compatible(expected.element, actual.element, kinds_on_board)
     if expected.name == actual.name:
         return True

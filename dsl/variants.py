@@ -16,8 +16,6 @@ import difflib
 import os
 from pathlib import Path
 
-import attrs
-
 from . import ast, codes
 from .diagnostics import Diagnostic, Label, RulesError
 from .parsed import parse_file
@@ -68,7 +66,7 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
         if variations:
             raise RulesError([_error(codes.MISPLACED_EXTENDS, f"`{variations[0].what}` needs a base: start the file with `extends`",
                                      variations[0])])
-        return attrs.evolve(rules, sources={rules.path: rules.source})
+        return ast.evolve(rules, sources={rules.path: rules.source})
     first = extends[0]
     if len(extends) > 1 or rules.decls[0] is not first:
         raise RulesError([_error(codes.MISPLACED_EXTENDS, "`extends` comes once, before every other declaration", extends[-1])])
@@ -104,8 +102,8 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
     if problems:
         raise RulesError(problems)
     sources = {**base.sources, rules.path: rules.source}
-    return attrs.evolve(rules, decls=tuple(decls), sources=sources, overrides=tuple(overrides),
-                        removals=tuple(removals))
+    return ast.evolve(rules, decls=tuple(decls), sources=sources, overrides=tuple(overrides),
+                      removals=tuple(removals))
 
 
 def _shipped_dirs() -> list[Path]:
@@ -166,16 +164,18 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
         i = _find(decls, ast.Param, lambda d: d.name == v.target)
         if i is None:
             return _missing(v, "parameter", [d.name for d in decls if isinstance(d, ast.Param)])
+        assert isinstance(v.node, ast.Param)  # the new declaration (as for every `what`: ast.Variation)
         overrides.append(ast.Override(v.node, decls[i]))
         decls[i] = v.node
     elif v.what == "override game":
         i = _find(decls, ast.Game)
         if i is None:
             return _error(codes.VARIANT_TARGET_MISSING, "the base has no `game` header to override", v)
+        assert isinstance(v.node, ast.Game)
         base = decls[i]
         settings = {s.key: s for s in base.settings}
         settings.update({s.key: s for s in v.node.settings})
-        decls[i] = attrs.evolve(base, title=v.node.title, settings=tuple(settings.values()))
+        decls[i] = ast.evolve(base, title=v.node.title, settings=tuple(settings.values()))
     elif v.what == "remove scenario":
         i = _find(decls, ast.Scenario, lambda d: d.title == v.target)
         if i is None:
@@ -213,6 +213,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
             return _missing(v, "deck", [d.name for d in decls if isinstance(d, ast.Deck)], deck_name)
         cards = list(decls[i].cards)
         if v.what == "extend deck":
+            assert isinstance(v.node, tuple)  # the cards it adds
             cards.extend(v.node)
         else:
             j = next((k for k, c in enumerate(cards) if c.name == card_name), None)
@@ -222,7 +223,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
                 del cards[j]
             else:
                 cards[j] = v.node
-        decls[i] = attrs.evolve(decls[i], cards=tuple(cards))
+        decls[i] = ast.evolve(decls[i], cards=tuple(cards))
     return None
 
 
@@ -232,7 +233,7 @@ def _change_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
     i = _find(decls, ast.Turn)
     phases = list(decls[i].phases) if i is not None else []
     j = next((k for k, p in enumerate(phases) if p.name == v.target), None)
-    if j is None:
+    if i is None or j is None:  # (no turn: no phase either)
         return _missing(v, "phase", [p.name for p in phases])
     if v.what.startswith("insert"):
         phases.insert(j + 1 if v.what.endswith("after") else j, v.node)
@@ -240,7 +241,7 @@ def _change_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
         del phases[j]
     else:
         phases[j] = v.node
-    decls[i] = attrs.evolve(decls[i], phases=tuple(phases))
+    decls[i] = ast.evolve(decls[i], phases=tuple(phases))
     return None
 
 
@@ -282,8 +283,9 @@ def _apply_handler(decls: list, v: ast.Variation) -> Diagnostic | None:
                       v, labels=labels, help=_which_help(v, [decls[i] for i in found]))
     i = found[0]
     node = v.node
+    assert node is None or isinstance(node, (ast.Handler, ast.Hook))  # the new one, None for a removal
     if node is not None and node.name is None and decls[i].name is not None:
-        node = attrs.evolve(node, name=decls[i].name)  # a replaced handler keeps its name
+        node = ast.evolve(node, name=decls[i].name)  # a replaced handler keeps its name
     _put(decls, i, node)
     return None
 
@@ -309,10 +311,10 @@ def _remove_row(decls: list, v: ast.Variation) -> Diagnostic | None:
         if not tables:
             return _missing(v, "table", sorted({d.kind for d in decls if isinstance(d, ast.Table)}), kind)
         return _missing(v, "row", [r.name for t in tables for r in t.rows], name, f" in table `{kind}`")
-    decls[i] = attrs.evolve(decls[i], rows=tuple(r for r in decls[i].rows if r.name != name))
+    decls[i] = ast.evolve(decls[i], rows=tuple(r for r in decls[i].rows if r.name != name))
     b = _find(decls, ast.Board)
     if b is not None:
-        decls[b] = attrs.evolve(decls[b], squares=tuple(s for s in decls[b].squares if s.id != name))
+        decls[b] = ast.evolve(decls[b], squares=tuple(s for s in decls[b].squares if s.id != name))
     return None
 
 
@@ -320,6 +322,7 @@ def _override_table(decls: list, v: ast.Variation) -> Diagnostic | None:
     """`override table K:` + a header and rows: the listed cells of existing rows change; the
     columns not in the header keep the base's values (and its `assumed` marks for them)."""
     table = v.node
+    assert isinstance(table, ast.Table)  # a header and the rows it changes
     rows = {}
     for i, d in enumerate(decls):
         if isinstance(d, ast.Table) and d.kind == table.kind:
@@ -329,7 +332,7 @@ def _override_table(decls: list, v: ast.Variation) -> Diagnostic | None:
         return _missing(v, "table", sorted({d.kind for d in decls if isinstance(d, ast.Table)}))
     for row in table.rows:
         if row.name not in rows:
-            return _missing(attrs.evolve(v, span=row.span), "row", list(rows), row.name, f" in table `{table.kind}`")
+            return _missing(ast.evolve(v, span=row.span), "row", list(rows), row.name, f" in table `{table.kind}`")
         i, j = rows[row.name]
         base_table = decls[i]
         base_cols = [c.id for c in base_table.columns[1:]]
@@ -348,9 +351,9 @@ def _override_table(decls: list, v: ast.Variation) -> Diagnostic | None:
             assumed = row.assumed_columns
         elif assumed:
             assumed = tuple(a for a in assumed if a.column not in new_cols)
-        new_row = attrs.evolve(base_row, cells=tuple(cells), assumed_columns=assumed,
-                               cite=row.cite or base_row.cite, span=row.span)
-        decls[i] = attrs.evolve(base_table, rows=base_table.rows[:j] + (new_row,) + base_table.rows[j + 1:])
+        new_row = ast.evolve(base_row, cells=tuple(cells), assumed_columns=assumed,
+                             cite=row.cite or base_row.cite, span=row.span)
+        decls[i] = ast.evolve(base_table, rows=base_table.rows[:j] + (new_row,) + base_table.rows[j + 1:])
     return None
 
 
@@ -360,6 +363,7 @@ def _missing(v: ast.Variation, what: str, names: list, target: str | None = None
     if v.what.endswith("handler") and " " in v.target:  # `remove on land Square`, `replace before turn`
         shown = f"{v.what.split()[0]} {v.target}"
     elif v.what.startswith("insert phase"):  # `insert phase NEW after OLD`
+        assert isinstance(v.node, ast.Phase)
         shown = f"insert phase {v.node.name} {v.what.split()[-1]} {v.target}"
     near = difflib.get_close_matches(target, names, n=3, cutoff=0.6)
     help = ("did you mean " + " or ".join(f"`{n}`" for n in near) + "?") if near else \

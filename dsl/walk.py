@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import attrs
+
 from . import ast
 from .diagnostics import Span
 
@@ -38,7 +40,7 @@ def _check_leaf(value, parent) -> None:
 # Each node class's fields that can hold nodes, in declaration order (RulesFile's `sources`, the
 # texts, `overrides`, the overridden params, and `removals`, what a variant removed, are data, not
 # tree): looked up once per class.
-_TREE_FIELDS = {cls: tuple(f.name for f in cls.__attrs_attrs__ if f.name not in ("sources", "overrides", "removals"))
+_TREE_FIELDS = {cls: tuple(f.name for f in attrs.fields(cls) if f.name not in ("sources", "overrides", "removals"))
                 for cls in _NODES}
 
 

@@ -14,6 +14,7 @@ pick, and an answer outside the options is an `AgentError`.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from .actiongen import ActionChoice, write_legal_actions
 from .reads import counters_key, fixed_fields
@@ -34,10 +35,10 @@ class Actions:
         self.only = None  # while a `window for P only …` is open, the actions it allows
         self.caching = True  # whether options are kept (off, every condition is tested every time: for tests)
         # Per seat, the legal actions kept and his things (`held_by`) ...
-        self.kept = [{} for _ in range(seats)]
+        self.kept: list[dict] = [{} for _ in range(seats)]
         self.kept_for_all: dict = {}  # ... and those the same for every player
         self.kits: list = [None] * seats  # per seat, his agent and what it wants (`window`)
-        self.plan = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
+        self.plan: list | None = None  # the rules' actions as `legal_actions` walks them (see `_action_plan`), made once ...
         self.some_safe = False  # ... and whether testing any of them cannot fail (then it may be left out)
         self.amount_tests = rules.amount_tests  # an amount action's tests, taken apart once (`_amount_tests`)
         self.matched: dict = {}  # action name -> its kept options by a fixed field (`_matching`)
@@ -72,7 +73,7 @@ class Actions:
         """The options whose thing passes a volatile part that matches a fixed field first (see
         `rules._selector`): the value to match worked out once, the rest tested where it matches."""
         field, value_of, identity, rest = action.select
-        env = {"player": player}
+        env: dict[str, Any] = {"player": player}
         value = value_of(g, env)
         matching = self._matching(action.name, found, field, value)
         if matching is None:  # a value that cannot be looked up: compared with each
@@ -99,7 +100,7 @@ class Actions:
 
     def _legal_amounts(self, g, action, player: Player) -> list:
         """Every amount from the lowest to the highest in steps, for which the action's `when` holds."""
-        env = {"player": player}
+        env: dict[str, Any] = {"player": player}
         lowest, highest, stepping = action.amount
         low, high, step = lowest(g, env), highest(g, env), stepping(g, env)
         if step <= 0:
@@ -127,11 +128,13 @@ class Actions:
         the dict compares keys; None where a value cannot be a key."""
         known = self.matched.get(name)
         if known is None or known[0] is not found:
-            index: dict | None = {}
+            index: dict | None
             attr = field_attr(field)
             try:
+                by_value: dict = {}
                 for choice in found:
-                    index.setdefault(getattr(choice.argument, attr), []).append(choice)
+                    by_value.setdefault(getattr(choice.argument, attr), []).append(choice)
+                index = by_value
             except TypeError:  # an unhashable value (a list)
                 index = None
             self.matched[name] = known = (found, index)
@@ -183,7 +186,7 @@ class Actions:
                 return [ActionChoice(action.name, None)]
             return []
         options = []
-        env = {"player": player}
+        env: dict[str, Any] = {"player": player}
         candidates = self._candidates(g, action, player)
         name, var, when = action.name, action.var, action.when
         if when is None:
@@ -244,7 +247,7 @@ class Actions:
         action = g.rules.action_named[choice.action]
         if action.limit is not None:
             player.uses[action.name] = [self._stamp(g, action, player), self._times_taken(g, action, player) + 1]
-        env = {"player": player}
+        env: dict[str, Any] = {"player": player}
         if action.var is not None:
             env[action.var] = choice.argument
         if g.emitting:

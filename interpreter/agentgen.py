@@ -34,7 +34,7 @@ def write_wanted(unless_raising: frozenset, always: frozenset, judged: tuple):
             add(1, "else:")
             _write_branch(fn, orelse, 1 << bit)
     names = [name for name, *_ in judged]
-    known = ({}, {})  # per bits, the answer: not raising, raising
+    known: tuple[dict[int, frozenset], dict[int, frozenset]] = ({}, {})  # per bits, the answer: not raising, raising
 
     def answer(raising: bool, bits: int) -> frozenset:
         found = known[raising][bits] = (always if raising else unless_raising) | {

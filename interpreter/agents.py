@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from itertools import repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from rulesc.dsl.builtins import HINT_RESERVE, HINT_WORTH, action_hint, decision_hint
 
@@ -23,6 +23,7 @@ from .agentgen import write_wanted
 from .errors import AgentError
 from .market import TradeOffer
 from .reads import OUT, UNTRACKED, counters_key, fixed_fields
+from .state import GameState
 
 
 class Agent:
@@ -108,17 +109,18 @@ class HeuristicAgent(Agent):
 
     def __init__(self, seed=0, seat: int = 0):
         self.seat = seat
-        self._constant_reserve = None  # (rules, value): the reserve, when the hint reads nothing that changes
-        self._last_offer = None  # (offer, state stamp) of the last trade this agent offered
-        self._sellers_known = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
-        self._missing_known = (None, None, [])  # (player, his change count of `owner`, members): see `_missing`
+        self._constant_reserve: tuple | None = None  # (rules, value): the reserve, when the hint reads nothing that changes
+        self._last_offer: tuple | None = None  # (offer, state stamp) of the last trade this agent offered
+        self._sellers_known: tuple = (None, None, None, [])  # (player, key, lowest price, sellers): see `_sellers`
+        self._missing_known: tuple = (None, None, [])  # (player, his change count of `owner`, members): see `_missing`
         # What an agent keeps of a game is kept by the game's state, never by the game: the game holds its
         # agents, and an agent holding the game would make the two a cycle, which only Python's cycle
         # collector frees (after tracing everything the game keeps, its whole event log).
-        self._tradable_groups = (None, [], 0)  # see `_find_groups`
-        self._trade_kit = (None,)  # see `_new_trade_kit`
-        self._act_hints = (None, {}, False)  # see `_learn_hints`
-        self._choice_hints = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
+        self._tradable_groups: tuple = (None, [], 0)  # see `_find_groups`
+        self._trade_kit: tuple = (None,)  # see `_new_trade_kit`
+        self._act_hints: tuple = (None, {}, False)  # see `_learn_hints`
+        self._choice_hints: tuple = (None, {})  # (rules, {decision: its `hint NAME` or None}): see `choose`
+        self._acted_game: GameState | None
         self._acted_in, self._acted_game = -1, None  # the turn (of which game: its state) the two below are of:
         self._last_acted: dict = {}  # thing (or amount, or None) -> the action last taken on it in the turn
         self._looping: set = set()  # (action, thing) that would go round a loop if taken again this turn
@@ -183,7 +185,7 @@ class HeuristicAgent(Agent):
         known = self._act_hints
         if known[0] is not game.rules:
             known = self._learn_hints(game.rules)
-        plain = ()
+        plain: Sequence = ()
         if options:
             if known[2]:  # a loop takes two actions
                 options = self._not_looping(game, options)
@@ -213,7 +215,8 @@ class HeuristicAgent(Agent):
         """(the option the hints score highest above 0, or None; the options with no hint or no opinion)."""
         best, best_score, plain = None, 0, []
         env = {"player": player}  # one for all options: a hint reads only its own names from it
-        action = score = hint = var = None
+        action = hint = var = None
+        score: Any = None  # the value of `hint`, the hint of the options of `action`
         for option in options:
             if option.action != action:  # the options of one action come together
                 action = option.action
@@ -236,7 +239,7 @@ class HeuristicAgent(Agent):
                 best, best_score = option, value
         return best, plain
 
-    def _affordable(self, game, player, plain: list):
+    def _affordable(self, game, player, plain: Sequence):
         """The most valuable of the options with no opinion that the player can afford above his reserve."""
         spare = player.f_cash - self.reserve(game)
         affordable = [o for o in plain if not isinstance(o.argument, int) and self._cost(game, o) <= spare]
@@ -487,10 +490,10 @@ def _relevance(rules) -> list:
         hint = rules.hints.get(action_hint(action.name))
         parts = hint.value.branches() if hint is not None and hint.var != "player" else None
         condition = parts[0] if parts is not None else None
-        if condition is None or hint.var in condition.locals or not condition.cannot_fail():
+        if parts is None or condition is None or hint.var in condition.locals or not condition.cannot_fail():
             found.append((action.name, hint is not None, None, None, None))
             continue
-        branches = []
+        branches: list = []
         for branch in parts[1:]:
             if hint.var in branch.locals or not branch.cannot_fail():
                 branches.append(None)

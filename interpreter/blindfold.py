@@ -21,7 +21,7 @@ import functools
 
 from .agents import Agent
 from .errors import AgentError
-from .state import field_attr, state_to_json
+from .state import Player, field_attr, state_to_json
 
 
 class HiddenFieldRead(AgentError):
@@ -29,7 +29,7 @@ class HiddenFieldRead(AgentError):
 
 
 @functools.lru_cache(maxsize=256)
-def masked_class(players: type, hidden: frozenset, viewer: str) -> type:
+def masked_class(players: type[Player], hidden: frozenset, viewer: str) -> type:
     """`players` (a rules file's class of players) as the agent of `viewer` sees them: each hidden
     field a property that raises. It adds no slot, so a player's class can be swapped for it and back."""
     def hiding(field: str):

@@ -28,6 +28,7 @@ kept.py; a condition taken apart by its conjuncts, in conjuncts.py.
 from __future__ import annotations
 
 import re
+from typing import Any, Callable, ClassVar
 
 from rulesc.dsl import ast
 from rulesc.dsl.builtins import MOVED_BY, PLAYER_COUNTED, PLAYER_FIELDS, PLAYER_OUT, PLAYER_POSITION, PLAYER_UNTRACKED
@@ -38,6 +39,7 @@ from .conjuncts import Conjuncts
 from .errors import InternalError, RuleRuntimeError
 from .helpers import HELPERS, Problem
 from .kept import keep_answers
+from .pysource import Expression
 from .reads import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED
 from .state import Held, field_attr
 
@@ -68,12 +70,12 @@ class ExpressionCodegen:
         self.hoists = 0  # lists worked out before a loop so far (their names: `_h1`, `_h2`, …)
 
     # ---- entry point --------------------------------------------------------------------
-    def function(self, node, local: frozenset, failure=None):
+    def function(self, node, local: frozenset, failure=None) -> Expression:
         """A Python function `f(g, e)` computing `node` with `local` names read from `e`; a failure
         inside is reported by `failure` (default: as at `node`)."""
         constants: dict = {}
         used: set = set()
-        self.reads = set()
+        self.reads: set[str] = set()
         outer_loops, self.loops = self.loops, []  # (a define compiled while a caller's loop is written)
         try:
             source = self.source(node, local, {}, constants, used)
@@ -90,7 +92,7 @@ class ExpressionCodegen:
                 f"        return {source}\n"
                 f"    except _ERRORS as exc:\n"
                 f"        _fail(exc)\n")
-        namespace = dict(HELPERS)
+        namespace: dict[str, Any] = dict(HELPERS)
         namespace.update(constants)
         namespace["_fail"] = failure if failure is not None else self._failure(node)
         exec(compile(code, f"<{self.program.path}:{node.span.line}>", "exec"), namespace)
@@ -326,8 +328,10 @@ class ExpressionCodegen:
             if node.name == "showing":
                 self.reads.add(UNTRACKED)
                 return f"g.state.showing.get({obj})"
-            constants[f"card_{node.obj.id}_{node.name}"] = Held(node.obj.id, node.name)
-            return f"card_{node.obj.id}_{node.name}"
+            deck = node.obj
+            assert isinstance(deck, ast.Name)  # a deck is named (the checker types nothing else a deck)
+            constants[f"card_{deck.id}_{node.name}"] = Held(deck.id, node.name)
+            return f"card_{deck.id}_{node.name}"
         if base_name == "player" and node.name == PLAYER_POSITION:
             self.reads.add(POSITION)
             return f"g.board[{obj}.at]"
@@ -390,17 +394,18 @@ class ExpressionCodegen:
         inner = {**bound, node.var: var}
         source, where, body = self.iterable(node.collection, sub(node.collection)), node.where, node.body
         picked, held = self.shapes.picked(node), None
+        kind = node.collection.id if isinstance(node.collection, ast.Name) else None  # (over a kind: `picked`, `held`)
         if picked is not None:  # `p in Kind where p == X and …`: X alone, if it is one of them
             one = sub(picked[0])
             if _SIMPLE.fullmatch(one):
                 tested = self._tested_on(node, picked, one, sub, bound)
                 if tested is not None:
                     return tested
-            source, rest = f"_one({one}, {node.collection.id!r})", picked[1]
+            source, rest = f"_one({one}, {kind!r})", picked[1]
         else:
             held = self.shapes.held(node)  # `p in Kind where p.owner == X and …`: the things X holds
             if held is not None and _SIMPLE.fullmatch(holder := sub(held[1])):
-                source, rest = f"g.actions.held_by(g, {node.collection.id!r}, {held[0]!r}, {holder})", held[2]
+                source, rest = f"g.actions.held_by(g, {kind!r}, {held[0]!r}, {holder})", held[2]
                 self.reads.add(held[0])  # what it holds changes with the field, as the test it replaces read
             else:
                 held = None
@@ -476,10 +481,11 @@ class ExpressionCodegen:
     def _conditional(self, node: ast.Conditional, sub, local, bound, constants, used) -> str:
         return f"({sub(node.then)} if {sub(node.condition)} else {sub(node.orelse)})"
 
-    _TRANSLATIONS = {ast.Literal: _literal, ast.Name: _name, ast.Attr: _attr, ast.Index: _index, ast.Call: _call,
-                     ast.Aggregate: _aggregate, ast.BinOp: _binop, ast.Compare: _compare, ast.BoolOp: _boolop,
-                     ast.Not: _not, ast.Neg: _neg, ast.PercentOf: _percent_of, ast.ListExpr: _list,
-                     ast.Conditional: _conditional}
+    _TRANSLATIONS: ClassVar[dict[type, Callable[..., str]]] = {
+        ast.Literal: _literal, ast.Name: _name, ast.Attr: _attr, ast.Index: _index, ast.Call: _call,
+        ast.Aggregate: _aggregate, ast.BinOp: _binop, ast.Compare: _compare, ast.BoolOp: _boolop,
+        ast.Not: _not, ast.Neg: _neg, ast.PercentOf: _percent_of, ast.ListExpr: _list,
+        ast.Conditional: _conditional}
 
     # ---- the shapes written as what they compute (found by `Shapes`, analysis.py) ---------------
     def _hoisted_member(self, node: ast.Aggregate, local: frozenset, bound: dict, sub) -> str | None:
@@ -538,6 +544,7 @@ class ExpressionCodegen:
         if any(self.shapes.may_be_none(n) for n in (rest, body) if n is not None):
             return None
         inner = {**bound, node.var: one}
+        assert isinstance(node.collection, ast.Name)  # `picked` answers only for an aggregate over a kind
         kind, t = node.collection.id, self.type_of(picked[0])
         tests = [] if t.name == kind and not t.optional and not t.is_list \
             else [f"isinstance({one}, _Thing)", f"{one}.kind == {kind!r}"]

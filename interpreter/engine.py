@@ -20,6 +20,7 @@ from __future__ import annotations
 import gc
 import random
 from collections import defaultdict
+from typing import Callable
 
 from . import operations
 from .actions import Actions
@@ -34,7 +35,7 @@ from .events import NO_RULE, EventLog, RuleRef
 from .reads import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key
 from .rules import Rules
 from .starting import lay_out
-from .state import ONE_DIE, Account, GameState, Player, Roll, Thing, field_attr, name_of
+from .state import ONE_DIE, Account, GameState, Player, Roll, Square, Thing, field_attr, name_of
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
@@ -57,6 +58,22 @@ class Game:
         "_blindfolds", "rules_running", "started", "paid_by_rule", "first_seat", "turn_limit",
         "seed",
     )
+    # Where each event goes while `emitting` (see `_sink`). It is None while not, and is called only where
+    # `emitting` is true: a test each event's maker makes anyway, which its type cannot tell.
+    event_sink: Callable[[tuple], object]
+    _observer: Callable[[Game, str, RuleRef, tuple], object] | None
+    # Set out by `lay_out` (starting.py), with the pieces of a new game:
+    state: GameState
+    squares: dict[str, Square]  # the special squares by name
+    things: list[Thing]
+    by_name: dict[str, Thing]
+    board: list[Thing | Square]  # each place of the ring, then those off it
+    ring: int  # the places on the ring (`board[:ring]`)
+    stops: frozenset[int]  # the places of the `stop` squares
+    square_places: dict[Square, tuple[int, ...]]  # each square's places on the ring, in order
+    square_list: list[Thing | Square]  # each square once, in board order
+    kind_things: dict[str, list[Thing]]
+    members: dict[Thing, list[Thing]]  # each group's
 
     def __init__(self, rules: Rules, players, seed: int = 0, agents=None, record: bool = True,
                  rng: random.Random | None = None, turn_limit: int | None = None):
@@ -92,7 +109,7 @@ class Game:
         self.versions: defaultdict = defaultdict(int)
         self.last_node = None  # the statement running now, for errors raised by the engine
         self.moving_roll = None  # while a move's handlers run: the roll that moved the token (`moved_by`) ...
-        self.move_marks = frozenset()  # ... and the move's marks (`move … with double_rent`)
+        self.move_marks: frozenset[str] = frozenset()  # ... and the move's marks (`move … with double_rent`)
 
         lay_out(self, rules, names, rng if rng is not None else random.Random(seed))  # the pieces (starting.py)
         self.decks = Decks(self, rules)  # (the decks shuffled here, after the defaults: the generator's order)
@@ -101,13 +118,14 @@ class Game:
         self.hints = Hints(rules)
         self.active = list(self.state.players)
         written = rules.written
+        assert written is not None  # (`compile_rules` writes it)
         self.land_fire = written.land  # board index -> the arrival's handlers, written out (turngen.py)
         self.pass_fire = written.passing
         self.pass_ahead = written.pass_ahead
         end_reads = frozenset().union(*(end.condition.reads for end in rules.ends))
         self._end_reads = tuple(sorted(end_reads)) if UNTRACKED not in end_reads else None
         self._end_key = counters_key(self._end_reads) if self._end_reads is not None else None
-        self._ends_false_at = None  # the change counters' sum when the end conditions were last all false
+        self._ends_false_at: int | None = None  # the change counters' sum when the end conditions were last all false
         self.agents = agents if agents is not None else {}
         self._blindfolds: dict = {}  # seat -> the agent's blindfold (see `agent`)
         # While `play` plays: whether every agent speaks only in its own turn (keeps `Agent.wants_window`),
@@ -144,13 +162,13 @@ class Game:
     def _sink(self) -> None:
         self.emitting = self._record or self._observer is not None
         self.event_sink = self._take_event if self._observer is not None else self.events.values.extend \
-            if self._record else None
+            if self._record else None  # type: ignore[assignment]  # (None while not emitting: see `event_sink`)
 
     def _take_event(self, event: tuple) -> None:
         """An event for the log, if it records, and for the observer."""
         if self._record:
             self.events.append(event)
-        self._observer(self, event[1], event[2], event[3:])
+        self._observer(self, event[1], event[2], event[3:])  # type: ignore[misc]  # (the sink only with an observer)
 
     def emit(self, kind: str, where: RuleRef, *payload) -> None:
         if self.emitting:
@@ -239,6 +257,7 @@ class Game:
         n = self.ring
         start = player.at
         if how in ("to", "send", "place"):
+            target: int | None
             if isinstance(amount, Thing):
                 if amount.index is None:
                     raise self.error(f"`{amount.name}` is not on the board")
@@ -506,7 +525,9 @@ class Game:
 
     def play_turn(self) -> None:
         """One turn: the rules' turn, written out for them (turngen.py)."""
-        self.rules.written.play_turn(self)
+        written = self.rules.written
+        assert written is not None  # (`compile_rules` writes it)
+        written.play_turn(self)
 
     def _all_quiet(self) -> bool:
         """Whether every seat's agent keeps `Agent.wants_window` (speaks only in its own turn)."""
@@ -529,7 +550,9 @@ class Game:
         try:
             if not self.started:
                 self.setup()
-            self.rules.written.play_turn(self, True)  # the turns until the game is over (turngen.py)
+            written = self.rules.written
+            assert written is not None  # (`compile_rules` writes it)
+            written.play_turn(self, True)  # the turns until the game is over (turngen.py)
         except GameEnded:
             pass
         finally:

@@ -130,7 +130,7 @@ class EventLog:
             return self.values == other.values
         return NotImplemented if not isinstance(other, list) else list(self) == other
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as the list it stands for
 
     def __repr__(self) -> str:
         return f"EventLog({list(self)!r})"

@@ -76,7 +76,8 @@ def _kept_answers(function, params: list):
         if answer is answers:
             answer = answers[key] = function(g, e)
         return answer
-    kept.reads, kept.locals, kept.answers = function.reads, function.locals, answers
+    # a function given a compiled expression's attributes (pysource.Compiled), and its answers
+    kept.reads, kept.locals, kept.answers = function.reads, function.locals, answers  # type: ignore[attr-defined]
     return kept
 
 
@@ -101,5 +102,7 @@ def _answers_kept_while(function, reads: tuple):
         answer = function(g, e)
         g.define_answers[key] = (stamp, answer)
         return answer
-    kept_while.reads, kept_while.locals, kept_while.plain = function.reads, function.locals, function
+    # a function given a compiled expression's attributes (pysource.Compiled), and the one it keeps answers of
+    kept_while.reads, kept_while.locals = function.reads, function.locals  # type: ignore[attr-defined]
+    kept_while.plain = function  # type: ignore[attr-defined]
     return kept_while

@@ -176,7 +176,7 @@ class Market:
             g.emit("bluff", where, winner.name, sale.price)
         return False
 
-    def _bid_window(self, g, bidder: Player, agent, low: int, where: str) -> None:
+    def _bid_window(self, g, bidder: Player, agent, low: int, where: RuleRef) -> None:
         current = g.state.players[g.state.current]
         if bidder.out or not agent.wants_window(g, bidder, bidder is current):
             return
@@ -235,7 +235,7 @@ class Market:
         self.complete_trade(g, offer, where)
         return True
 
-    def complete_trade(self, g, offer: TradeOffer, where: str) -> None:
+    def complete_trade(self, g, offer: TradeOffer, where: RuleRef) -> None:
         """An agreed trade, on the spot: ownership and cash move in one step."""
         if g.emitting:
             g.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],

@@ -14,6 +14,8 @@ Every writer takes the `Function` being written, the indentation, and the Python
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from .reads import POSITION
 from .errors import MAX_DEPTH
 from .pysource import Function, define
@@ -199,7 +201,7 @@ def write_set_field(fn: Function, indent: int, target: str, value: str, where: s
 
 # ---- the engine's general methods, compiled from the writers above ------------------------------
 
-def _compiled(name: str, parameters: str, write) -> object:
+def _compiled(name: str, parameters: str, write) -> Callable[..., Any]:
     fn = Function()
     write(fn)
     return define(fn, name, parameters, f"Game.{name}")

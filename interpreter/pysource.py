@@ -9,7 +9,39 @@ frequent operations, the legal actions, an agent's wants, the things' start) is 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Protocol
+
 from .helpers import HELPERS
+
+if TYPE_CHECKING:
+    from .conjuncts import Conjuncts
+
+
+class Compiled(Protocol):
+    """A compiled expression as those who call it know it: a generated function `f(g, e)` of the game
+    and the rule's names in scope, which says what it reads. `ExpressionCodegen.function` makes them
+    (`Expression`); a define's kept answers (kept.py) and a state field with no default (rules.py)
+    are functions given the same attributes."""
+
+    reads: frozenset[str]  # the fields and markers it reads (reads.py): what its answer stands on
+    locals: frozenset[str]  # the rule's names it reads
+
+    def __call__(self, g: Any, e: dict[str, Any], /) -> Any: ...
+
+
+class Expression(Compiled, Protocol):
+    """A compiled expression as `ExpressionCodegen.function` makes it: with the failure it reports and
+    what else its codegen can say of it, each worked out when first asked."""
+
+    fail: Callable[[BaseException], NoReturn]  # raises the rule's error for what its code raised
+    conjuncts: Callable[[], Conjuncts]
+    cannot_fail: Callable[[], bool]
+    branches: Callable[[], tuple[Expression, Expression, Expression] | None]  # `if C then A else B` as C, A, B
+    best: Callable[[str], Callable[[Any, Any, list[Any]], Any]]  # best(g, player, options), by the named option
+    inline: Callable[[dict[str, str]], tuple[str, dict[str, Any], frozenset[str]]]
+
+
+Body = Callable[[Any, dict[str, Any]], None]  # a compiled block of statements, `f(g, e)` (stmtgen.py)
 
 
 class Function:
@@ -62,7 +94,7 @@ class Function:
 
 
 
-def define(fn: Function, name: str, parameters: str, label: str):
+def define(fn: Function, name: str, parameters: str, label: str) -> Any:
         """The function `name(parameters)` of `fn`'s lines, compiled; `label` names it in tracebacks.
 
         What an expression's lines raise is turned into the expression's rule error by one handler

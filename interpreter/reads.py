@@ -10,6 +10,8 @@ because the engine, the agents and the generated turn read them too.
 
 from __future__ import annotations
 
+from typing import Mapping, Protocol
+
 # What an expression reads, beyond its arguments: field names, and these markers. The engine
 # counts changes to each, so a condition whose reads did not change need not be evaluated again.
 OUT = "@out"  # who is still in the game
@@ -27,10 +29,18 @@ def counters_sum(reads, versions: str) -> str:
     return " + ".join(f"{versions}[{r!r}]" for r in reads)
 
 
-_KEYS: dict = {}  # reads -> its `counters_key`
+class CountersKey(Protocol):
+    """key(versions): the sum of the change counters of `reads` (`counters_key`)."""
+
+    reads: tuple[str, ...]
+
+    def __call__(self, versions: Mapping[str, int], /) -> int: ...
 
 
-def counters_key(reads) -> object:
+_KEYS: dict[tuple[str, ...], CountersKey] = {}  # reads -> its `counters_key`
+
+
+def counters_key(reads) -> CountersKey:
     """key(versions): the sum of the change counters of `reads`, the key an answer is kept under (a
     condition's, a define's, a worth's): counters only grow, so it moves exactly when one does. It is
     computed at every window, so it is spelled out for the reads (`counters_sum`): three times as fast

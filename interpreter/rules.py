@@ -11,6 +11,7 @@ named fields; every rule carries its `RuleRef` (`where`). Each `Game` makes its 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 import attrs
 
@@ -27,16 +28,17 @@ from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
 from .reads import POSITION, UNTRACKED, fixed_fields
 from .state import Account, Player, Square, Supply, Thing, with_fields
-from .turngen import write_turn
+from .pysource import Body, Expression
+from .turngen import WrittenTurn, write_turn
 
 
 @attrs.define
 class Handler:
     var: str | None
-    when: object
-    body: object
+    when: Expression | None
+    body: Body
     where: RuleRef
-    node: object  # the declaration, and the names its body may read (`local`): for turngen.py
+    node: ast.Handler | ast.Hook  # the declaration, and the names its body may read (`local`): for turngen.py
     local: frozenset
 
 
@@ -46,15 +48,16 @@ class ActionDef:
     var: str | None
     kind: str | None
     timing: str
-    when: object
-    body: object
+    when: Expression | None
+    body: Body
     where: RuleRef
     prefilter: str | None = None  # a field that must hold the acting player (e.g. `owner`)
     sorted_reads: tuple = ()  # what `when` reads, in a fixed order (see Actions.legal_actions)
-    volatile: object = None  # the part of the condition that reads what changes all the time
+    volatile: Expression | None = None  # the part of the condition that reads what changes all the time
     relation: str | None = None  # `own turn before/in/after PHASE`: "before" | "in" | "after" ...
     phase_index: int | None = None  # ... the index of that phase in `phases`
-    amount: tuple | None = None  # (low, high, step) compiled: the amounts a player may choose, for an amount action
+    # (low, high, step) compiled: the amounts a player may choose, for an amount action
+    amount: tuple[Expression, Expression, Expression] | None = None
     limit: int | None = None  # times a player may take it per turn or per visit (`once per turn`)
     per: str | None = None  # "turn" | "visit"
     select: tuple | None = None  # the volatile part as a fixed field to match and the rest: see `_selector`
@@ -65,22 +68,22 @@ class CardDef:
     name: str
     title: str
     keep: bool
-    body: object
+    body: Body
     where: RuleRef
     lasting: bool = False
     later: bool = False  # `keep later`: once kept, usable only from its holder's next turn on
     tradable: bool = False  # `tradable`: while kept, it may be traded
-    tradable_when: object | None = None  # its condition, with `player` = the holder
+    tradable_when: Expression | None = None  # its condition, with `player` = the holder
 
 
 @attrs.define
 class PhaseDef:
     name: str
-    when: object | None  # compiled condition, or None: the phase always runs
+    when: Expression | None  # compiled condition, or None: the phase always runs
     optional: bool  # the player may skip it
-    body: object
+    body: Body
     where: RuleRef
-    node: object  # the declaration: for turngen.py
+    node: ast.Phase  # the declaration: for turngen.py
 
 
 @attrs.define
@@ -100,8 +103,8 @@ class DeckDef:
 
 @attrs.define
 class EndDef:
-    condition: object
-    winner: object  # compiled: the winning player, or none
+    condition: Expression
+    winner: Expression  # compiled: the winning player, or none
     reason: str
     where: RuleRef
 
@@ -109,13 +112,13 @@ class EndDef:
 @attrs.define
 class HintDef:
     var: str | None  # the name of the hint's parameter, if it takes one
-    value: object  # compiled
+    value: Expression
 
 
 @attrs.define
 class InvariantDef:
     text: str
-    condition: object
+    condition: Expression
     where: RuleRef
 
 
@@ -154,7 +157,7 @@ class Rules:
     hidden_fields: frozenset  # player fields other players' agents may not read (`hidden cash: money`)
     global_defaults: dict
     bank_unlimited: bool
-    bank_amount: object | None
+    bank_amount: Expression | None
     group_fields: dict  # group -> GroupMembers
     players_range: tuple  # (fewest, most)
     start: str
@@ -170,7 +173,7 @@ class Rules:
     action_named: dict  # name -> ActionDef
     trade_kinds: tuple
     trade_cash: bool
-    trade_when: object | None
+    trade_when: Expression | None
     trade_where: RuleRef
     decks: dict  # name -> DeckDef
     cards_by_name: dict  # deck name -> {card name: CardDef}
@@ -179,14 +182,14 @@ class Rules:
     hint_kinds: dict  # name -> the kind its parameter is declared with
     invariants: list  # [InvariantDef]
     compiler: Compiler
-    setup: object | None = None  # the `setup:` block, compiled; run once before the first turn
+    setup: Body | None = None  # the `setup:` block, compiled; run once before the first turn
     trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
     statuses: dict = attrs.Factory(dict)  # name -> StatusDef
     supplies: dict = attrs.Factory(dict)  # name -> Supply
-    written: object = None  # the turn and the arrivals written out as Python (turngen.WrittenTurn)
+    written: WrittenTurn | None = None  # the turn and the arrivals written out as Python (set by `compile_rules`)
     # What the engine works out from the rules alone, once for every game of them, on first use:
     action_plan: list | None = None  # the actions as `Actions.legal_actions` walks them (actions._action_plan)
-    legal_actions: object = None  # legal(acts, g, player, own_turn, wanted): `legal_actions` written out (actiongen.py)
+    legal_actions: Callable[..., list] | None = None  # legal(acts, g, player, own_turn, wanted): `legal_actions` written out (actiongen.py)
     amount_tests: dict = attrs.Factory(dict)  # an amount action's tests taken apart (`Actions._amount_tests`)
     thing_start: tuple | None = None  # the things' starting fields as far as every game has them the same (starting.py)
     layout: tuple | None = None  # where the things lie, by position in the list of things (`starting.board_layout`)
@@ -203,7 +206,7 @@ def _no_default(g, e):
     return None
 
 
-_no_default.reads = frozenset()  # reads nothing, as a compiled expression says (see starting.py)
+_no_default.reads = frozenset()  # type: ignore[attr-defined]  # reads nothing, as a compiled expression says (see starting.py)
 
 
 def _setting_value(compiler, setting, default=None):
@@ -257,7 +260,8 @@ def _split_condition(compiler: Compiler, when, local: frozenset, var: str | None
     if when is None:
         return None, None, None
     operands = when.operands if isinstance(when, ast.BoolOp) and when.op == "and" else (when,)
-    stable, volatile = [], []
+    stable: list[ast.Expr] = []
+    volatile: list[ast.Expr] = []
     for operand in operands:
         (volatile if compiler.expr(operand, local).reads & VOLATILE else stable).append(operand)
 
@@ -323,7 +327,8 @@ def _overrides(checked: Checked, texts) -> dict:
 def literal_of(node) -> ast.Literal | None:
     """A value written out, as `--set` takes one: a literal, or a number's negative (`-$5`, as a file may
     write it), else None."""
-    if isinstance(node, ast.Neg) and isinstance(node.operand, ast.Literal) and node.operand.type in ("money", "count", "percent"):
+    if isinstance(node, ast.Neg) and isinstance(node.operand, ast.Literal) \
+            and node.operand.type in ("money", "count", "percent") and isinstance(node.operand.value, int):
         return ast.Literal(value=-node.operand.value, type=node.operand.type, span=node.span)
     return node if isinstance(node, ast.Literal) else None
 
@@ -352,6 +357,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     if errors:
         raise RulesError(errors)
     p = checked.program
+    game, board, turn = p.game, p.board, p.turn
+    assert game is not None and board is not None and turn is not None  # (without them, the check found errors)
     squares = {name: Square(name, decl.title or name) for name, decl in p.squares.items()}
     thing_names = list(p.things)
     compiler = Compiler(checked, squares, {n: i for i, n in enumerate(thing_names)})
@@ -382,7 +389,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
             debt.append(handler(h))
         else:
             eliminate.append(handler(h))
-    hooks = {"before": [], "after": []}
+    hooks: dict[str, list[Handler]] = {"before": [], "after": []}
     for hook in p.hooks:
         hooks[hook.which].append(handler(hook))
 
@@ -395,11 +402,11 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
                                    phase))
         return phases
 
-    phases = phase_defs(p.turn.phases)
+    phases = phase_defs(turn.phases)
     statuses = {name: StatusDef(phase_defs(s.phases), s.at) for name, s in p.statuses.items()}
 
     actions = []
-    phase_names = [phase.name for phase in p.turn.phases]
+    phase_names = [phase.name for phase in turn.phases]
     for a in p.actions.values():
         var, kind = (a.param.name, a.param.kind) if a.param else (None, None)
         local = frozenset({"player"} | ({var} if var else set()))
@@ -427,8 +434,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     hints = {}
     for name, hint in p.hints.items():
         var = hint.param.name if hint.param else None
-        local = ({var} if var else set()) | ({"player"} if name not in GLOBAL_HINTS else set())
-        hints[name] = HintDef(var, compiler.expr(hint.value, frozenset(local)))
+        local = frozenset(({var} if var else set()) | ({"player"} if name not in GLOBAL_HINTS else set()))
+        hints[name] = HintDef(var, compiler.expr(hint.value, local))
     invariants = [InvariantDef(inv.text, compiler.expr(inv.condition), compiler.where(inv)) for inv in p.invariants]
 
     thing_cells = {}
@@ -460,12 +467,12 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     limit = settings.get("turn limit")
     turn_limit = _setting_value(compiler, limit)
     problem = turn_limit_problem(turn_limit)  # computed from parameters (maybe `--set`)
-    if problem:
+    if problem and limit is not None:  # (no `turn limit:`, no problem)
         raise RulesError([codes.BAD_SETTING_VALUE.diagnostic(problem, limit.span.file or p.path, limit.span,
                                      help=TURN_LIMIT_HELP)])
     rules = Rules(
-        checked=checked, title=p.game.title, path=p.path, params=dict(compiler.params), squares=squares,
-        board=[n.id for n in p.board.squares], off_board=[n for n, d in p.squares.items() if d.off_board],
+        checked=checked, title=game.title, path=p.path, params=dict(compiler.params), squares=squares,
+        board=[n.id for n in board.squares], off_board=[n for n, d in p.squares.items() if d.off_board],
         thing_names=thing_names,
         thing_kinds={n: t.kind for n, t in p.things.items()}, thing_cells=thing_cells,
         state_defaults=state_defaults, player_defaults=defaults(p.player_fields),

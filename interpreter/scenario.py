@@ -15,6 +15,7 @@ from rulesc.dsl import ast
 from .agents import ScriptedAct, ScriptedAgent
 from .engine import Game
 from .errors import AgentError, GameEnded, RuleRuntimeError, TurnEnded
+from .events import EventLog
 from .market import TradeOffer
 from .rules import Rules
 
@@ -31,7 +32,7 @@ class ScenarioResult:
     line: int
     file: str | None
     failures: list
-    events: list
+    events: list | EventLog  # the game's log, once played
 
     @property
     def passed(self) -> bool:

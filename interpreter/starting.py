@@ -48,7 +48,7 @@ def board_layout(rules) -> tuple:
     stop_names = {name for name, decl in rules.program.squares.items() if decl.stop}
     stops = frozenset(i for i, name in enumerate(rules.board) if name in stop_names)
     places: dict = {}
-    for i, (k, square) in enumerate(board[:len(rules.board)]):
+    for i, (_, square) in enumerate(board[:len(rules.board)]):
         if square is not None:
             places.setdefault(square, []).append(i)
     return tuple(kinds.items()), board, placed, tuple(first.values()), stops, rules.board.index(rules.start), \

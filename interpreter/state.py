@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -109,8 +110,8 @@ class Thing:
     """A thing of a kind: its fixed table data and its mutable state are its fields, in the slots
     of the rules file's class of things (`with_fields`)."""
 
-    declared = ()  # the fields a class made by `with_fields` has slots for
-    masked = frozenset()  # fields hidden from the agent deciding (blindfold.py): none here
+    declared: ClassVar[tuple[str, ...]] = ()  # the fields a class made by `with_fields` has slots for
+    masked: ClassVar[frozenset[str]] = frozenset()  # fields hidden from the agent deciding (blindfold.py): none here
 
     name: str
     kind: str
@@ -142,8 +143,10 @@ class Player:
     """A player: the engine's own record of him here; his declared fields (cash among them) in the
     slots of the rules file's class of players (`with_fields`)."""
 
-    declared = ()
-    masked = frozenset()
+    declared: ClassVar[tuple[str, ...]] = ()
+    masked: ClassVar[frozenset[str]] = frozenset()
+    if TYPE_CHECKING:  # every player has cash (a field of every file: `PLAYER_FIELDS`), in a slot of the file's class
+        f_cash: int
 
     seat: int
     name: str

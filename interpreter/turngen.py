@@ -23,6 +23,8 @@ and `passing`.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import attrs
 
 from .agents import Agent
@@ -38,7 +40,7 @@ from .stmtgen import binds, write_settling
 class WrittenTurn:
     """What this module writes for one rules file (see the module's docstring)."""
 
-    play_turn: object
+    play_turn: Callable[..., None]  # play_turn(g, whole=False): one turn, or (`whole`) the turns until the game is over
     land: list  # board index -> fire(g, player, occupant) or None
     passing: list
     pass_ahead: list  # board index -> ((distance, index), ...)
@@ -78,7 +80,7 @@ def arrival_function(handlers: list, label: str, statements):
     if not handlers:
         return None
     fn = Function()
-    tests = []
+    tests: list[str | None] = []
     envs = ["{'player': player}" if h.var is None else f"{{'player': player, {h.var!r}: occupant}}" for h in handlers]
     for i, h in enumerate(handlers):
         if h.when is None:
@@ -240,7 +242,9 @@ def write_turn(rules) -> WrittenTurn:
     names = list(rules.board) + list(rules.off_board)
     kinds = rules.thing_kinds
     ring = len(rules.board)
-    land, passing, made = [], [], {}
+    land: list[Callable[..., None] | None] = []
+    passing: list[Callable[..., None] | None] = []
+    made: dict = {}
     for table, out in ((rules.land, land), (rules.passing, passing)):
         for name in names:
             handlers = _handlers_at(table, name, kinds.get(name))

@@ -1,0 +1,1 @@
+../../rulesc/__init__.py
