@@ -31,6 +31,7 @@ class RulesLexer(RegexLexer):
             (r"#.*?$", Comment.Single),
             (r"(§|\bcite\b)(\s*)(" + S.STRING + ")", bygroups(Keyword.Pseudo, Whitespace, String.Doc)),
             (r"\bassumed\b", Keyword.Pseudo),
+            (r"\ballow\b", Keyword.Pseudo),
             (S.STRING, String.Double),
             (S.MONEY, Number),
             (r"[0-9]+%", Number),

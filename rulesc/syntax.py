@@ -31,7 +31,7 @@ KEYWORDS = (
 )
 OPERATOR_WORDS = ("and", "in", "not", "of", "or")
 CONSTANTS = tuple(sorted(B.LITERAL_NAMES))  # none, true, false
-META_WORDS = ("assumed", "cite")  # what a line says about itself
+META_WORDS = ("allow", "assumed", "cite")  # what a line says about itself
 TYPES = tuple(sorted(B.BUILTIN_TYPES - {"square", "player"}))  # `square` and `player` are declarations too
 BUILTIN_NAMES = tuple(sorted(set(B.GLOBAL_NAMES) | set(B.DEBT_NAMES) | set(B.TRADE_NAMES) | set(B.MOVE_NAMES) - set(DECLARATIONS)
                              - set(KEYWORDS)))
@@ -83,6 +83,7 @@ def textmate_grammar() -> dict:
                  "captures": {"1": {"name": "keyword.other.citation.rules"},
                               "2": {"name": "string.quoted.double.citation.rules"}}},
                 {"match": r"\bassumed\b", "name": "keyword.other.assumed.rules"},
+                {"match": r"\ballow\b", "name": "keyword.other.allow.rules"},
             ]},
             "string": {"patterns": [
                 {"match": STRING, "name": "string.quoted.double.rules"},

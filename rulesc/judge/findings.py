@@ -7,7 +7,7 @@ own rule, or the variant's change that shares the most names with what the base 
 no longer does (`units.blame`), with a note at the base's line it affects and a command that replays
 a game showing it.
 
-Thresholds are there so that chance is not taken for a cause: a base rule counts as lost only if it
+Thresholds are there so that luck of the dice is not taken for a cause: a base rule counts as lost only if it
 ran in several base games and in none of the variant's; a share of games is compared with the base's
 only when it differs several-fold.
 """
