@@ -71,16 +71,16 @@ def test_a_broken_house_rule_is_found_at_its_line(name, code, severity, at):
     assert "Traceback" not in result.stdout + result.stderr
     if severity == "error":
         assert result.returncode == 1, result.stdout
-    else:
-        strict = check(path, "--strict")
-        assert strict.returncode == 1 and finding(strict.stdout, code)
 
 
 @pytest.mark.slow
-def test_warnings_alone_pass_without_strict():
-    result = check(BROKEN / "no_window_before_rolling.rules")
+def test_warnings_alone_pass_without_strict_and_fail_with_it():
+    path = BROKEN / "no_window_before_rolling.rules"
+    result = check(path)
     assert result.returncode == 0, result.stdout
     assert "result: 0 errors, 1 warning from the whole games" in result.stdout
+    strict = check(path, "--strict")
+    assert strict.returncode == 1 and finding(strict.stdout, "R1302")
 
 
 @pytest.mark.slow
@@ -119,16 +119,16 @@ def test_allow_on_the_blamed_line_says_the_warning_is_meant(tmp_path):
     house = tmp_path / "house.rules"
     house.write_text(source.replace('extends "../../games/wallstreet.rules"', f'extends "{GAMES / "wallstreet.rules"}"')
                      .replace("remove phase prepare", "remove phase prepare   allow base-rule-lost"), "utf-8")
-    result = rulesc("check", *QUICK, "--strict", house)
+    result = rulesc("check", *QUICK, "--games", "10", "--strict", house)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "R1302" not in result.stdout
+    assert "R1302" not in result.stdout and "(1 allowed)" not in result.stdout
     # by its code too; and an allow elsewhere does not reach it
     house.write_text(source.replace('extends "../../games/wallstreet.rules"', f'extends "{GAMES / "wallstreet.rules"}"')
                      .replace("remove phase prepare", "remove phase prepare   allow R1302"), "utf-8")
-    assert rulesc("check", *QUICK, "--strict", house).returncode == 0
+    assert rulesc("check", *QUICK, "--games", "10", "--strict", house).returncode == 0
     house.write_text(source.replace('extends "../../games/wallstreet.rules"', f'extends "{GAMES / "wallstreet.rules"}"')
                      + "\nparam unrelated = 1   allow base-rule-lost\n", "utf-8")
-    result = rulesc("check", *QUICK, "--strict", house)
+    result = rulesc("check", *QUICK, "--games", "10", "--strict", house)
     assert result.returncode == 1 and "R1302" in result.stdout
 
 
@@ -166,3 +166,15 @@ def test_the_whole_games_are_the_ones_simulate_plays_by_default():
     assert report.whole_seats == default_players(rules.players_range) == 4
     assert [p.seed for p in report.profiles] == [7, 8, 9, 10, 11]
     assert all(p.players == 4 for p in report.profiles)
+
+
+@pytest.mark.slow
+def test_check_fails_on_the_game_a_default_simulation_crashes_in():
+    path = BROKEN / "bump_fee_bills_out_player.rules"
+    simulated = rulesc("simulate", "-n", "50", "--quiet", path)
+    assert simulated.returncode == 1
+    seed = re.search(r"in the game of seed (\d+)", simulated.stderr)[1]
+    checked = check(path)
+    assert checked.returncode == 1 and "FAILED  the rules run without crashing" in checked.stdout
+    replay = re.search(r"replay this game: rulesc run \S+ --players (\d+) --seed (\d+) --check", checked.stdout)
+    assert replay and replay[2] == seed and int(replay[1]) == 4, checked.stdout

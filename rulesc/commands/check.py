@@ -189,18 +189,26 @@ def run_sarif(args) -> int:
             continue
         for d in checked.diagnostics:
             log.add_diagnostic(d)
-        if not checked.ok:
+        if not checked.ok or (args.strict and checked.diagnostics):
             worst = max(worst, 1)
+        if not checked.ok:
             continue
         if not args.static:
             from rulesc.interpreter.rules import compile_rules
-            from rulesc.properties import check_properties
+            from rulesc.properties import WHOLE_GAMES, check_properties
             rules = compile_rules(checked, args.set)
             with _hypothesis_scratch():
-                prop = check_properties(rules, examples=args.examples, seed=args.seed)
+                prop = check_properties(rules, examples=args.examples, seed=args.seed, max_turns=args.max_turns,
+                                        set_args=args.set, games=WHOLE_GAMES if args.games is None else args.games,
+                                        jobs=args.jobs, dask=args.dask)
             for failure in prop.failures:
                 log.add_failure(path, failure)
             if not prop.ok:
+                worst = max(worst, 1)
+            found = _judged(rules, prop, checked.allowances, args).found
+            for d in found:
+                log.add_diagnostic(d)
+            if any(d.is_error for d in found) or (args.strict and found):
                 worst = max(worst, 1)
     print(json.dumps(log.to_json(), indent=2))
     return worst
