@@ -121,7 +121,7 @@ def test_allow_on_the_blamed_line_says_the_warning_is_meant(tmp_path):
                      .replace("remove phase prepare", "remove phase prepare   allow base-rule-lost"), "utf-8")
     result = rulesc("check", *QUICK, "--games", "10", "--strict", house)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "R1302" not in result.stdout and "(1 allowed)" not in result.stdout
+    assert "R1302" not in result.stdout and "(1 allowed by `allow`)" in result.stdout
     # by its code too; and an allow elsewhere does not reach it
     house.write_text(source.replace('extends "../../games/wallstreet.rules"', f'extends "{GAMES / "wallstreet.rules"}"')
                      .replace("remove phase prepare", "remove phase prepare   allow R1302"), "utf-8")

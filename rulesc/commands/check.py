@@ -125,8 +125,11 @@ def run(args) -> int:
             if judged.against is not None:
                 from rulesc.judge.summary import format_against
                 sys.stdout.write(format_against(judged.against))
+            allowed = len(checked.allowed) + len(judged.allowed)
             if found:
-                sys.stdout.write(_format_judged(checked, found, len(checked.allowed) + len(judged.allowed)))
+                sys.stdout.write(_format_judged(checked, found, allowed))
+            elif allowed:
+                sys.stdout.write(f"\nwhat the whole games show: nothing left to report ({allowed} allowed by `allow`)\n")
         if any(d.is_error for d in found) or (args.strict and found):
             worst = max(worst, 1)
     if args.format == "json":
