@@ -246,7 +246,7 @@ DECIDED_AT_SETUP = Code("R1304", "decided-at-setup", ERROR, "every game ends in 
 GAMES_DO_NOT_END = Code("R1305", "games-do-not-end", WARNING, "most games stop at the turn limit")
 STUCK_IN_STATUS = Code("R1306", "stuck-in-status", WARNING, "players spend most of a game in one status")
 ARRIVAL_PAID_TWICE = Code("R1307", "arrival-paid-twice", ERROR,
-                          "two handlers both moved money on one arrival, which the base never does")
+                          "two handlers charged one payer for one payee on one arrival, which the base never does")
 
 
 # ---- the ranges, and the registry -----------------------------------------------------------------

@@ -178,3 +178,14 @@ def test_check_fails_on_the_game_a_default_simulation_crashes_in():
     assert checked.returncode == 1 and "FAILED  the rules run without crashing" in checked.stdout
     replay = re.search(r"replay this game: rulesc run \S+ --players (\d+) --seed (\d+) --check", checked.stdout)
     assert replay and replay[2] == seed and int(replay[1]) == 4, checked.stdout
+
+
+@pytest.mark.slow
+def test_a_toll_to_the_bank_beside_the_rent_is_not_a_double_charge(tmp_path):
+    house = tmp_path / "toll.rules"
+    house.write_text(f'extends "{GAMES / "finance.rules"}"\n\n'
+                     "on land Lease p when p.owner != none and p.owner != player:\n"
+                     "    pay $5 from player to bank\n", "utf-8")
+    result = rulesc("check", *QUICK, "--games", "20", house)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "R1307" not in result.stdout

@@ -282,8 +282,9 @@ class _Judge:
                 code = codes.ARRIVAL_PAID_TWICE if self.base is not None else codes.HANDLERS_BOTH_PAY
                 more = ", which the base's games never do" if self.base is not None else ""
                 self.found.append(code.diagnostic(
-                    f"this handler and the one at {os.path.basename(earlier.file)}:{earlier.line} both moved money "
-                    f"on one arrival{more}: the player is charged twice", later.file, later.span,
+                    f"this handler and the one at {os.path.basename(earlier.file)}:{earlier.line} both made the same "
+                    f"payer pay the same payee on one arrival{more}: the player is charged twice", later.file,
+                    later.span,
                     labels=(Label(earlier.span, "the other handler that paid on the same arrival", earlier.file),),
                     notes=(self._replay(self.side, i),),
                     help="a house rule keeps every handler of its base: to change a payment, `replace` the base's "

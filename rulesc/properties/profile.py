@@ -21,6 +21,7 @@ from .coverage import Coverage
 TURN_PLAYER = field_index("turn", "player")
 LAND_SQUARE, PASS_SQUARE = field_index("land", "square"), field_index("pass", "square")
 ACTION_NAME = field_index("action", "action")
+PAY_FROM, PAY_TO = field_index("pay", "from"), field_index("pay", "to")
 STATUS_PLAYER, STATUS_NAME = field_index("status", "player"), field_index("status", "status")
 END_REASON, END_WINNER = field_index("end", "reason"), field_index("end", "winner")
 
@@ -39,7 +40,7 @@ class GameProfile(NamedTuple):
     first_round: bool  # the game ended before every player had played a second turn
     actions: frozenset  # names of the actions taken
     stays: dict  # status -> the largest share of his own turns one player spent in it (players with enough turns)
-    double_pays: frozenset  # ((file, line), (file, line)): two handlers of one arrival that both moved money
+    double_pays: frozenset  # ((file, line), (file, line)): two handlers of one arrival that charged one payer for one payee
 
 
 class Profiler:
@@ -54,7 +55,7 @@ class Profiler:
         self.turns: dict = {}  # player -> his turns
         self.held: dict = {}  # (player, status) -> his turns in it
         self.arrival = None  # the square of the arrival being handled
-        self.paid: dict = {}  # handler -> True, for the arrival being handled
+        self.paid: dict = {}  # handler -> the (payer, payee) pairs it paid between, for the arrival being handled
         self.double_pays: set = set()
         self.end_reason = None
         self.end_where = None
@@ -64,10 +65,11 @@ class Profiler:
         if kind == "pay":
             handler = self.handlers.get((where.file, where.line))
             if handler is not None and self.arrival in handler[1]:
-                for other in self.paid:
-                    if other != handler[0]:
+                parties = (payload[PAY_FROM], payload[PAY_TO])
+                for other, paid in self.paid.items():
+                    if other != handler[0] and parties in paid:
                         self.double_pays.add((other, handler[0]))
-                self.paid[handler[0]] = True
+                self.paid.setdefault(handler[0], set()).add(parties)
         elif kind == "land" or kind == "pass":
             self.arrival = payload[LAND_SQUARE if kind == "land" else PASS_SQUARE]
             self.paid = {}
