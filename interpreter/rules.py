@@ -222,11 +222,11 @@ def parse_override(text: str) -> tuple[str, object]:
     """`NAME=VALUE` from `--set`, VALUE written as in a rules file (`$500`, `5`, `10%`)."""
     if "=" not in text:
         raise RulesError([codes.MALFORMED_SET.diagnostic(f"`--set {text}` is not `NAME=VALUE`", "--set",
-                                     help="e.g. `--set starting_cash=$1500`")])
+                                     help="e.g. `--set starting_cash=1500`")])
     name, value = (part.strip() for part in text.split("=", 1))
     if not name.isidentifier():
         raise RulesError([codes.MALFORMED_SET.diagnostic(f"`--set {text}`: `{name}` is not a parameter name", "--set",
-                                     help="e.g. `--set starting_cash=$1500`")])
+                                     help="e.g. `--set starting_cash=1500`")])
     if DECIMAL.fullmatch(value):  # the parser's own message (`unexpected 5; expected a name`) says nothing useful
         raise RulesError([codes.BAD_SET_VALUE.diagnostic(f"`--set {name}`: `{value}` is not a value: values are whole "
                                      "numbers (no decimals)", "--set",
@@ -243,7 +243,7 @@ def parse_override(text: str) -> tuple[str, object]:
         raise RulesError([codes.BAD_SET_VALUE.diagnostic(f"`--set {name}`: `{value.splitlines()[0] if value.strip() else value}`"
                                      f"{' and more lines' if len(value.splitlines()) > 1 else ''} is not a value"
                                      + (f" ({why})" if why else ""), "--set",
-                                     help="write a value as in a rules file: `$1500`, `5`, `10%`, `true`")]) from None
+                                     help="write a value as in a rules file: `1500` (money: `$` may be left out, a shell may eat it), `5`, `10%`, `true`")]) from None
     return name, snippet.decls[0].value
 
 
@@ -316,6 +316,8 @@ def _overrides(checked: Checked, texts) -> dict:
                                          p.path, help="parameters are " + ", ".join(f"`{n}`" for n in p.params))])
         expected = checked.types.get(id(p.params[name].value))
         literal = literal_of(value_node)
+        if literal is not None and literal.type == "count" and expected is not None and expected.name == "money":
+            literal = ast.evolve(literal, type="money")  # `--set starting_cash=1500`: no `$` for the shell to eat
         if literal is None or (expected is not None and not compatible(expected, Type(literal.type))):
             shown = text.split("=", 1)[1].strip()
             raise RulesError([codes.BAD_SET_VALUE.diagnostic(f"`--set {name}` needs {expected}, not `{shown}`",

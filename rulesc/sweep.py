@@ -44,7 +44,7 @@ class Range:
         return f"{value}%" if self.kind == "percent" else str(value)
 
 
-def _usage(message: str, help_text: str = "e.g. `--set starting_cash=$1,000..$2,000 step $250`") -> RulesError:
+def _usage(message: str, help_text: str = "e.g. `--set starting_cash=1000..2000 step 250`") -> RulesError:
     return RulesError([codes.MALFORMED_SET.diagnostic(message, "--set", help=help_text)])
 
 

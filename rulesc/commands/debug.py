@@ -22,7 +22,7 @@ def add_parser(sub):
     c = what.add_parser("codegen", help="print the Python generated for a rules file (one text that compiles)")
     c.description = "Print the Python generated for a rules file: every generated function, each after a\n" \
                     "comment saying where it is kept and what it was written for."
-    c.epilog = "example:\n  rulesc debug codegen mygame.rules --set starting_cash=$1500"
+    c.epilog = "example:\n  rulesc debug codegen mygame.rules --set starting_cash=1500"
     c.formatter_class = argparse.RawDescriptionHelpFormatter
     with_file(c)
     with_set(c)

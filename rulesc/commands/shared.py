@@ -116,9 +116,28 @@ def plot_written(path: str, figure, fmt: str) -> None:
 
 
 def load(args):
-    """The rules of `args.file`, with its `--set` overrides: parsed, checked and compiled."""
+    """The rules of `args.file`, with its `--set` overrides: parsed, checked and compiled. Each override
+    is echoed on stderr as it was understood (`--set: starting_cash = $1,500`): a `$1500` that a shell
+    turned into `500` shows at once."""
     from rulesc.interpreter.rules import load_rules
-    return load_rules(args.file, getattr(args, "set", None))
+    rules = load_rules(args.file, getattr(args, "set", None))
+    echo_overrides(rules, getattr(args, "set", None) or ())
+    return rules
+
+
+def echo_overrides(rules, texts) -> None:
+    """`--set: NAME = VALUE` on stderr for each override, the value written as the rules file would."""
+    checked = rules.checked
+    for text in texts:
+        name = text.split("=", 1)[0].strip()
+        value = rules.params.get(name)
+        kind = checked.types.get(id(checked.program.params[name].value)) if name in checked.program.params else None
+        kind_name = getattr(kind, "name", None)
+        shown = (f"${value:,}" if kind_name == "money" and isinstance(value, int) and value >= 0
+                 else f"-${-value:,}" if kind_name == "money" and isinstance(value, int)
+                 else f"{value}%" if kind_name == "percent" else str(value).lower() if isinstance(value, bool)
+                 else str(value))
+        print(f"--set: {name} = {shown}", file=sys.stderr)
 
 
 def players(rules, requested: int | None) -> int:
@@ -189,7 +208,8 @@ def with_file(p) -> None:
 
 def with_set(p) -> None:
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                   help="override a parameter, e.g. --set starting_cash=$1500")
+                   help="override a parameter, e.g. --set starting_cash=1500 (money needs no `$`; to write one, "
+                        "quote it: --set 'starting_cash=$1,500')")
 
 
 def with_parallel(p, what: str = "the games") -> None:

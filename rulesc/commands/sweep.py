@@ -19,7 +19,7 @@ from rulesc.dsl.variants import load_file
 from .shared import (at_least, check_plot, fail, players, plot_written, progress_bar, with_agents, with_file,
                      with_parallel, with_plot)
 
-EXAMPLE = "rulesc sweep mygame.rules --set starting_cash=$1,000..$2,000 step $250 --games 300"
+EXAMPLE = "rulesc sweep mygame.rules --set starting_cash=1000..2000 step 250 --games 300"
 
 NEGATIVE_VALUE = re.compile(r"-\$?[\d,.]+%?")  # `-$100`, `-5%`: argparse takes them for options
 
@@ -28,7 +28,7 @@ def add_parser(sub):
     p = sub.add_parser("sweep", help="the balance table for each value of a parameter, on the same seeds")
     with_file(p)
     p.add_argument("--set", action="append", nargs="+", required=True, metavar="NAME=FROM..TO [step S]",
-                   help="the parameter to sweep and its values, e.g. --set starting_cash=$500..$2,000 step $250 "
+                   help="the parameter to sweep and its values, e.g. --set starting_cash=500..2000 step 250 "
                         "(once; more `--set NAME=VALUE` fix other parameters)")
     p.add_argument("--games", type=at_least(1), default=200, help="games played with each value (default 200)")
     p.add_argument("--seed", type=int, default=0, help="game i of each value is played with seed SEED + i (default 0)")
