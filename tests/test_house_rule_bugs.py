@@ -217,7 +217,15 @@ BROKEN = {
     "cycle_b.rules": ('extends "cycle_a.rules"', "error[R0512]"),
     "procedure_calls_itself.rules": ("do payout(q)", "error[R0413]"),
     "kept_card_unused.rules": ('card Voucher "A $50 voucher', "warning[R0412]"),
+    "handler_after_turn_ends.rules": ("on land School:                                assumed", "error[R1201]"),
+    "out_player_decides.rules": ('choose "last wish" by player:', "error[R1202]"),
+    "stored_player_decides.rules": ('choose "waive luxury" by chair:', "warning[R1203]"),  # exit 1 under --strict
+    "hidden_cash_in_options.rules": ('choose "takeover target" by player', "error[R1204]"),
+    "counter_never_reset.rules": ("if player.served == 3:", "error[R1205]"),
 }
+
+
+WARNED_ONLY = {"stored_player_decides.rules"}
 
 
 def test_examples_broken_holds_ten_house_rules_each_listed_here_with_a_comment():
@@ -235,7 +243,8 @@ def test_check_exits_1_on_each_broken_house_rule_and_names_its_line(capsys, name
     text, how = BROKEN[name]
     number = next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
     code, out, err = run(capsys, "check", *FAST, path)
-    assert code == 1, out + err
+    # a warning alone (a decision by a player who may be out) fails the check under `--strict`
+    assert code == (0 if name in WARNED_ONLY else 1), out + err
     if how == "FAILED":
         assert re.search(rf"^  rule: {re.escape(name)}:{number} ", out, re.M), out
         argv = _replay_command(out)
