@@ -54,6 +54,7 @@ class _Analysis:
         self.calls: dict = {}  # procedure -> [(param statuses)]
         self.cleared = self._cleared_fields()
         self.defining: set = set()
+        self.aliases: dict = {}  # name -> the other names of the same player in the rule being read
 
     # ---- which stored players are cleared when a player leaves --------------------------------
     def _cleared_fields(self) -> set:
@@ -188,8 +189,15 @@ class _Analysis:
         if isinstance(st, ast.Eliminate):
             if isinstance(st.who, ast.Name):
                 env = env.copy()
-                env.values[st.who.id] = (OUT, f"`{st.who.id}` was eliminated at line {st.span.line}", None)
-                env.guards = frozenset(g for g in env.guards if g != shape(st.who, env.lets))
+                out = (OUT, f"`{st.who.id}` was eliminated at line {st.span.line}", None)
+                gone = shape(st.who, env.lets)
+                # the same player under other names: `player` is `debtor` in `on debt`, and a `let` of him
+                same = {st.who.id} | {n for n, s in env.lets.items() if s == gone}
+                same |= {n for n in self.aliases.get(st.who.id, ())}
+                for name in same:
+                    env.values[name] = out
+                gone_all = {gone} | {shape(ast.Name(id=n, span=st.who.span), env.lets) for n in same}
+                env.guards = frozenset(g for g in env.guards if g not in gone_all)
             return env
         if isinstance(st, ast.Choose):
             self.decide(st.by, st.name, env)
@@ -316,28 +324,30 @@ def _roots(program):
         if h.event == "eliminate":
             values["player"] = (OUT, "`on eliminate` runs for the player just eliminated", None)
             values["current"] = (MAYBE, "in `on eliminate`, the player whose turn it is may be the one eliminated", None)
-        yield h.body, values, h.when
+        aliases = {"player": ("debtor",), "debtor": ("player",)} if h.event == "debt" else {}
+        yield h.body, values, h.when, aliases
     for hook in program.hooks:
-        yield hook.body, {}, hook.when
+        yield hook.body, {}, hook.when, {}
     for action in program.actions.values():
-        yield action.body, {}, action.when
+        yield action.body, {}, action.when, {}
     for deck in program.decks.values():
         for card in deck.cards:
-            yield card.body, {}, None
+            yield card.body, {}, None, {}
     if program.turn is not None:
         for phase in program.turn.phases:
-            yield phase.body, {}, phase.when
+            yield phase.body, {}, phase.when, {}
     for status in program.statuses.values():
         for phase in status.phases:
-            yield phase.body, {}, phase.when
+            yield phase.body, {}, phase.when, {}
     if program.setup is not None:
-        yield program.setup.body, {}, None
+        yield program.setup.body, {}, None, {}
 
 
 def analyse(checked):
     program = checked.program
     a = _Analysis(program, checked.types)
-    for body, values, when in _roots(program):
+    for body, values, when, aliases in _roots(program):
+        a.aliases = aliases
         env = _Env(values)
         env.guards = frozenset(a._guards(when, env))
         a.block(body, env)
@@ -359,6 +369,7 @@ def analyse(checked):
                 continue
             seen[name] = key
             changed = True
+            a.aliases = {}
             a.block(proc.body, _Env(values))
         if not changed:
             break
