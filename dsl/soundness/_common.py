@@ -58,7 +58,34 @@ def implies(a, ra: dict, b, rb: dict) -> bool:
         return True
     if isinstance(b, ast.BoolOp) and b.op == "or":
         return any(implies(a, ra, x, rb) for x in b.operands)
-    return shape(a, ra) == shape(b, rb)
+    if shape(a, ra) == shape(b, rb):
+        return True
+    return _bound_implies(_bound(a, ra), _bound(b, rb))
+
+
+def _bound(node, renames):
+    """(what, op, number) for a comparison of something with a number written out (`x > 3`, `$5 <= x`)."""
+    if not isinstance(node, ast.Compare):
+        return None
+    for subject, k, op in ((node.left, node.right, node.op), (node.right, node.left, _FLIPPED[node.op])):
+        if isinstance(k, ast.Literal) and isinstance(k.value, int) and not isinstance(k.value, bool):
+            return shape(subject, renames), op, k.value
+    return None
+
+
+def _bound_implies(a, b) -> bool:
+    """Whether `x OPa ka` holds only where `x OPb kb` does (the same x)."""
+    if a is None or b is None or a[0] != b[0]:
+        return False
+    _, opa, ka = a
+    _, opb, kb = b
+    if opb in (">", ">="):
+        return opa in (">", ">=", "==") and (ka > kb or (ka == kb and (opb == ">=" or opa == ">")))
+    if opb in ("<", "<="):
+        return opa in ("<", "<=", "==") and (ka < kb or (ka == kb and (opb == "<=" or opa == "<")))
+    if opb == "!=":
+        return (opa == "==" and ka != kb) or (opa in (">", ">=") and ka > kb) or (opa in ("<", "<=") and ka < kb)
+    return False
 
 
 def conjuncts(node) -> list:
