@@ -48,7 +48,17 @@ def _report(program, dead, dead_what: str, killer, killer_what: str, end, conseq
         labels=(label(program, end.span, "the turn ends here"),), help=HELP)
 
 
+def dead_handlers(program) -> set:
+    """The ids of the `on land`/`on pass` handlers that never run (what R1201 reports of handlers)."""
+    return {id(h) for h, _ in _dead(program)}
+
+
 def _handlers(program) -> list:
+    return [_report(program, later, "handler", killer, "handler", end) for later, (killer, end) in _dead(program)]
+
+
+def _dead(program) -> list:
+    """Each handler that never runs, with the handler that ends the turn before it and where it does."""
     found = []
     current = movers_are_current(program)
     procs = program.procedures
@@ -79,9 +89,7 @@ def _handlers(program) -> list:
                     break
                 killers.append(killer)
             else:
-                killer = killers[0]
-                what = "handler"
-                found.append(_report(program, later, what, killer, what, ends[id(killer)]))
+                found.append((later, (killers[0], ends[id(killers[0])])))
     return found
 
 
