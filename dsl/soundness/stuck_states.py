@@ -15,6 +15,9 @@ from __future__ import annotations
 from .. import ast, codes, walk
 from ._common import always_ends, conjuncts, in_main, label, where
 
+TURN = ("builtin", "turn")
+HOOK_HELP = ("count it down in the hook, as a missed turn does (`set player.turns_to_miss = player.turns_to_miss - 1`), "
+             "or reset it where the player should play again")
 HELP = ("count the stay with `player.status_turns` (reset each time he is put in the status), or reset the "
         "counter where the player enters or leaves the state")
 
@@ -54,6 +57,8 @@ class _Analysis:
         return None
 
     def _key(self, node):
+        if isinstance(node, ast.Name) and node.id == "turn" and "turn" not in self.p.global_fields:
+            return TURN  # the turn number: it only grows
         if isinstance(node, ast.Attr) and ("field", node.name) in self.fields:
             t = self.types.get(id(node.obj))
             if t is None or t.name == "player":
@@ -71,6 +76,8 @@ class _Analysis:
 
     def growth(self, key):
         """("up", sets) when the value only grows, ("true", sets) for a flag only ever set true; else None."""
+        if key == TURN:
+            return ("up", [])
         sets = self.writes.get(key)
         if not sets:
             return None
@@ -130,7 +137,7 @@ class _Analysis:
             return None
         if op in ("<", "<=", "=="):
             return ("dies", key, g)
-        default = self._constant(self.fields[key].default)
+        default = 0 if key == TURN else self._constant(self.fields[key].default)
         if op in (">", ">=") or (op == "!=" and default is not None and k <= default):
             return ("sticks", key, g)
         return None
@@ -178,16 +185,18 @@ def _releases(program):
 
 
 def _flag(a, key) -> bool:
-    return a.fields[key].type.name == "bool"
+    return key != TURN and a.fields[key].type.name == "bool"
 
 
-def _diagnostic(program, atom, what: str, sets, anchor):
+def _diagnostic(program, atom, what: str, sets, anchor, help: str = HELP):
     at = atom.span if in_main(program, atom.span) or not in_main(program, anchor) else anchor
-    grow = next((s for s in sets if in_main(program, s.span)), sets[0])
-    labels = [label(program, grow.span, "it only grows here" if "set true" not in what else "it is set true here")]
+    labels = []
+    if sets:
+        grow = next((s for s in sets if in_main(program, s.span)), sets[0])
+        labels.append(label(program, grow.span, "it only grows here" if "set true" not in what else "it is set true here"))
     if at is not atom.span:
         labels.insert(0, label(program, atom.span, "the condition"))
-    return codes.STATE_NEVER_LEFT.diagnostic(what, where(program, at), at, labels=tuple(labels), help=HELP)
+    return codes.STATE_NEVER_LEFT.diagnostic(what, where(program, at), at, labels=tuple(labels), help=help)
 
 
 def analyse(checked):
@@ -213,7 +222,8 @@ def analyse(checked):
                 program, atom,
                 f"a player in `{status.name}` is released only when `{text}`, and `{key[1]}` "
                 + ("is only ever set true: once set, he is never released again" if flag else
-                   "only grows: once past, he is never released again (a second stay never ends)"),
+                   "only grows: once past, he is never released again"
+                   + ("" if key == TURN else " (a second stay never ends)")),
                 sets, status.span))
     for hook in program.hooks:
         if hook.which != "before" or hook.when is None:
@@ -229,5 +239,5 @@ def analyse(checked):
             found.append(_diagnostic(
                 program, atom,
                 f"this hook ends the turn of every player for whom `{text}` holds, and `{key[1]}` {grows}: once "
-                "it holds, the player never plays a turn again", sets, hook.span))
+                "it holds, the player never plays a turn again", sets, hook.span, help=HOOK_HELP))
     return found
