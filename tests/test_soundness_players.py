@@ -50,6 +50,7 @@ CASES = [
     (DATA / "stuck_flag.rules", "R1205", "error", 13, 12, "only ever set true"),
     (DATA / "stuck_hook.rules", "R1205", "error", 11, 26, "never plays a turn again"),
     (DATA / "stuck_turn.rules", "R1205", "error", 8, 28, "`turn` only grows"),
+    (DATA / "stuck_phase.rules", "R1205", "error", 11, 41, "he never moves again"),
 ]
 
 

@@ -13,7 +13,7 @@ games end only at the turn limit. The engine's own `status_turns` is reset on ev
 from __future__ import annotations
 
 from .. import ast, codes, walk
-from ._common import always_ends, conjuncts, in_main, label, where
+from ._common import always_ends, conjuncts, in_main, label, player_is, where
 
 TURN = ("builtin", "turn")
 HOOK_HELP = ("count it down in the hook, as a missed turn does (`set player.turns_to_miss = player.turns_to_miss - 1`), "
@@ -225,6 +225,23 @@ def analyse(checked):
                    "only grows: once past, he is never released again"
                    + ("" if key == TURN else " (a second stay never ends)")),
                 sets, status.span))
+    # a phase of the ordinary turn that moves the player, under a condition on his own counter or flag
+    # that, once false, stays false: from then on he never moves again
+    for phase in (program.turn.phases if program.turn is not None else ()):
+        moves = any(isinstance(st, ast.Move) and player_is(st.who)
+                    for st in walk.statements(phase.body, procedures=program.procedures))
+        if not moves or phase.when is None:
+            continue
+        hit = next(((c, cls) for c in conjuncts(phase.when) for cls in [a.classify(c)]
+                    if cls is not None and cls[0] == "dies" and cls[1][0] == "field"), None)
+        if hit is not None:
+            atom, (_, key, (_, sets)) = hit
+            found.append(_diagnostic(
+                program, atom,
+                f"phase `{phase.name}` moves the player only when `{program.text_at(atom.span)}`, and `{key[1]}` "
+                + ("is only ever set true" if _flag(a, key) else "only grows")
+                + ": once it fails, he never moves again", sets, phase.span,
+                help=f"set `{key[1]}` back where the player should move again"))
     for hook in program.hooks:
         if hook.which != "before" or hook.when is None:
             continue
