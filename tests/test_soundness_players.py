@@ -51,6 +51,7 @@ CASES = [
     (DATA / "stuck_hook.rules", "R1205", "error", 11, 26, "never plays a turn again"),
     (DATA / "stuck_turn.rules", "R1205", "error", 8, 28, "`turn` only grows"),
     (DATA / "stuck_phase.rules", "R1205", "error", 11, 41, "he never moves again"),
+    (DATA / "stuck_variant_drops_reset.rules", "R1205", "error", 7, 5, "`player.served == 2`"),
 ]
 
 
@@ -68,7 +69,8 @@ def test_a_variant_rule_that_ends_the_turn_is_blamed_with_a_note_at_the_base():
     assert [(Path(label.path).name, label.span.line) for label in d.labels] == [("wheeler.rules", 351)]
 
 
-@pytest.mark.parametrize("name", ["good_dead_rules", "good_out_deciders", "good_hidden", "good_stuck"])
+@pytest.mark.parametrize("name", ["good_dead_rules", "good_out_deciders", "good_hidden", "good_stuck",
+                                  "good_stuck_base"])
 def test_a_good_twin_gives_no_finding(name):
     assert findings(DATA / f"{name}.rules") == []
 

@@ -188,11 +188,28 @@ def _flag(a, key) -> bool:
     return key != TURN and a.fields[key].type.name == "bool"
 
 
-def _diagnostic(program, atom, what: str, sets, anchor, help: str = HELP):
-    at = atom.span if in_main(program, atom.span) or not in_main(program, anchor) else anchor
+def _entry(program, status: str):
+    """A `put … in STATUS` in the file checked (a variant's own rule that puts a player in it), or None."""
+    roots = (*program.handlers, *program.hooks, *program.actions.values(), *program.procedures.values(),
+             *program.decks.values(), *([program.turn] if program.turn else []), *program.statuses.values())
+    return next((n for n in walk.walk(roots) if isinstance(n, ast.Put) and n.status == status
+                 and in_main(program, n.span)), None)
+
+
+def _diagnostic(program, atom, what: str, sets, anchor, help: str = HELP, entry=None):
+    """At the condition; in a variant whose own line is not the condition, at the variant's `set` that makes
+    the value only grow (or its rule that holds the condition), with notes at the others."""
+    grow = next((s for s in sets if in_main(program, s.span)), sets[0]) if sets else None
+    at = atom.span
+    if not in_main(program, at):
+        if grow is not None and in_main(program, grow.span):
+            at = grow.span
+        elif entry is not None:
+            at = entry.span  # the variant's rule that puts him in the state, with no reset
+        elif in_main(program, anchor):
+            at = anchor
     labels = []
-    if sets:
-        grow = next((s for s in sets if in_main(program, s.span)), sets[0])
+    if grow is not None and at is not grow.span:
         labels.append(label(program, grow.span, "it only grows here" if "set true" not in what else "it is set true here"))
     if at is not atom.span:
         labels.insert(0, label(program, atom.span, "the condition"))
@@ -224,7 +241,7 @@ def analyse(checked):
                 + ("is only ever set true: once set, he is never released again" if flag else
                    "only grows: once past, he is never released again"
                    + ("" if key == TURN else " (a second stay never ends)")),
-                sets, status.span))
+                sets, status.span, entry=_entry(program, status.name)))
     # a phase of the ordinary turn that moves the player, under a condition on his own counter or flag
     # that, once false, stays false: from then on he never moves again
     for phase in (program.turn.phases if program.turn is not None else ()):
