@@ -187,7 +187,8 @@ class _Analysis:
             env.lets.pop(st.var, None)
             return env
         if isinstance(st, ast.Eliminate):
-            if isinstance(st.who, ast.Name):
+            # a rule's own name keeps naming him; a global may be cleared by `on eliminate` meanwhile
+            if isinstance(st.who, ast.Name) and st.who.id not in self.p.global_fields:
                 env = env.copy()
                 out = (OUT, f"`{st.who.id}` was eliminated at line {st.span.line}", None)
                 gone = shape(st.who, env.lets)
