@@ -37,6 +37,7 @@ CASES = [
     (DATA / "dead_square_after_kind.rules", "R1201", "error", 5, 1, "dead_square_after_kind.rules:8"),
     (DATA / "dead_phase_after_nested_end.rules", "R1201", "error", 5, 1, "`draw`, `use_card`, `bump`"),
     (DATA / "dead_hook.rules", "R1201", "error", 4, 1, "no phase ever runs"),
+    (DATA / "dead_inserted_phase.rules", "R1201", "error", 5, 1, "`draw`, `use_card`, `bump`"),
     (BROKEN / "out_player_decides.rules", "R1202", "error", 11, 27, "cannot decide `last wish`"),
     (DATA / "out_after_eliminate.rules", "R1202", "error", 12, 22, "`debtor` was eliminated at line 8"),
     (BROKEN / "stored_player_decides.rules", "R1203", "warning", 19, 34, "the global `chairman`"),

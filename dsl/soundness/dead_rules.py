@@ -131,10 +131,11 @@ def _phases(program, phases) -> list:
         if end is None:
             continue
         if phase.when is None:
-            if isinstance(phase.body.statements[-1], (ast.EndTurn, ast.EndGame)):
-                return []  # R0402 says so
             dead = phases[i + 1:]
-            if in_main(program, phase.span) and not any(in_main(program, d.span) for d in dead):
+            blamed = in_main(program, phase.span) and not any(in_main(program, d.span) for d in dead)
+            if isinstance(phase.body.statements[-1], (ast.EndTurn, ast.EndGame)) and not blamed:
+                return []  # R0402 says so, at each phase that never runs
+            if blamed:  # a variant's phase that ends the turn before its base's: the error is the variant's
                 names = ", ".join(f"`{d.name}`" for d in dead)
                 return [_report(program, dead[0], f"phase `{dead[0].name}`", phase, f"phase `{phase.name}`", end,
                                 consequence=f"the phase{'s' if len(dead) > 1 else ''} {names} of "
