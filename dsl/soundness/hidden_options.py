@@ -27,6 +27,13 @@ class _Analysis:
         self.found = []
         self.reported = set()
         self.fresh = 0
+        self.around: list = []  # the conditions (with their names) the statements being read run under
+
+    def rule(self, body, renames: dict, when=None) -> None:
+        """A rule's body, run under its `when`."""
+        self.around = [(when, dict(renames))] if when is not None else []
+        self.block(body, renames)
+        self.around = []
 
     def _token(self, what):
         self.fresh += 1
@@ -72,7 +79,15 @@ class _Analysis:
             return t.name == "player"
         return not any(any(f.name == getattr(node, "name", None) for f in k.fields) for k in self.p.kinds.values())
 
-    def check(self, exprs, chooser_shape, renames, what: str, shown_to: str, anchor) -> None:
+    def check_around(self, chooser_shape, name: str, shown_to: str, anchor) -> None:
+        """The conditions a decision is asked under (an `if`, a rule's `when`): whether it is asked at all
+        tells the chooser they hold."""
+        for cond, renames in self.around:
+            self.check([cond], chooser_shape, renames, f"the condition under which `{name}` is asked", shown_to,
+                       anchor, reveals="whether he is asked reveals it")
+
+    def check(self, exprs, chooser_shape, renames, what: str, shown_to: str, anchor,
+              reveals: str = "what he is offered reveals it") -> None:
         for expr in exprs:
             for field, owner, span, site in self.reads(expr, renames, None):
                 if chooser_shape is not None and owner == chooser_shape:
@@ -92,7 +107,7 @@ class _Analysis:
                             f"player other than {shown_to}")
                 labels = () if at is span else (label(self.p, span, f"`{text}` is read here"),)
                 self.found.append(codes.HIDDEN_FIELD_SHOWN.diagnostic(
-                    f"{said}: what he is offered reveals it", where(self.p, at), at, labels=labels,
+                    f"{said}: {reveals}", where(self.p, at), at, labels=labels,
                     help=f"offer what does not depend on another player's `{field}` (test it after the choice, "
                          f"in its body), or do not make `{field}` hidden"))
 
@@ -118,6 +133,7 @@ class _Analysis:
             chooser = shape(st.by, renames)
             shown = f"`{self.p.text_at(st.by.span)}`, who decides `{st.name}`"
             self.check([o.when for o in st.options], chooser, renames, f"an option of `{st.name}`", shown, st.span)
+            self.check_around(chooser, st.name, shown, st.span)
             for option in st.options:
                 self.block(option.body, renames)
             return
@@ -129,6 +145,7 @@ class _Analysis:
             inner.pop(("let", st.var), None)
             self.check([st.collection], chooser, renames, f"the list of `{st.name}`", shown, st.span)
             self.check([st.where], chooser, inner, f"the `where` of `{st.name}`", shown, st.span)
+            self.check_around(chooser, st.name, shown, st.span)
             self.block(st.body, inner)
             return
         if isinstance(st, ast.Auction):
@@ -148,9 +165,12 @@ class _Analysis:
                 self.block(st.too_many, inner)
             return
         if isinstance(st, ast.If):
-            for _, body in st.branches:
+            depth = len(self.around)
+            for cond, body in st.branches:
+                self.around.append((cond, dict(renames)))  # a later branch runs only where this one's failed
                 self.block(body, renames)
             self.block(st.orelse, renames)
+            del self.around[depth:]
             return
 
 
@@ -162,22 +182,23 @@ def analyse(checked):
     a = _Analysis(program, checked.types, hidden)
     in_turn = {"current": PLAYER_NAME}  # in a turn's own rules, `current` is `player`
     for h in program.handlers:
-        a.block(h.body, {})
+        # a debt's shortfall and an elimination are everyone's to see: what they run under tells nothing
+        a.rule(h.body, {}, h.when if h.event in ("land", "pass") else None)
     for hook in program.hooks:
-        a.block(hook.body, in_turn)
+        a.rule(hook.body, in_turn, hook.when)
     if program.turn is not None:
         for phase in program.turn.phases:
-            a.block(phase.body, in_turn)
+            a.rule(phase.body, in_turn, phase.when)
     for status in program.statuses.values():
         for phase in status.phases:
-            a.block(phase.body, in_turn)
+            a.rule(phase.body, in_turn, phase.when)
     for deck in program.decks.values():
         for card in deck.cards:
-            a.block(card.body, {})
+            a.rule(card.body, {})
     for proc in program.procedures.values():
-        a.block(proc.body, {})
+        a.rule(proc.body, {})
     if program.setup is not None:
-        a.block(program.setup.body, {})
+        a.rule(program.setup.body, {})
     for action in program.actions.values():
         renames = dict(in_turn) if action.timing != "any time" else {}
         exprs = [action.when]
@@ -185,5 +206,5 @@ def analyse(checked):
             exprs += [action.amount.low, action.amount.high, action.amount.step]
         a.check(exprs, PLAYER_NAME, renames, f"the offer of action `{action.name}`",
                 "`player`, who is offered it", action.span)
-        a.block(action.body, renames)
+        a.rule(action.body, renames)
     return a.found
