@@ -235,8 +235,8 @@ RULES_LOOP = Code("R1002", "rules-loop", ERROR, "the rules loop")
 # ---- R12xx: players and information (rulesc/dsl/soundness/) ---------------------------------------
 
 RULE_NEVER_RUNS = Code("R1201", "rule-never-runs", ERROR,
-                       "a handler, hook or phase that never runs: an earlier one always ends the turn first",
-                       unnecessary=True)
+                       "a handler, hook or phase that never runs: an earlier one always ends the turn first")
+# (not `unnecessary`: in a variant it stands at the variant's rule that ends the turn, which an editor must not fade)
 OUT_PLAYER_DECIDES = Code("R1202", "out-player-decides", ERROR, "a decision put to a player who is out of the game")
 PLAYER_MAY_BE_OUT_DECIDES = Code("R1203", "player-may-be-out-decides", WARNING,
                                  "a decision put to a player who may be out of the game")
