@@ -42,7 +42,7 @@ CASES = [
     (DATA / "out_after_eliminate.rules", "R1202", "error", 12, 22, "`debtor` was eliminated at line 8"),
     (BROKEN / "stored_player_decides.rules", "R1203", "warning", 19, 34, "the global `chairman`"),
     (DATA / "stored_list_decides.rules", "R1203", "warning", 12, 38, "the global `order`"),
-    (BROKEN / "hidden_cash_in_options.rules", "R1204", "error", 11, 79, "reads `q.cash`"),
+    (BROKEN / "hidden_cash_in_options.rules", "R1204", "error", 12, 79, "reads `q.cash`"),
     (DATA / "hidden_through_define.rules", "R1204", "error", 9, 27, "reads `comfortable(c.owner)`"),
     (DATA / "hidden_in_action.rules", "R1204", "error", 5, 49, "reads `current.cash`"),
     (DATA / "hidden_through_let.rules", "R1204", "error", 6, 75, "the hidden `deposit`"),
