@@ -19,6 +19,8 @@ from .allow import allowances, is_allowed
 from . import types as T
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program, build_program, move_marks, rule_roots
+from .soundness._common import always_ends, movers_are_current
+from .soundness.dead_rules import dead_handlers
 from .builtins import BUILTIN_TYPES, FIRST_PLAYER_RULES, GLOBAL_HINTS, MOVE_NAMES, PLAYER, PLAYER_FIELDS, SETTINGS
 from .typecheck import (Assumption, TypeChecker, a_type, plural,
                         nearest_hint, narrow)
@@ -589,12 +591,23 @@ class Checker(TypeChecker):
             return re.sub(rf"\b{re.escape(h.var)}\b", "_", text) if h.var else text
 
         movers = [h for h in p.handlers if h.event in ("land", "pass") and h.target is not None and pays(h)]
+        current = movers_are_current(p)
+        dead = dead_handlers(p)  # a handler that never runs pays nothing (R1201 says so)
+
+        def first_ends(earlier, later) -> bool:
+            """Whether the one of the two the arrival runs first (a kind's before a square's own, else in file
+            order) always ends the turn: then the other never runs after it (R1201 says when it never runs)."""
+            first = later if later.target in p.kinds and earlier.target not in p.kinds else earlier
+            return always_ends(first.body, p.procedures, current) is not None
+
         for i, later in enumerate(movers):
             for earlier in movers[:i]:
                 if earlier.event != later.event or not squares(earlier) & squares(later):
                     continue
                 a, b = condition(earlier), condition(later)
                 if a is not None and b is not None and a != b:
+                    continue
+                if first_ends(earlier, later) or id(earlier) in dead or id(later) in dead:
                     continue
                 file = earlier.span.file or p.path
                 if (earlier.event == later.event and earlier.target == later.target

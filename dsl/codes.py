@@ -235,6 +235,17 @@ RULES_LOOP = Code("R1002", "rules-loop", ERROR, "the rules loop")
 
 # ---- R12xx: players and information (rulesc/dsl/soundness/) ---------------------------------------
 
+RULE_NEVER_RUNS = Code("R1201", "rule-never-runs", ERROR,
+                       "a handler, hook or phase that never runs: an earlier one always ends the turn first")
+# (not `unnecessary`: in a variant it stands at the variant's rule that ends the turn, which an editor must not fade)
+OUT_PLAYER_DECIDES = Code("R1202", "out-player-decides", ERROR, "a decision put to a player who is out of the game")
+PLAYER_MAY_BE_OUT_DECIDES = Code("R1203", "player-may-be-out-decides", WARNING,
+                                 "a decision put to a player who may be out of the game")
+HIDDEN_FIELD_SHOWN = Code("R1204", "hidden-field-shown", ERROR,
+                          "what a player is offered reads another player's hidden field")
+STATE_NEVER_LEFT = Code("R1205", "state-never-left", ERROR,
+                        "a way out of a state that needs a value to fall again, and the value only grows")
+
 
 # ---- R13xx: whole games, and a variant against its base (rulesc/judge/) ----------------------------
 

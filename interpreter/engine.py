@@ -210,7 +210,10 @@ class Game:
         return blindfold
 
     def choose(self, player: Player, name: str, options: list, where: RuleRef):
-        """Put a named decision to the player's agent: one of `options`, or an `AgentError`."""
+        """Put a named decision to the player's agent: one of `options`, or an `AgentError`. A player who is
+        out decides nothing: asking him is the rule's error (R1001), not a question for his agent."""
+        if player.out:
+            raise self._out_decides(player, name)
         # `agent`, without the call where no field is hidden (then it is the agent as it is)
         agent = self.agents[player.seat] if not self.rules.hidden_fields else self.agent(player)
         picked = agent.choose(self, player, name, options)
@@ -219,6 +222,17 @@ class Game:
         if self.emitting:
             self.event_sink((self.state.turn, "choose", where, player.name, name, name_of(picked)))
         return picked
+
+    def _out_decides(self, player: Player, name: str) -> RuleRuntimeError:
+        """The error of a decision put to a player who is out: `who` as the rule names him, where it can."""
+        node = self.last_node
+        who = getattr(node, "by", None) if node is not None else None
+        if who is None and type(node).__name__ == "UseCard":
+            who = node.who
+        shown = self.rules.program.text_at(who.span) if who is not None and who.span is not None else player.name
+        named = f"`{shown}` ({player.name})" if shown != player.name else player.name
+        return self.error(f"{named} is out of the game, so cannot decide `{name}`",
+                          help="put decisions only to players still in: test `not P.out`, or ask one of `players`")
 
     # ---- queries used by compiled rules -------------------------------------------------------
     def iterate(self, value):

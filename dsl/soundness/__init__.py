@@ -24,6 +24,15 @@ Analysis = Callable[..., Iterable[Diagnostic]]
 ANALYSES: tuple[Analysis, ...] = ()
 
 
+def _players_and_information() -> tuple[Analysis, ...]:
+    """The R12xx analyses (players and information), one module per question."""
+    from . import dead_rules, hidden_options, out_deciders, stuck_states
+    return (dead_rules.analyse, out_deciders.analyse, hidden_options.analyse, stuck_states.analyse)
+
+
+ANALYSES += _players_and_information()
+
+
 def analyse(checked) -> list[Diagnostic]:
     """Every soundness finding of a checked program."""
     return [d for analysis in ANALYSES for d in analysis(checked)]
