@@ -227,8 +227,8 @@ class Game:
         """The error of a decision put to a player who is out: `who` as the rule names him, where it can."""
         node = self.last_node
         who = getattr(node, "by", None) if node is not None else None
-        if who is None and type(node).__name__ == "UseCard":
-            who = node.who
+        if who is None and type(node).__name__ == "UseCard":  # `use card by P`
+            who = getattr(node, "who", None)
         shown = self.rules.program.text_at(who.span) if who is not None and who.span is not None else player.name
         named = f"`{shown}` ({player.name})" if shown != player.name else player.name
         return self.error(f"{named} is out of the game, so cannot decide `{name}`",

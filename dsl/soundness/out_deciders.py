@@ -296,7 +296,7 @@ class _Analysis:
             return
         span = by.span
         file_span = span
-        labels = ()
+        labels: tuple = ()
         if origin is not None and not in_main(self.p, span) and in_main(self.p, origin):
             file_span = origin
             labels = (label(self.p, span, f"the decision `{name}`"),)
