@@ -46,7 +46,7 @@ def finding(out: str, code: str) -> re.Match:
 
 CASES = [
     # file, code, severity, the text of the line it must be at
-    ("school_fee_never_charged.rules", "R1301", "warning", "on land School"),
+    ("tax_in_the_wrong_unit.rules", "R1301", "warning", "on land Park when"),
     ("no_window_before_rolling.rules", "R1302", "warning", "remove phase prepare"),
     ("deck_never_drawn.rules", "R1303", "warning", "remove phase draw"),
     ("deck_never_drawn.rules", "R1302", "warning", "remove phase draw"),
