@@ -25,12 +25,6 @@ class Allowance(NamedTuple):
     codes: frozenset
 
 
-def _last_line(span) -> int:
-    if span.end_line > span.line and span.end_column == 1:
-        return span.end_line - 1
-    return span.end_line
-
-
 def allowances(roots, path: str) -> tuple[list[Allowance], list[Diagnostic]]:
     """Every `allow` of the declarations `roots` (the node whose meta or whose body's meta says it), and
     a diagnostic for each that names no warning."""
@@ -60,7 +54,7 @@ def allowances(roots, path: str) -> tuple[list[Allowance], list[Diagnostic]]:
             else:
                 allowed.add(code.code)
         if allowed:
-            found.append(Allowance(file, span.line, _last_line(span), frozenset(allowed)))
+            found.append(Allowance(file, span.line, span.last_line, frozenset(allowed)))
     return found, problems
 
 

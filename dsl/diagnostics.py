@@ -30,6 +30,14 @@ class Span:
     def point(cls, line: int, column: int) -> "Span":
         return cls(line, column, line, column + 1)
 
+    @property
+    def last_line(self) -> int:
+        """The last line the region covers: a declaration's span ends at the start of what follows
+        (column 1 of the next line), which is not its own."""
+        if self.end_line > self.line and self.end_column == 1:
+            return self.end_line - 1
+        return self.end_line
+
 
 @attrs.frozen
 class Label:

@@ -82,13 +82,6 @@ def _runs_in_turn(found: frozenset, closed: dict) -> frozenset:
     return frozenset(found.union(*(closed.get(t, ()) for t in found)))
 
 
-def _last_line(span) -> int:
-    """Spans end at the start of what follows (column 1); the last line is the one before."""
-    if span.end_line > span.line and span.end_column == 1:
-        return span.end_line - 1
-    return span.end_line
-
-
 def names_in(*roots) -> frozenset:
     """Every identifier a declaration mentions: names, fields, targets, phases it refers to."""
     found = set()
@@ -109,7 +102,7 @@ def units(program: Program) -> list[Unit]:
 
     def add(what, label, node, *roots, key=None, triggers=()):
         span = node.span
-        out.append(Unit(what, label, span.file or p.path, span.line, _last_line(span), names_in(node, *roots),
+        out.append(Unit(what, label, span.file or p.path, span.line, span.last_line, names_in(node, *roots),
                         span, key, frozenset(triggers)))
 
     if p.setup is not None:

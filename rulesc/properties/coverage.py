@@ -66,13 +66,6 @@ class Coverage:
 QUIET_STATEMENTS = (ast.If, ast.For, ast.Let, ast.EndTurn, ast.RaiseCash, ast.Pass)
 
 
-def _last_line(span) -> int:
-    """Spans end at the start of what follows (column 1); the last line is the one before."""
-    if span.end_line > span.line and span.end_column == 1:
-        return span.end_line - 1
-    return span.end_line
-
-
 def _statements(block, out: list) -> None:
     """The statements of a block that cause events of their own, nested blocks included."""
     out.extend(s for s in walk.statements(block) if not isinstance(s, QUIET_STATEMENTS))
@@ -100,7 +93,7 @@ def coverage_report(rules: Rules, cov: Coverage) -> list[CoverageItem]:
 
     def ran(span) -> bool:
         file, line = place(span)
-        last = _last_line(span)
+        last = span.last_line
         return any(f == file and line <= n <= last for f, n in hit_lines)
 
     # Rules: each declaration that can cause events; exercised if one of its lines did.
