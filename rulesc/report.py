@@ -72,17 +72,22 @@ def format_diagnostics(checked: Checked) -> str:
                    for d in checked.diagnostics)
 
 
+def is_inherited(rules_path: str, result) -> bool:
+    """Whether a scenario comes from a variant's base rather than the file run: one that fails is a result
+    the house rule changes (CHANGED: information), not a failure of the file (FAIL)."""
+    from pathlib import Path
+    return Path(result.file or rules_path).resolve() != Path(rules_path).resolve()
+
+
 def scenario_results(rules_path: str, results: list) -> dict:
     """The scenarios a check ran, as data: each with its place, whether it passed, and whether it is the
     base's (for a variant, a base scenario that fails is one the house rule changes: information, not an
     error; a failure of the file's own scenario is an error)."""
-    from pathlib import Path
-    own = Path(rules_path).resolve()
     out = []
     for r in results:
         file = r.file or rules_path
         out.append({"title": r.title, "file": file, "line": r.line, "passed": r.passed,
-                    "inherited": Path(file).resolve() != own,
+                    "inherited": is_inherited(rules_path, r),
                     "failures": [{"line": f.line, "message": f.message} for f in r.failures]})
     return {"passed": sum(1 for r in out if r["passed"]),
             "failed": sum(1 for r in out if not r["passed"] and not r["inherited"]),

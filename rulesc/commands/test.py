@@ -3,7 +3,8 @@
 It exists so that a rules file is held to its rulebook: each scenario sets up a position, forces
 the dice and decisions, plays a step and states the cash and ownership after it, and this
 command says PASS or FAIL for each (`-v` the event log of a failure), or writes a JUnit XML
-report, one test case per scenario, for CI systems.
+report, one test case per scenario, for CI systems. A variant's base scenario that gives another result
+under the house rule is CHANGED, as `rulesc check` says it: information, not a failure of the file.
 """
 
 from __future__ import annotations
@@ -33,29 +34,37 @@ def run(args) -> int:
         return run_junit(args)
     from rulesc.interpreter.events import events_to_jsonl
     from rulesc.interpreter.scenario import run_scenarios
-    passed = failed = 0
+    from rulesc.report import is_inherited
+    passed = failed = changed = 0
     for path in args.files:
         args.file = path
         for result in run_scenarios(load(args)):
             where = result.file or path
             if result.passed:
                 passed += 1
-                print(f"PASS  {where}:{result.line}  {result.title}")
+                print(f"PASS     {where}:{result.line}  {result.title}")
                 continue
-            failed += 1
-            print(f"FAIL  {where}:{result.line}  {result.title}")
+            verdict = "CHANGED" if is_inherited(path, result) else "FAIL"
+            if verdict == "FAIL":
+                failed += 1
+            else:
+                changed += 1
+            print(f"{verdict:<8} {where}:{result.line}  {result.title}")
             for f in result.failures:
-                print(f"      {where}:{f.line}: {f.message}")
+                print(f"         {where}:{f.line}: {f.message}")
             if args.verbose:
                 for line in events_to_jsonl(result.events).splitlines():
-                    print(f"        {line}")
-    print(f"scenarios: {passed} passed, {failed} failed")
+                    print(f"           {line}")
+    more = (f", {changed} of the base's changed by the house rule (CHANGED: information, not an error; "
+            "`remove scenario` says it is meant)") if changed else ""
+    print(f"scenarios: {passed} passed, {failed} failed{more}")
     return 1 if failed else 0
 
 
 def run_junit(args) -> int:
     """`test --format junit`: every scenario of every file a test case of a JUnit XML report on stdout."""
     from rulesc import junit
+    from rulesc.report import is_inherited
     suites = []
     worst = 0
     for path in args.files:
@@ -71,7 +80,7 @@ def run_junit(args) -> int:
         from rulesc.interpreter.scenario import run_scenarios
         results = run_scenarios(rules)
         suites.append(junit.Suite(path, results))
-        if not all(r.passed for r in results):
+        if not all(r.passed or is_inherited(path, r) for r in results):
             worst = max(worst, 1)
     sys.stdout.write(junit.to_xml(suites))
     return worst
