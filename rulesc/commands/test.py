@@ -42,19 +42,19 @@ def run(args) -> int:
             where = result.file or path
             if result.passed:
                 passed += 1
-                print(f"PASS     {where}:{result.line}  {result.title}")
+                print(f"PASS  {where}:{result.line}  {result.title}")
                 continue
             verdict = "CHANGED" if is_inherited(path, result) else "FAIL"
             if verdict == "FAIL":
                 failed += 1
             else:
                 changed += 1
-            print(f"{verdict:<8} {where}:{result.line}  {result.title}")
+            print(f"{verdict}  {where}:{result.line}  {result.title}")
             for f in result.failures:
-                print(f"         {where}:{f.line}: {f.message}")
+                print(f"      {where}:{f.line}: {f.message}")
             if args.verbose:
                 for line in events_to_jsonl(result.events).splitlines():
-                    print(f"           {line}")
+                    print(f"        {line}")
     more = (f", {changed} of the base's changed by the house rule (CHANGED: information, not an error; "
             "`remove scenario` says it is meant)") if changed else ""
     print(f"scenarios: {passed} passed, {failed} failed{more}")
