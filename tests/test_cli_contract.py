@@ -179,7 +179,7 @@ def test_unknown_parameter_in_set_is_a_usage_error(tmp_path):
 def test_wrong_type_in_set_is_a_usage_error(tmp_path):
     path = tmp_path / "ok.rules"
     path.write_text(MINIMAL, encoding="utf-8")
-    status, out = rulesc("run", path, "--set", "salary=5")
+    status, out = rulesc("run", path, "--set", "salary=5%")  # a percentage is not money (a bare 5 is: $5)
     assert status == 2 and "salary" in out and "Traceback" not in out
 
 

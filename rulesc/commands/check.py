@@ -18,7 +18,7 @@ from rulesc.dsl.diagnostics import RulesError
 from rulesc.dsl.typecheck import plural
 from rulesc.dsl.variants import load_file
 
-from .shared import Exit, at_least, fail, progress_bar, report_rules_error, unread, with_parallel, with_set
+from .shared import Exit, at_least, echo_overrides, fail, progress_bar, report_rules_error, unread, with_parallel, with_set
 
 EXAMPLE = "rulesc check --static mygame.rules"
 
@@ -85,12 +85,13 @@ def run(args) -> int:
         if args.static:  # parse and check only: the interpreter is not even imported (start-up, issue #14)
             if args.set:
                 from rulesc.interpreter.rules import compile_rules
-                compile_rules(checked, args.set)  # a bad `--set` is the same usage error with or without --static
+                echo_overrides(compile_rules(checked, args.set), args.set)  # the same usage errors as without --static
             continue
         from rulesc.interpreter.rules import compile_rules
         from rulesc.interpreter.scenario import run_scenarios
 
         rules = compile_rules(checked, args.set)
+        echo_overrides(rules, args.set)
         scenarios = report.scenario_results(path, run_scenarios(rules))
         if args.format == "json":
             results[-1]["scenarios"] = scenarios
