@@ -256,7 +256,7 @@ END_NEVER_CAME = Code("R1303", "end-never-came", WARNING, "an end condition that
 DECIDED_AT_SETUP = Code("R1304", "decided-at-setup", ERROR, "every game ends in its first round")
 GAMES_DO_NOT_END = Code("R1305", "games-do-not-end", WARNING, "most games stop at the turn limit")
 STUCK_IN_STATUS = Code("R1306", "stuck-in-status", WARNING, "players spend most of a game in one status")
-ARRIVAL_PAID_TWICE = Code("R1307", "arrival-paid-twice", ERROR,
+ARRIVAL_PAID_TWICE = Code("R1307", "arrival-paid-twice", WARNING,
                           "two handlers charged one payer for one payee on one arrival, which the base never does")
 
 
