@@ -31,6 +31,9 @@ What a page shows, and what is done with it:
   (`normalise`: timings, the temporary folder); a `...` line in the shown output stands for any lines.
   A command whose output is not shown runs with fewer games (`reduced`), and one that reads a file
   an earlier line of its block writes (`--replay game.jsonl`) runs that line first.
+
+After a deliberate change to what rulesc prints, `python tests/test_docs_examples.py [PAGE...]` writes
+the output of now into the pages, in place of what they show (`rewrite`); review it with `git diff`.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -164,11 +168,16 @@ def commands(block: Block) -> list[Command]:
         for c in found:
             if not c.output:
                 c.output = None
-    for k, c in enumerate(found):  # a file an earlier line of the block writes
-        mine = {w for w in shlex.split(c.text, comments=True)[1:] if not w.startswith("-")}
-        c.before = [e for e in found[:k] if mine & set(shlex.split(e.text, comments=True)[1:])
-                    and (Path(e.text.split()[-1]).suffix in (".jsonl",) or "--log" in e.text)]
+    for k, c in enumerate(found):  # the earlier lines of the block that write a file this one reads
+        reads = set(shlex.split(c.text, comments=True)) - writes(c)
+        c.before = [e for e in found[:k] if writes(e) & reads]
     return found
+
+
+def writes(cmd: Command) -> set[str]:
+    """The files a shell line writes: after `--log`, `-o` or `>`."""
+    words = shlex.split(cmd.text, comments=True)
+    return {b for a, b in zip(words, words[1:]) if a in ("--log", "-o", ">") and b != "-"}
 
 
 def skipped(cmd: Command) -> str | None:
@@ -335,7 +344,10 @@ def params(cmds):
 
 
 def test_the_pages_show_what_this_test_reads():
-    """A page that stops showing its files or commands fails here, not silently."""
+    """A page that stops showing its files or commands fails here, not silently; SKIP names only
+    lines a page shows."""
+    assert all(any(c.text == s or c.text.startswith(s + " ") for c in COMMANDS) for s in SKIP), \
+        [s for s in SKIP if not any(c.text.startswith(s) for c in COMMANDS)]
     assert {b.where.split(":")[0] for b in WHOLE} >= {"README.md", "docs/language.md", "docs/tutorial.md"}
     assert {file_name(b) for b in WHOLE if b.page.name == "tutorial.md"} == {"market.rules", "house.rules"}
     assert len([c for c in COMMANDS if c.output is not None]) >= 10  # the tutorial's, with their output
@@ -402,4 +414,66 @@ def test_a_shell_line_runs_as_shown(cmd, tmp_path):
         while shown and not shown[-1]:
             shown.pop()
         assert matches(shown, now), f"{cmd.where}: `{cmd.text}` prints, now:\n" + "\n".join(
-            difflib.unified_diff(shown, now, "the page", "now", lineterm=""))
+            difflib.unified_diff(shown, now, "the page", "now", lineterm="")) + \
+            "\n(if the change is meant: `python tests/test_docs_examples.py` writes it into the page)"
+
+
+KNOWN = [r"file \S+\.rules", r"append to \S+\.rules", r"excerpt of \S+\.rules",
+         r"the block below replaces lines \d+-\d+ of \S+\.rules for the next command"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_every_doctest_line_of_a_page_is_understood(page):
+    """A misspelt `<!-- doctest: ... -->` would be ignored, and its block tested as something else."""
+    for k, ln in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        d = DIRECTIVE.match(ln)
+        if d:
+            assert any(re.fullmatch(form, d.group(1)) for form in KNOWN), f"{page.name}:{k}: {d.group(1)}"
+            after = [b for b in blocks(page) if b.line > k][:1]
+            assert after and after[0].directive == d.group(1) and after[0].lang == "rules", \
+                f"{page.name}:{k}: a doctest line goes right before the ```rules block it is about"
+
+
+# ---- the shown output, written again --------------------------------------------------------------------------
+
+
+def rewrite(page: Path) -> int:
+    """Write the output each shell line of `page` prints now in place of what the page shows (where it
+    shows any), keeping a `...` where the page elides lines; the number of outputs written again.
+    The output is written as a run prints it (a timing too), less the temporary folder."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    shown_cmds = [c for b in blocks(page) for c in commands(b) if c.output is not None and not skipped(c)]
+    changed = 0
+    for cmd in reversed(shown_cmds):  # from the bottom, so that the lines above keep their numbers
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = folder_for(cmd.block.page, cmd.block.line, Path(tmp))
+            for earlier in cmd.before:
+                run(earlier, folder, earlier.output is not None)
+            slip = slip_for(cmd)
+            if slip:
+                path, first, last, text = slip
+                kept = (folder / path).read_text(encoding="utf-8").splitlines(keepends=True)
+                (folder / path).write_text("".join(kept[:first - 1]) + text + "".join(kept[last:]), encoding="utf-8")
+            result = run(cmd, folder, True)
+            now = [ln.rstrip() for ln in (result.stdout + result.stderr).replace(str(folder) + "/", "").splitlines()]
+        shown = cmd.output
+        if matches(normalise("\n".join(shown), Path(tmp)), normalise("\n".join(now), Path(tmp))):
+            continue  # the same but for a time, a rate or the jobs: the page keeps its figures
+        cut = [k for k, ln in enumerate(shown) if ln.strip() in ("...", "…")]
+        if cut:
+            k = cut[0]
+            tail = len(shown) - k - 1
+            new = now[:k] + shown[k:k + 1] + (now[len(now) - tail:] if tail else [])
+        else:
+            new = now
+        lines[cmd.line:cmd.line + len(shown)] = new
+        changed += 1
+    page.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return changed
+
+
+if __name__ == "__main__":
+    # `python tests/test_docs_examples.py [PAGE...]`: after a deliberate change to what rulesc prints, write
+    # the new output into the pages (all, or those named); review it with `git diff docs README.md`.
+    for name in sys.argv[1:] or [p.relative_to(ROOT).as_posix() for p in PAGES]:
+        print(f"{name}: {rewrite(ROOT / name)} outputs written again")
