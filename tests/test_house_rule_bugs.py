@@ -217,6 +217,10 @@ BROKEN = {
     "cycle_b.rules": ('extends "cycle_a.rules"', "error[R0512]"),
     "procedure_calls_itself.rules": ("do payout(q)", "error[R0413]"),
     "kept_card_unused.rules": ('card Voucher "A $50 voucher', "warning[R0412]"),
+    "money_pot_never_paid_out.rules": ("pay prize from bank to player", "error[R1102]"),
+    "auction_starter_pays.rules": ("pay sale.price from player to bank", "error[R1103]"),
+    "sell_without_ownership.rules": ("pay 50% of p.value rounded down from bank to player", "error[R1104]"),
+    "negative_price.rules": ("pay bankomat_bonus from bank to player", "error[R1105]"),
 }
 
 
