@@ -20,6 +20,7 @@ from typing import Iterable
 from .. import ast, codes
 from ..builtins import ACCOUNT_BALANCE
 from ..diagnostics import Diagnostic, Label
+from ..walk import walk
 from .flow import Flow, flow_of
 
 
@@ -84,6 +85,24 @@ def _sym_text(sym) -> str:
     if sym[0] == "var":
         return sym[2]
     return "the account"
+
+
+def _scored(flow: Flow) -> set:
+    """The accounts whose balance an end of the game reads (directly or through `define`s): money kept there
+    still counts, as a score, and is not lost."""
+    found: set = set()
+    pending = [n for end in flow.p.ends for n in (end.condition, end.winner)]
+    seen: set = set()
+    while pending:
+        for node in walk(pending.pop()):
+            if isinstance(node, ast.Attr) and node.name == ACCOUNT_BALANCE:
+                key = account_key(flow, flow.resolve(node.obj, {}, {}))
+                if key is not None:
+                    found.add(key)
+            elif isinstance(node, ast.Call) and node.func in flow.p.defines and node.func not in seen:
+                seen.add(node.func)
+                pending.append(flow.p.defines[node.func].value)
+    return found
 
 
 def _path(flow: Flow, stmt) -> str:
@@ -155,13 +174,14 @@ def analyse(checked) -> Iterable[Diagnostic]:
                      f"{p.text_at(v.stmt.target.span)}`")
             break
 
-    # Accounts paid into and never out of, or out of and never into.
+    # Accounts paid into and never out of (unless the game's end counts them), or out of and never into.
+    scored = _scored(flow)
     for key in sorted({*ins, *outs}):
         if key[0] not in ("global", "player-account"):
             continue
         decl = _declaration(flow, key)
         label = Label(decl.span, f"`{_shown(key)}` is declared here", decl.span.file or p.path)
-        if key in ins and key not in outs and not unknown_out:
+        if key in ins and key not in outs and not unknown_out and key not in scored:
             first = _first_in_file(p, ins[key])
             yield codes.ACCOUNT_NEVER_PAID_OUT.diagnostic(
                 f"money is paid into `{_shown(key)}` here, but no rule pays out of it: the money leaves the game",

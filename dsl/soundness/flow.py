@@ -26,7 +26,7 @@ import attrs
 
 from .. import ast
 from ..builtins import DEBT_NAMES
-from ..walk import walk
+from ..walk import children, walk
 
 OWNER = "owner"  # the state field that says who owns a thing: the engine's trades and invariants read it
 
@@ -126,9 +126,9 @@ class Flow:
                     self.kinds_of[sym] = h.target
                 if h.target in p.kinds:
                     self.over_kind[sym] = h.target
-            yield h, State(h, env, {}, self._facts_of(h.when, env)), h.body
+            yield h, self._start(h, env, h.when), h.body
         for hook in p.hooks:
-            yield hook, State(hook, dict(player), {}, self._facts_of(hook.when, player)), hook.body
+            yield hook, self._start(hook, dict(player), hook.when), hook.body
         for action in p.actions.values():
             env = dict(player)
             if action.param is not None:
@@ -141,7 +141,7 @@ class Flow:
                     if action.param.kind in p.kinds:
                         self.over_kind[sym] = action.param.kind
                     self.chosen_by[sym] = (("player",), action)
-            yield action, State(action, env, {}, self._facts_of(action.when, env)), action.body
+            yield action, self._start(action, env, action.when), action.body
         for deck in p.decks.values():
             for card in deck.cards:
                 yield card, State(card, dict(player), {}), card.body
@@ -149,11 +149,18 @@ class Flow:
             yield p.setup, State(p.setup, {}, {}), p.setup.body
         for phases in ([p.turn] if p.turn else []) + list(p.statuses.values()):
             for phase in phases.phases:
-                yield phase, State(phase, dict(player), {}, self._facts_of(phase.when, player)), phase.body
+                yield phase, self._start(phase, dict(player), phase.when), phase.body
 
     @staticmethod
     def _facts_of(expr, env, positive=True, fields=None) -> tuple:
         return () if expr is None else (Fact(expr, positive, dict(env), dict(fields or {})),)
+
+    def _start(self, root, env: dict, when=None) -> State:
+        """A root's first state: its `when` holds, with the equalities it proves."""
+        state = State(root, env, {}, self._facts_of(when, env))
+        if when is not None:
+            state.eq = tuple(self._equalities(when, True, state))
+        return state
 
     # ---- names -------------------------------------------------------------------------------------------
 
@@ -188,13 +195,21 @@ class Flow:
     def syms_in(self, expr, env: dict, fields: dict | None = None, depth: int = 0) -> set:
         """Every symbol a name or field path in `expr` stands for (through `let`s of computed values)."""
         found = set()
-        for node in walk(expr):
+        pending = [(expr, env)]
+        while pending:
+            node, scope = pending.pop()
+            if isinstance(node, ast.Aggregate):  # its variable hides any outer name of the same spelling
+                inner = {**scope, node.var: ("var", id(node), node.var)}
+                pending.append((node.collection, scope))
+                pending.extend((part, inner) for part in (node.where, node.body) if part is not None)
+                continue
             if isinstance(node, (ast.Name, ast.Attr)):
-                sym = self.resolve(node, env, fields)
+                sym = self.resolve(node, scope, fields)
                 found.add(sym)
                 if sym in self.lets and depth < 8:
                     let_expr, let_env, let_fields = self.lets[sym]
                     found |= self.syms_in(let_expr, let_env, let_fields, depth + 1)
+            pending.extend((child, scope) for child in children(node))
         return found
 
     @staticmethod

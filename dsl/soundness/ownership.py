@@ -83,6 +83,16 @@ def truth(flow: Flow, expr, env, fields, thing, case, actor, eq, depth=0):
         define = flow.p.defines[expr.func]
         inner = {name: flow.resolve(arg, env, fields) for (name, _t), arg in zip(define.params, expr.args)}
         return truth(flow, define.value, inner, fields, thing, case, actor, eq, depth + 1)
+    if isinstance(expr, ast.Aggregate) and expr.func == "any":
+        # `any(q in Lease where q.owner == player: q == p)`: if q must be the thing, the rest is said of it
+        bound = ("var", id(expr), expr.var)
+        inner = {**env, expr.var: bound}
+        parts = [part for part in (expr.where, expr.body) if part is not None]
+        if any(_is_member(flow, c, inner, fields, bound, thing) for part in parts for c in _conjuncts(part)):
+            values = [truth(flow, part, {**env, expr.var: thing}, fields, thing, case, actor, eq, depth + 1)
+                      for part in parts]
+            return False if False in values else (True if all(v is True for v in values) else None)
+        return None
     if isinstance(expr, ast.Conditional):
         c = truth(flow, expr.condition, env, fields, thing, case, actor, eq, depth + 1)
         if c is True:
@@ -90,6 +100,20 @@ def truth(flow: Flow, expr, env, fields, thing, case, actor, eq, depth=0):
         if c is False:
             return truth(flow, expr.orelse, env, fields, thing, case, actor, eq, depth + 1)
     return None
+
+
+def _conjuncts(expr) -> list:
+    if isinstance(expr, ast.BoolOp) and expr.op == "and":
+        return [c for operand in expr.operands for c in _conjuncts(operand)]
+    return [expr]
+
+
+def _is_member(flow: Flow, expr, env, fields, bound, thing) -> bool:
+    """Is `expr` the test `q == thing` (either way round) for the aggregate's variable `bound`?"""
+    if not (isinstance(expr, ast.Compare) and expr.op == "=="):
+        return False
+    sides = {flow.resolve(expr.left, env, fields), flow.resolve(expr.right, env, fields)}
+    return sides == {bound, thing}
 
 
 def excluded(flow: Flow, facts, thing, case, actor, eq) -> bool:
