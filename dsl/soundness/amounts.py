@@ -391,7 +391,8 @@ def analyse(checked) -> Iterable[Diagnostic]:
                 span, path = src_span, src_path
                 message = f"{what} is negative, and a payment uses it: `pay {amount}` is {shown}{where}"
             else:
-                labels.append(Label(src_span, f"{what} is declared negative here", src_path))
+                if src_span != stmt.amount.span:
+                    labels.append(Label(src_span, f"{what} is declared negative here", src_path))
                 message = f"this pays `{amount}`, which is {shown}{where}: a payment cannot be negative"
         else:
             message = f"this pays `{amount}`, which is {shown}{where}: a payment cannot be negative"

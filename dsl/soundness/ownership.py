@@ -11,8 +11,8 @@ K that has an `owner`. The conditions that hold where the transfer happens (the 
 choice's `where`, options' `when`s, enclosing `if`s and `elif`/`else` branches, with `define`s expanded)
 are evaluated for each case of `p.owner`: no one, the actor A, another player. By the transfer:
 
-- `set p.owner = A` (the actor takes it) or `set p.owner = …` (he gives it up or away): some test of
-  `p.owner` must rule a case out — a purchase tests `== none`, a poach `!= player`;
+- `set p.owner = A` (the actor takes it) or `set p.owner = …` (he gives it up or away): some condition
+  must read `p.owner` — a purchase tests `== none`, a poach `!= player`, a claim `== none or p.debt_ridden`;
 - a payment to A from the bank or an account whose amount reads p (sold or mortgaged to the bank): the
   tests must rule out that another player owns p.
 
@@ -27,6 +27,7 @@ from typing import Iterable
 
 from .. import ast, codes
 from ..diagnostics import Diagnostic, Label
+from ..walk import walk
 from .flow import OWNER, Flow, flow_of
 
 CASES = ("none", "actor", "other")
@@ -116,6 +117,22 @@ def _is_member(flow: Flow, expr, env, fields, bound, thing) -> bool:
     return sides == {bound, thing}
 
 
+def mentions_owner(flow: Flow, facts, thing) -> bool:
+    """Does some condition that holds read the thing's owner at all (`p.owner == none or p.debt_ridden`)?"""
+    owner = ("field", thing, OWNER)
+    pending = [(fact.expr, fact.env, fact.fields, 0) for fact in facts]
+    while pending:
+        expr, env, fields, depth = pending.pop()
+        for node in walk(expr):
+            if isinstance(node, ast.Attr) and node.name == OWNER and flow.resolve(node, env, fields) == owner:
+                return True
+            if isinstance(node, ast.Call) and node.func in flow.p.defines and depth < 8:
+                define = flow.p.defines[node.func]
+                inner = {name: flow.resolve(arg, env, fields) for (name, _t), arg in zip(define.params, node.args)}
+                pending.append((define.value, inner, {}, depth + 1))
+    return False
+
+
 def excluded(flow: Flow, facts, thing, case, actor, eq) -> bool:
     """Do the conditions that hold rule out that `thing`'s owner is in `case`?"""
     for fact in facts:
@@ -138,7 +155,8 @@ def analyse(checked) -> Iterable[Diagnostic]:
             thing = flow.resolve(stmt.target.obj, v.env, v.fields)
             if thing in flow.chosen_by and flow.has_owner(flow.kinds_of.get(thing)):
                 actor, binder = flow.chosen_by[thing]
-                if not any(excluded(flow, v.facts, thing, case, actor, v.eq) for case in CASES):
+                if not (mentions_owner(flow, v.facts, thing)
+                        or any(excluded(flow, v.facts, thing, case, actor, v.eq) for case in CASES)):
                     value = flow.resolve(stmt.value, v.env, v.fields)
                     takes = flow.same(value, actor, v.eq)
                     found = (thing, actor, binder, "take" if takes else "release")
