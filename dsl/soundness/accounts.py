@@ -20,6 +20,7 @@ from typing import Iterable
 from .. import ast, codes
 from ..builtins import ACCOUNT_BALANCE
 from ..diagnostics import Diagnostic, Label
+from ..variants import header_of
 from ..walk import walk
 from .flow import Flow, flow_of
 
@@ -105,6 +106,58 @@ def _scored(flow: Flow) -> set:
     return found
 
 
+def _names_account(expr, key) -> bool:
+    """Does a payer or payee, as written, name the account (`pot`, `player.deposit`)?"""
+    if key[0] == "global":
+        return isinstance(expr, ast.Name) and expr.id == key[1]
+    return isinstance(expr, ast.Attr) and expr.name == key[1]
+
+
+def _replaced(base_decls: list, v) -> list:
+    """The base's declarations a variant's `remove …`/`replace …` takes away."""
+    kind, _, target = v.what.partition(" ")[2], None, v.target
+    if kind == "handler":
+        by_name = " " not in target
+        return [d for d in base_decls if isinstance(d, (ast.Handler, ast.Hook))
+                and (d.name == target if by_name else header_of(d) == target)]
+    if kind == "action":
+        return [d for d in base_decls if isinstance(d, ast.ActionDecl) and d.name == target]
+    if kind == "phase":
+        return [ph for d in base_decls if isinstance(d, (ast.Turn, ast.Status)) for ph in d.phases if ph.name == target]
+    if kind == "card":
+        deck, _, card = target.partition(".")
+        return [c for d in base_decls if isinstance(d, ast.Deck) and d.name == deck for c in d.cards if c.name == card]
+    if kind == "deck":
+        return [d for d in base_decls if isinstance(d, ast.Deck) and d.name == target]
+    return []
+
+
+def _variant_culprit(flow: Flow, key, side: str):
+    """In a variant, the `remove …`/`replace …` of the checked file that took away the base's rule paying
+    out of (`side` "source") or into ("target") the account, and that payment; None if there is none."""
+    p = flow.p
+    if len(p.sources) < 2 or p.path not in p.sources:  # not a variant
+        return None
+    from ..diagnostics import RulesError
+    from ..parser import parse_text
+    try:
+        variations = [d for d in parse_text(p.sources[p.path], p.path).decls
+                      if isinstance(d, ast.Variation) and d.what.split()[0] in ("remove", "replace")]
+        if not variations:
+            return None
+        base_decls = [d.node if isinstance(d, ast.Variation) else d  # a base's own `replace …` is its rule
+                      for path, text in p.sources.items() if path != p.path
+                      for d in parse_text(text, path).decls]
+    except RulesError:
+        return None
+    for v in variations:
+        for old in _replaced(base_decls, v):
+            for stmt in walk(old):
+                if isinstance(stmt, ast.Pay) and _names_account(getattr(stmt, side), key):
+                    return v, stmt
+    return None
+
+
 def _path(flow: Flow, stmt) -> str:
     return stmt.span.file or flow.p.path
 
@@ -182,6 +235,16 @@ def analyse(checked) -> Iterable[Diagnostic]:
         decl = _declaration(flow, key)
         label = Label(decl.span, f"`{_shown(key)}` is declared here", decl.span.file or p.path)
         if key in ins and key not in outs and not unknown_out and key not in scored:
+            culprit = _variant_culprit(flow, key, "source")
+            if culprit is not None:
+                v, taken = culprit
+                yield codes.ACCOUNT_NEVER_PAID_OUT.diagnostic(
+                    f"`{v.what.split()[0]} {v.target}` takes away a rule that paid out of `{_shown(key)}`, and no rule "
+                    f"left does: the money paid into it leaves the game",
+                    p.path, v.span, labels=(Label(taken.span, f"the base paid out of `{_shown(key)}` here",
+                                                  taken.span.file or p.path), label),
+                    help=f"keep a rule that pays it out (`pay {_shown(key)}.balance from {_shown(key)} to player`)")
+                continue
             first = _first_in_file(p, ins[key])
             yield codes.ACCOUNT_NEVER_PAID_OUT.diagnostic(
                 f"money is paid into `{_shown(key)}` here, but no rule pays out of it: the money leaves the game",
@@ -189,6 +252,16 @@ def analyse(checked) -> Iterable[Diagnostic]:
                 help=f"add a rule that pays it out (`pay {_shown(key)}.balance from {_shown(key)} to player`), "
                      f"or pay this money to another account")
         elif key in outs and key not in ins and not unknown_in:
+            culprit = _variant_culprit(flow, key, "target")
+            if culprit is not None:
+                v, taken = culprit
+                yield codes.ACCOUNT_NEVER_PAID_INTO.diagnostic(
+                    f"`{v.what.split()[0]} {v.target}` takes away a rule that paid into `{_shown(key)}`, and no rule "
+                    f"left does: it is always empty, and the rules that pay out of it pay nothing",
+                    p.path, v.span, labels=(Label(taken.span, f"the base paid into `{_shown(key)}` here",
+                                                  taken.span.file or p.path), label),
+                    help=f"keep a rule that pays into it (`pay … from player to {_shown(key)}`)")
+                continue
             first = _first_in_file(p, outs[key])
             yield codes.ACCOUNT_NEVER_PAID_INTO.diagnostic(
                 f"this pays out of `{_shown(key)}`, but no rule pays into it: it is always empty",
