@@ -128,7 +128,7 @@ class Flow:
                     self.over_kind[sym] = h.target
             yield h, self._start(h, env, h.when), h.body
         for hook in p.hooks:
-            yield hook, self._start(hook, dict(player), hook.when), hook.body
+            yield hook, self._start(hook, dict(player), hook.when, in_turn=True), hook.body
         for action in p.actions.values():
             env = dict(player)
             if action.param is not None:
@@ -141,7 +141,7 @@ class Flow:
                     if action.param.kind in p.kinds:
                         self.over_kind[sym] = action.param.kind
                     self.chosen_by[sym] = (("player",), action)
-            yield action, self._start(action, env, action.when), action.body
+            yield action, self._start(action, env, action.when, in_turn=action.timing != "any time"), action.body
         for deck in p.decks.values():
             for card in deck.cards:
                 yield card, State(card, dict(player), {}), card.body
@@ -149,17 +149,20 @@ class Flow:
             yield p.setup, State(p.setup, {}, {}), p.setup.body
         for phases in ([p.turn] if p.turn else []) + list(p.statuses.values()):
             for phase in phases.phases:
-                yield phase, self._start(phase, dict(player), phase.when), phase.body
+                yield phase, self._start(phase, dict(player), phase.when, in_turn=True), phase.body
 
     @staticmethod
     def _facts_of(expr, env, positive=True, fields=None) -> tuple:
         return () if expr is None else (Fact(expr, positive, dict(env), dict(fields or {})),)
 
-    def _start(self, root, env: dict, when=None) -> State:
-        """A root's first state: its `when` holds, with the equalities it proves."""
+    def _start(self, root, env: dict, when=None, in_turn: bool = False) -> State:
+        """A root's first state: its `when` holds, with the equalities it proves (and, for a rule that runs
+        in its player's own turn, that he is `current`)."""
         state = State(root, env, {}, self._facts_of(when, env))
+        eq = [(("builtin", "current"), ("player",))] if in_turn else []
         if when is not None:
-            state.eq = tuple(self._equalities(when, True, state))
+            eq.extend(self._equalities(when, True, state))
+        state.eq = tuple(eq)
         return state
 
     # ---- names -------------------------------------------------------------------------------------------
