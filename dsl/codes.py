@@ -240,7 +240,7 @@ PRICE_PAID_BY_ANOTHER_PLAYER = Code("R1103", "price-paid-by-another-player", ERR
 TRANSFER_WITHOUT_OWNERSHIP_TEST = Code("R1104", "transfer-without-ownership-test", ERROR,
                                        "a chosen thing changes hands, or is paid for, with no test of its owner")
 NEGATIVE_PAYMENT = Code("R1105", "negative-payment", ERROR, "a payment whose amount is negative")
-PAYMENT_TO_ITSELF = Code("R1106", "payment-to-itself", ERROR, "a payment from an account to the same account")
+PAYMENT_TO_ITSELF = Code("R1106", "payment-to-itself", WARNING, "a payment from an account to the same account")
 ACCOUNT_NEVER_PAID_INTO = Code("R1107", "account-never-paid-into", WARNING,
                                "an account that rules pay out of and no rule pays into")
 

@@ -1,9 +1,9 @@
 """Ownership tests on transfers: a thing a player picks from all things of its kind, then takes, gives up or
 is paid for, must be tested for who owns it.
 
-Why: `action sell(p: Lease) any time: pay p.value from bank to player; set p.owner = none` checks and plays;
-its `when` forgot `p.owner == player`, so any player may sell any lease, his opponents' too, and be paid for
-it. A `choose … for p in Lease` in a card or a handler is the same slip. Nothing breaks while the game
+Why: `action sell(p: Lot) any time: pay p.value from bank to player; set p.owner = none` checks and plays;
+its `when` forgot `p.owner == player`, so any player may sell any lot, his opponents' too, and be paid for
+it. A `choose … for p in Lot` in a card or a handler is the same slip. Nothing breaks while the game
 runs: money is conserved and each thing keeps one owner. Only the rule's meaning is wrong.
 
 A thing is "chosen" when an action's parameter or a `choose … by A for p in K` ranges over a whole kind
@@ -17,7 +17,7 @@ are evaluated for each case of `p.owner`: no one, the actor A, another player. B
   tests must rule out that another player owns p.
 
 Whether a condition rules a case out is decided on its meaning: `p.owner == player`, `player == p.owner`,
-`not (p.owner != player)`, `owns(player, p)` with `define owns(q: player, x: Lease) = x.owner == q`, or a
+`not (p.owner != player)`, `owns(player, p)` with `define owns(q: player, x: Lot) = x.owner == q`, or a
 `let me = player` compared, all count.
 """
 
@@ -85,7 +85,7 @@ def truth(flow: Flow, expr, env, fields, thing, case, actor, eq, depth=0):
         inner = {name: flow.resolve(arg, env, fields) for (name, _t), arg in zip(define.params, expr.args)}
         return truth(flow, define.value, inner, fields, thing, case, actor, eq, depth + 1)
     if isinstance(expr, ast.Aggregate) and expr.func == "any":
-        # `any(q in Lease where q.owner == player: q == p)`: if q must be the thing, the rest is said of it
+        # `any(q in Lot where q.owner == player: q == p)`: if q must be the thing, the rest is said of it
         bound = ("var", id(expr), expr.var)
         inner = {**env, expr.var: bound}
         parts = [part for part in (expr.where, expr.body) if part is not None]
