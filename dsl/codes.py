@@ -232,6 +232,19 @@ RULES_LOOP = Code("R1002", "rules-loop", ERROR, "the rules loop")
 
 # ---- R11xx: money and ownership (rulesc/dsl/soundness/) -------------------------------------------
 
+ACCOUNT_NEVER_PAID_OUT = Code("R1101", "account-never-paid-out", WARNING,
+                              "an account that rules pay into and no rule pays out of")
+BALANCE_PAID_FROM_ELSEWHERE = Code("R1102", "balance-paid-from-elsewhere", ERROR,
+                                   "a payment sized by an account's balance that another account pays")
+PRICE_PAID_BY_ANOTHER_PLAYER = Code("R1103", "price-paid-by-another-player", ERROR,
+                                    "a thing goes to one player while another pays its price")
+TRANSFER_WITHOUT_OWNERSHIP_TEST = Code("R1104", "transfer-without-ownership-test", ERROR,
+                                       "a chosen thing changes hands, or is paid for, with no test of its owner")
+NEGATIVE_PAYMENT = Code("R1105", "negative-payment", ERROR, "a payment whose amount is negative")
+PAYMENT_TO_ITSELF = Code("R1106", "payment-to-itself", WARNING, "a payment from an account to the same account")
+ACCOUNT_NEVER_PAID_INTO = Code("R1107", "account-never-paid-into", WARNING,
+                               "an account that rules pay out of and no rule pays into")
+
 
 # ---- R12xx: players and information (rulesc/dsl/soundness/) ---------------------------------------
 

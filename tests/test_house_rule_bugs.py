@@ -222,6 +222,10 @@ BROKEN = {
     "stored_player_decides.rules": ('choose "waive luxury" by chair:', "warning[R1203]"),  # exit 1 under --strict
     "hidden_cash_in_options.rules": ('choose "takeover target" by player', "error[R1204]"),
     "counter_never_reset.rules": ("if player.served == 3:", "error[R1205]"),
+    "money_pot_never_paid_out.rules": ("pay prize from bank to player", "error[R1102]"),
+    "auction_starter_pays.rules": ("pay sale.price from player to bank", "error[R1103]"),
+    "sell_without_ownership.rules": ("pay 50% of p.value rounded down from bank to player", "error[R1104]"),
+    "negative_price.rules": ("pay bankomat_bonus from bank to player", "error[R1105]"),
 }
 
 

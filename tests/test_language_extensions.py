@@ -135,7 +135,7 @@ action pick any time:
 def test_choose_for_with_nothing_legal_does_nothing():
     g = game("""
 action pick any time:
-    choose "lot" by player for l in Lot where l.price > $1,000:
+    choose "lot" by player for l in Lot where l.price > $1,000 and l.owner == none:
         set l.owner = player
 """)
     ann = g.state.players[0]

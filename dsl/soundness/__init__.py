@@ -23,6 +23,10 @@ Analysis = Callable[..., Iterable[Diagnostic]]
 # Each analysis, in the order their findings are reported (they are sorted by position afterwards).
 ANALYSES: tuple[Analysis, ...] = ()
 
+from . import accounts, amounts, ownership, payers  # noqa: E402  (money and ownership: R11xx)
+
+ANALYSES += (accounts.analyse, payers.analyse, ownership.analyse, amounts.analyse)
+
 
 def _players_and_information() -> tuple[Analysis, ...]:
     """The R12xx analyses (players and information), one module per question."""
