@@ -4,7 +4,7 @@ Why: the handlers of an arrival run in one order (a kind's before a square's own
 a variant's after its base's), every one of their conditions tested on arrival before any body runs, and
 `end turn` (or putting the mover in a status, or eliminating him, in his own turn) stops the rest. So a
 handler after one that always ends the turn, under a condition that holds whenever its own does, is dead
-in every game: typically a house rule's `on land School:` written beside the base's, which ends the turn.
+in every game: typically a house rule's `on land Jail:` written beside the base's, which ends the turn.
 The coverage of played games would list it under "never"; this says so before any game, at the line.
 The same holds for `before turn`/`after turn` hooks (run in file order, each tested when its turn comes)
 and for phases (R0402 already reports a phase after one whose last statement is `end turn`; this finds

@@ -1,6 +1,6 @@
 """R1204: another player's hidden value shown through what a player is offered.
 
-Why: a `hidden` player field (Wall Street's cash) is kept from the other players' agents: while one
+Why: a `hidden` player field (a player's cash, say) is kept from the other players' agents: while one
 decides, the others' hidden fields are masked. But the rules compute what he is offered in the open: the
 options of a `choose` (their `when`), the list and the `where` of a `choose … for`, the actions offered to
 him (an action's `when` and its amount's range), an auction's lowest bid shown to every bidder. If that

@@ -12,7 +12,7 @@ choice's `where`, options' `when`s, enclosing `if`s and `elif`/`else` branches, 
 are evaluated for each case of `p.owner`: no one, the actor A, another player. By the transfer:
 
 - `set p.owner = A` (the actor takes it) or `set p.owner = …` (he gives it up or away): some condition
-  must read `p.owner` — a purchase tests `== none`, a poach `!= player`, a claim `== none or p.debt_ridden`;
+  must read `p.owner` — a purchase tests `== none`, a seizure `!= player`, a claim `== none or p.debt_ridden`;
 - a payment to A from the bank or an account whose amount reads p (sold or mortgaged to the bank): the
   tests must rule out that another player owns p.
 

@@ -1,6 +1,6 @@
 """R1205: a state a player never leaves, because the way out needs a value to fall again and it only grows.
 
-Why: a status (jail, school) is left by a `release`, and a missed-turns rule by its `before turn` hook's
+Why: a status (a jail) is left by a `release`, and a missed-turns rule by its `before turn` hook's
 condition becoming false. When the way out reads a counter or a flag that every rule only raises (each
 `set` adds a non-negative amount, or sets the same constant; nothing resets it), the way out holds at most
 for a while: `release` under `player.stays == 3` frees a player on his first stay and never again (the

@@ -28,7 +28,7 @@ class Unit(NamedTuple):
     """A declaration that can run."""
 
     what: str  # "phase", "handler", "hook", "action", "procedure", "card", "end", "setup"
-    label: str  # how a message names it: "action `Borrow`", "`on land School`", "end \"…\""
+    label: str  # how a message names it: "action `Borrow`", "`on land Jail`", "end \"…\""
     file: str
     line: int
     last: int  # its last line
