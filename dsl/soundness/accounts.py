@@ -22,7 +22,7 @@ from ..builtins import ACCOUNT_BALANCE
 from ..diagnostics import Diagnostic, Label
 from ..variants import header_of
 from ..walk import walk
-from .flow import Flow, flow_of
+from .flow import Flow, Visit, flow_of
 
 
 def account_key(flow: Flow, sym, expr=None):
@@ -165,16 +165,17 @@ def _path(flow: Flow, stmt) -> str:
 def analyse(checked) -> Iterable[Diagnostic]:
     flow = flow_of(checked)
     p = flow.p
-    pays = [v for v in flow.visits if isinstance(v.stmt, ast.Pay)]
+    # each payment's visit, with its statement (a Pay: `v.stmt` alone is any statement to the type check)
+    pays: list[tuple[Visit, ast.Pay]] = [(v, v.stmt) for v in flow.visits if isinstance(v.stmt, ast.Pay)]
     ins: dict = {}
     outs: dict = {}
     unknown_in = unknown_out = False
     outs_by_root: dict = {}
-    for v in pays:
-        src = flow.resolve(v.stmt.source, v.env, v.fields)
-        dst = flow.resolve(v.stmt.target, v.env, v.fields)
-        src_key = account_key(flow, src, v.stmt.source)
-        dst_key = account_key(flow, dst, v.stmt.target)
+    for v, stmt in pays:
+        src = flow.resolve(stmt.source, v.env, v.fields)
+        dst = flow.resolve(stmt.target, v.env, v.fields)
+        src_key = account_key(flow, src, stmt.source)
+        dst_key = account_key(flow, dst, stmt.target)
         if src_key is None and src != ("builtin", "creditor"):
             unknown_out = True
         if dst_key is None and dst != ("builtin", "creditor"):
@@ -187,44 +188,44 @@ def analyse(checked) -> Iterable[Diagnostic]:
 
     reported: set = set()
     # A payment from an account to itself.
-    for v in pays:
-        if id(v.stmt) in reported:
+    for v, stmt in pays:
+        if id(stmt) in reported:
             continue
-        src = flow.resolve(v.stmt.source, v.env, v.fields)
-        dst = flow.resolve(v.stmt.target, v.env, v.fields)
+        src = flow.resolve(stmt.source, v.env, v.fields)
+        dst = flow.resolve(stmt.target, v.env, v.fields)
         if src[0] == "opaque" or not flow.same(src, dst, v.eq):
             continue
-        reported.add(id(v.stmt))
-        who = p.text_at(v.stmt.source.span)
-        proved = "" if src == dst else f" (here `{who}` and `{p.text_at(v.stmt.target.span)}` are one)"
+        reported.add(id(stmt))
+        who = p.text_at(stmt.source.span)
+        proved = "" if src == dst else f" (here `{who}` and `{p.text_at(stmt.target.span)}` are one)"
         yield codes.PAYMENT_TO_ITSELF.diagnostic(
             f"this payment is from `{who}` to the same account{proved}: no money moves",
-            _path(flow, v.stmt), v.stmt.span,
+            _path(flow, stmt), stmt.span,
             help="pay from the account that gives the money to the one that gets it")
 
     # A payout of an account's balance that another account pays.
-    for v in pays:
-        if id(v.stmt) in reported:
+    for v, stmt in pays:
+        if id(stmt) in reported:
             continue
-        src = flow.resolve(v.stmt.source, v.env, v.fields)
-        dst = flow.resolve(v.stmt.target, v.env, v.fields)
-        src_key = account_key(flow, src, v.stmt.source)
-        dst_key = account_key(flow, dst, v.stmt.target)
-        for base, account in _balance_accounts(flow, v.stmt.amount, v.env, v.fields):
+        src = flow.resolve(stmt.source, v.env, v.fields)
+        dst = flow.resolve(stmt.target, v.env, v.fields)
+        src_key = account_key(flow, src, stmt.source)
+        dst_key = account_key(flow, dst, stmt.target)
+        for base, account in _balance_accounts(flow, stmt.amount, v.env, v.fields):
             key = account_key(flow, base)
             if key is None or key in (("bank",), ("cash",)) or src_key is None:
                 continue
             if src_key == key or dst_key == key or key in outs_by_root.get(id(v.root), ()):
                 continue
-            reported.add(id(v.stmt))
-            payer = p.text_at(v.stmt.source.span)
+            reported.add(id(stmt))
+            payer = p.text_at(stmt.source.span)
             decl = _declaration(flow, key)
             labels = (Label(decl.span, f"`{_shown(key)}` is declared here", decl.span.file or p.path),) if decl else ()
             yield codes.BALANCE_PAID_FROM_ELSEWHERE.diagnostic(
                 f"this payment is the balance of `{account}`, but `{payer}` pays it: `{account}` keeps its money",
-                _path(flow, v.stmt), v.stmt.span, labels=labels,
-                help=f"pay it from the account itself: `pay {p.text_at(v.stmt.amount.span)} from {account} to "
-                     f"{p.text_at(v.stmt.target.span)}`")
+                _path(flow, stmt), stmt.span, labels=labels,
+                help=f"pay it from the account itself: `pay {p.text_at(stmt.amount.span)} from {account} to "
+                     f"{p.text_at(stmt.target.span)}`")
             break
 
     # Accounts paid into and never out of (unless the game's end counts them), or out of and never into.

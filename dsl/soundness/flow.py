@@ -20,13 +20,17 @@ those conditions prove. Scenarios are tests, not rules: they are not walked.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 import attrs
 
 from .. import ast
 from ..builtins import DEBT_NAMES
 from ..walk import children, walk
+
+# A symbol (above): a tag, then items whose types the tag decides (a name, an id, a Sym): `Any`, since a
+# tuple type cannot say which items go with which tag.
+Sym = tuple[Any, ...]
 
 OWNER = "owner"  # the state field that says who owns a thing: the engine's trades and invariants read it
 
@@ -84,7 +88,8 @@ class Flow:
         self.visits: list[Visit] = []  # every statement reached, on every path
         self.paths: list[State] = []  # every root's final path states
         self.kinds_of: dict = {}  # Sym of a binding -> the kind (or group) it ranges over, when it is one
-        self.chosen_by: dict = {}  # Sym of a thing an actor chooses -> (Sym of the actor, the node that binds it)
+        # Sym of a thing an actor chooses -> (Sym of the actor, the node that binds it)
+        self.chosen_by: dict[Sym, tuple[Sym, ast.ActionDecl | ast.ChooseFor]] = {}
         self.amount_ranges: dict = {}  # Sym of an action's amount -> (AmountRange, env)
         self.lets: dict = {}  # Sym of a `let` of a computed value -> (expr, env, fields)
         self.rolls: dict = {}  # Sym of a roll -> (count expr, env)
@@ -99,7 +104,7 @@ class Flow:
             self.paths.extend(self.run(block, [state]))
         for proc in p.procedures.values():
             if proc.name not in called:  # run nowhere: walked on its own, its parameters unknown
-                env = {"player": ("player",)}
+                env: dict[str, Sym] = {"player": ("player",)}
                 for name, _t in proc.params:
                     env[name] = ("var", id(proc), name)
                 self._visit_count = 0
@@ -114,7 +119,7 @@ class Flow:
 
     def _roots(self) -> Iterator:
         p = self.p
-        player = {"player": ("player",)}
+        player: dict[str, Sym] = {"player": ("player",)}
         for h in p.handlers:
             env = dict(player)
             if h.event == "debt":
@@ -167,7 +172,7 @@ class Flow:
 
     # ---- names -------------------------------------------------------------------------------------------
 
-    def resolve(self, expr, env: dict, fields: dict | None = None):
+    def resolve(self, expr, env: dict, fields: dict | None = None) -> Sym:
         """The symbol an expression stands for."""
         fields = fields or {}
         if isinstance(expr, ast.Name):
@@ -179,7 +184,7 @@ class Flow:
             if name == "none":
                 return ("none",)
             if name in self.p.global_fields:
-                sym = ("global", name)
+                sym: Sym = ("global", name)
                 return fields.get(sym, sym)
             if name in self.p.params:
                 return ("param", name)
@@ -312,6 +317,7 @@ class Flow:
         if isinstance(stmt, ast.Set):
             target = stmt.target
             value = self.resolve(stmt.value, env, state.fields)
+            key: Sym
             if isinstance(target, ast.Attr):
                 key = ("field", self.resolve(target.obj, env, state.fields), target.name)
             elif isinstance(target, ast.Name) and target.id in self.p.global_fields:

@@ -28,7 +28,7 @@ from typing import Iterable
 from .. import ast, codes
 from ..diagnostics import Diagnostic, Label
 from ..walk import walk
-from .flow import OWNER, Flow, flow_of
+from .flow import OWNER, Flow, Sym, flow_of
 
 CASES = ("none", "actor", "other")
 
@@ -150,7 +150,8 @@ def analyse(checked) -> Iterable[Diagnostic]:
         stmt = v.stmt
         if id(stmt) in reported:
             continue
-        found = None
+        # the transfer's thing, its actor, the node that binds the thing, which case, and the statement itself
+        found: tuple[Sym, Sym, ast.ActionDecl | ast.ChooseFor, str, ast.Set | ast.Pay] | None = None
         if isinstance(stmt, ast.Set) and isinstance(stmt.target, ast.Attr) and stmt.target.name == OWNER:
             thing = flow.resolve(stmt.target.obj, v.env, v.fields)
             if thing in flow.chosen_by and flow.has_owner(flow.kinds_of.get(thing)):
@@ -159,7 +160,7 @@ def analyse(checked) -> Iterable[Diagnostic]:
                         or any(excluded(flow, v.facts, thing, case, actor, v.eq) for case in CASES)):
                     value = flow.resolve(stmt.value, v.env, v.fields)
                     takes = flow.same(value, actor, v.eq)
-                    found = (thing, actor, binder, "take" if takes else "release")
+                    found = (thing, actor, binder, "take" if takes else "release", stmt)
         elif isinstance(stmt, ast.Pay):
             payer_type = flow.type_of(stmt.source)
             if payer_type is not None and payer_type.name != "player":
@@ -169,12 +170,12 @@ def analyse(checked) -> Iterable[Diagnostic]:
                         continue
                     actor, binder = flow.chosen_by[thing]
                     if flow.same(payee, actor, v.eq) and not excluded(flow, v.facts, thing, "other", actor, v.eq):
-                        found = (thing, actor, binder, "paid")
+                        found = (thing, actor, binder, "paid", stmt)
                         break
         if found is None:
             continue
         reported.add(id(stmt))
-        thing, actor, binder, what = found
+        thing, actor, binder, what, transfer = found
         name = thing[2]
         actor_text = "player" if actor == ("player",) else (
             p.text_at(binder.by.span) if isinstance(binder, ast.ChooseFor) else "the player")
@@ -195,7 +196,7 @@ def analyse(checked) -> Iterable[Diagnostic]:
         }[what]
         yield codes.TRANSFER_WITHOUT_OWNERSHIP_TEST.diagnostic(
             message,
-            stmt.span.file or p.path, stmt.span,
+            transfer.span.file or p.path, transfer.span,
             labels=(Label(binder.span, f"{where} lets `{actor_text}` pick any `{kind}`, his opponents' too",
                           binder.span.file or p.path),),
             help=f"{fix} (or `== none` for a thing bought from the bank)")

@@ -87,7 +87,9 @@ def analyse(checked) -> Iterable[Diagnostic]:
             reported.add(id(wrong.stmt))
             payer = p.text_at(wrong.stmt.source.span)
             who = p.text_at(given.stmt.value.span if isinstance(given.stmt, ast.Set) else given.stmt.to.span)
-            thing_text = p.text_at(given.stmt.target.obj.span if isinstance(given.stmt, ast.Set) else given.stmt.card.span)
+            thing_node = (given.stmt.target.obj if isinstance(given.stmt, ast.Set) and isinstance(given.stmt.target, ast.Attr)
+                          else given.stmt.card)  # `_gives` takes only a `set … .owner`, whose target is an Attr
+            thing_text = p.text_at(thing_node.span)
             yield codes.PRICE_PAID_BY_ANOTHER_PLAYER.diagnostic(
                 f"`{payer}` pays the price of `{thing_text}`, but `{who}` gets it and pays nothing",
                 wrong.stmt.span.file or p.path, wrong.stmt.span,
