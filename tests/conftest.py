@@ -78,3 +78,24 @@ def expect_no_stale(blessing):
         assert not stale, f"expected output that no test produces: {names}; {ACCEPT} (it deletes them)"
 
     return check
+
+
+# ---- pytest-xdist: the tests of one module on one worker ------------------------------------------
+
+ONE_WORKER = ("tests/test_wheel_install.py::",)  # each builds on one install: a minute to set up
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`-n` (`--dist load`, its default): each test goes to whichever worker is free, as `load` does,
+    except that the tests of a module in ONE_WORKER go to one worker together, first, so the other
+    worker goes on with the rest instead of waiting for the same set-up. (`--dist loadgroup` with
+    `xdist_group` would say this, but it does not group on pytest 9.2: pytest-xdist issue #1386.)"""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return next((module for module in ONE_WORKER if nodeid.startswith(module)), nodeid)
+
+    return Scheduling(config, log)
