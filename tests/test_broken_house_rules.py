@@ -305,6 +305,7 @@ def test_an_invariant_still_false_when_the_rule_ends_breaks_at_the_event_that_ma
                                 "new": 3}
 
 
+@pytest.mark.slow
 def test_an_out_player_with_an_empty_account_holds_nothing(capsys, tmp_path):
     """Regression: an account field is an `Account`, always truthy; an out player's empty deposit is
     not money held (Wall Street's check reported `Account(P1.deposit)` at every elimination)."""
