@@ -78,3 +78,32 @@ def expect_no_stale(blessing):
         assert not stale, f"expected output that no test produces: {names}; {ACCEPT} (it deletes them)"
 
     return check
+
+
+# ---- pytest-xdist: the tests of one module on one worker ------------------------------------------
+
+# Modules whose tests share something costly, made once per process: on two workers it was made twice.
+ONE_WORKER = (
+    "tests/test_wheel_install.py::",  # the installed wheel: a minute to build
+    "tests/test_broken_house_rules.py::",  # its runs of `rulesc check`, kept for the tests that read the same
+    "tests/test_properties.py::",  # the property checks of its module fixtures
+    "tests/test_simulate_dask.py::",  # a Dask cluster of two worker processes
+    "tests/test_judge.py::",  # its runs of `rulesc check`, kept for the tests that read the same
+)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`-n` (`--dist load`, its default): each test goes to whichever worker is free, as `load` does,
+    except that the tests of a module in ONE_WORKER go to one worker together, before the rest (the
+    larger first), so what they share is made once while the other worker goes on with other tests.
+    (`--dist loadgroup` with `xdist_group` would say this, but it does not group on pytest 9.2:
+    pytest-xdist issue #1386.)"""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return next((module for module in ONE_WORKER if nodeid.startswith(module)), nodeid)
+
+    return Scheduling(config, log)

@@ -1,5 +1,6 @@
-"""The heuristic agent does not offer again a trade just refused when nothing has changed (issue #14):
-the games are the very same, event for event, with fewer offers."""
+"""The heuristic agent does not go round in circles: it does not offer again a trade just refused when
+nothing has changed (the games are the very same, event for event, with fewer offers), and with no
+hint it takes an action again in a turn only if something else was done to its thing since."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from rulesc.interpreter.agents import Agent, HeuristicAgent, make_agents
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.events import events_to_jsonl
 from rulesc.interpreter.rules import load_rules
+
+from clirun import rulesc
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -149,3 +152,71 @@ def test_a_loan_is_not_wanted_while_nothing_is_owed():
     assert "repay" in agent.wanted_actions(game, player, None)  # its hint's condition reads the loan
     player.owing = 50_000
     assert "borrow" in agent.wanted_actions(game, player, 50_000)
+
+
+PING_PONG = """\
+game "Ping pong loans":
+    players: 2 to 2
+    start: Home
+    turn limit: 10
+
+player:
+    cash: money = $500
+    loaned: bool = false
+
+kind Lot:
+    loan: money
+    state mortgaged: bool = false
+
+table Lot:
+    name   loan
+    Red    $100
+
+square Home "Home"
+square Road "Road"
+
+board:
+    Home, Road
+
+turn:
+    phase move "Move":
+        move player by 1
+
+action borrow own turn when not player.loaned:
+    pay $100 from bank to player
+    set player.loaned = true
+
+action repay own turn when player.loaned and player.cash >= $110:
+    pay $110 from player to bank
+    set player.loaned = false
+
+action mortgage(l: Lot) own turn when not l.mortgaged:
+    pay l.loan from bank to player
+    set l.mortgaged = true
+
+action redeem(l: Lot) own turn when l.mortgaged and player.cash >= l.loan + $10:
+    pay l.loan + $10 from player to bank
+    set l.mortgaged = false
+
+on debt:
+    eliminate debtor
+
+end when count(players) == 1 winner players[0] as "last"
+"""
+
+
+def test_the_heuristic_agent_does_not_go_round_in_circles(tmp_path):
+    """With no hint, the agent took every affordable action: borrow, repay, borrow … until the
+    window's cap of 30, paying $10 a round (and Wheeler Dealer's debtors borrowed and repaid one
+    property over and over). It now takes an action again in a turn only if nothing else was done
+    to its thing since."""
+    path = tmp_path / "loops.rules"
+    path.write_text(PING_PONG)
+    code, out, err = rulesc("run", path, "--seed", "1", "--log", "-")
+    assert code == 0, err
+    actions = [line for line in out.splitlines() if '"event":"action"' in line]
+    by_turn: dict = {}
+    for line in actions:
+        turn = int(line.split('"turn":')[1].split(",")[0])
+        by_turn.setdefault(turn, []).append(line.split('"action":"')[1].split('"')[0])
+    assert by_turn and all(sorted(taken) == ["borrow", "mortgage", "redeem", "repay"] for taken in by_turn.values())

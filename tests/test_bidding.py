@@ -12,7 +12,7 @@ from rulesc.interpreter.agents import HeuristicAgent
 from rulesc.interpreter.blindfold import HiddenFieldRead
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.rules import compile_rules
-from test_language_extensions import BASE
+from tiny_game import BASE
 
 SALES = """
 on land Lot l when l.owner == none:

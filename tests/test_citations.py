@@ -53,7 +53,6 @@ def test_a_section_no_rule_cites_shows(tmp_path):
     assert "| Each player rolls two dice and moves. | **no rule cites this section** |  |" in text
 
 
-@pytest.mark.slow
 def test_the_command_prints_and_updates(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(f"# Page\n\n{citations.BEGIN}\nold\n{citations.END}\n\nafter\n")

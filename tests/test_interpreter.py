@@ -195,6 +195,7 @@ def test_no_engine_module_names_anything_of_finance():
                 assert not pattern.search(line), f"{path}:{number} names a game's thing: {line.strip()}"
 
 
+@pytest.mark.slow  # twelve whole games; tests/test_action_cache.py tests the cache case by case
 @pytest.mark.parametrize("agents", ["heuristic", "random"])
 def test_reusing_legal_actions_changes_nothing(finance, agents):
     """Legal actions are recomputed only when what their conditions read has changed;
@@ -244,7 +245,8 @@ def test_an_actions_cash_test_is_kept_apart_from_what_can_be_reused(finance):
     assert game.actions.legal_actions(game, ann, True) == []
 
 
-@pytest.mark.parametrize("name", ["finance", "wheeler", "wallstreet"])
+@pytest.mark.parametrize("name", ["finance", pytest.param("wheeler", marks=pytest.mark.slow),
+                                  pytest.param("wallstreet", marks=pytest.mark.slow)])
 def test_a_game_let_go_is_freed_at_once(name):
     """Nothing a game holds (its agents, their blindfolds) holds the game: a game dropped is freed by
     its reference count, its event log with it, not left for Python's cycle collector to trace (all

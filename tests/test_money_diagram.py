@@ -99,6 +99,18 @@ def test_a_deck_has_a_picture_of_its_cards():
         build_deck_diagram(checked(ROOT / "games" / "finance.rules"), "Nope")
 
 
+def test_a_deck_diagram_shows_what_a_card_does_inside_its_if():
+    """A card whose payment stands under `if not player.insured:` showed the `if` alone."""
+    from rulesc.deck_diagram import build_deck_diagram
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+
+    root = Path(__file__).resolve().parent.parent
+    source = build_deck_diagram(check_program(load_file(root / "games/wallstreet.rules")).program, "NewsCards").source
+    crash = next(line for line in source.splitlines() if "_Crash [label=" in line)
+    assert "if not player.insured:" in crash and "  pay $100,000 from player to bank" in crash
+
+
 def test_the_command_draws_money_and_decks(tmp_path):
     run = ["diagram", "games/finance.rules"]
     out = rulesc(*run, "--money", "-o", str(tmp_path / "m.dot"), cwd=ROOT)

@@ -45,7 +45,7 @@ DEEP = {
 
 
 @pytest.mark.parametrize("shape", sorted(DEEP))
-@pytest.mark.parametrize("n", [MAX_AST_DEPTH + 10, 5000])
+@pytest.mark.parametrize("n", [MAX_AST_DEPTH + 10, pytest.param(5000, marks=pytest.mark.slow)])
 def test_deep_expressions_are_refused_by_the_parser(shape, n):
     # Regression: a long `+` chain or ~350 `not`s parsed fine and then crashed the checker with
     # RecursionError; ~500 nested `if … else` crashed the parser with lark's VisitError.

@@ -1,4 +1,5 @@
-"""`rulesc play`: a person answers their seat's decisions at the terminal; the game finishes."""
+"""`rulesc play`: a person answers their seat's decisions at the terminal; the game finishes; what it
+says in words (the setup's roll, a percentage, every field of a player in `status`)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,17 @@ def test_a_seat_outside_the_game_is_a_usage_error():
     proc = subprocess.run([sys.executable, "-m", "rulesc", "play", str(FINANCE), "--players", "2", "--seat", "3"],
                           input="", capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "--seat" in proc.stderr
+
+
+def test_play_says_the_setup_roll_a_percent_and_every_field_of_a_player():
+    """`play` said `nobody rolls 6` for the setup's roll, `global: interest is now 60` for 60%, and its
+    `status` showed only cash of what Wall Street keeps on a player (deposit, loans, insurance, car)."""
+    proc = subprocess.run([sys.executable, "-m", "rulesc", "play", "games/wallstreet.rules", "--players", "2",
+                           "--seed", "3"], input="status\n\n", capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "the dice show 6\nthe game: interest is now 60%\n" in out and "nobody rolls" not in out
+    assert "  P1 (you): on Wall Street News, cash $600,000; holds nothing; deposit $0, loans 0, insured no, " \
+           "car nobody\n" in out
+    assert "  P2: on Wall Street News, cash hidden; holds nothing; loans 0, insured no, car nobody\n" in out

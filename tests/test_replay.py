@@ -1,4 +1,5 @@
-"""Replay from a log: the same game comes back event for event, and a change shows where it bites."""
+"""Replay from a log: the same game comes back event for event, a change shows where it bites, and
+`run --replay` refuses the options it cannot apply and names the file the log was played with."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ from rulesc.replay import read_log, replay
 from clirun import rulesc
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
+MINIMAL = (Path(__file__).parent / "cli_data" / "minimal.rules").read_text(encoding="utf-8")
+
+
+def changed(old: str, new: str, text: str = MINIMAL) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
 
 
 @pytest.mark.parametrize("file", ["finance.rules", "wheeler.rules"])
@@ -56,3 +63,20 @@ def test_a_file_that_is_not_a_log_is_a_usage_error(tmp_path):
     bad.write_text("this is not json\n")
     proc = rulesc("run", str(GAMES / "finance.rules"), "--replay", str(bad))
     assert proc.returncode == 2 and "not an event log" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_a_replay_refuses_the_options_it_cannot_apply_and_names_the_file_it_was_played_with(tmp_path):
+    base, log = tmp_path / "base.rules", tmp_path / "game.jsonl"
+    base.write_text(MINIMAL)
+    assert rulesc("run", base, "--seed", "3", "--log", log)[0] == 0
+    code, _, err = rulesc("run", base, "--replay", log, "--log", tmp_path / "again.jsonl")
+    assert code == 2 and "--log cannot apply" in err and not (tmp_path / "again.jsonl").exists()
+    assert rulesc("run", base, "--replay", log, "--seed", "3", "--players", "4")[0] == 0  # the log's own
+    for option, value, logged in (("--seed", "9", "3"), ("--players", "3", "4")):
+        code, _, err = rulesc("run", base, "--replay", log, option, value)
+        assert code == 2 and f"is of the game of {option} {logged}, not {value}" in err, err
+    other = tmp_path / "other.rules"
+    other.write_text(changed("param salary = $100", "param salary = $150"))
+    code, out, _ = rulesc("run", other, "--replay", log)
+    assert code == 1 and f"note: this log was played with `{base}`, not `{other}`" in out

@@ -49,6 +49,7 @@ def test_a_rule_that_fails_on_the_cluster_is_reported_as_in_one_process(schedule
     assert remote.stderr == local.stderr and "outside the list" in remote.stderr
 
 
+@pytest.mark.slow  # a process of its own that imports distributed
 def test_a_bad_scheduler_address_is_a_usage_error():
     pytest.importorskip("distributed")
     proc = simulate(GAMES / "finance.rules", "-n", "2", "--dask", "nonsense://nowhere")

@@ -3,11 +3,14 @@ tree, every subcommand runs on a shipped game.
 
 This is what a user gets from `pip install rulesc`, so a run-time dependency listed only as a test
 extra, or a package file (the grammar) left out of the wheel, fails here. It needs a package
-registry (to build the wheel and to install its dependencies): skip it with `-m "not network"`.
+registry (to build the wheel and to install its dependencies): skip it with `-m "not network"`. Building
+and installing takes a minute, so it is `slow` too. Under pytest-xdist one worker runs all these tests
+(tests/conftest.py, `pytest_xdist_make_scheduler`), and were they spread, the workers would share one build.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -17,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.network
+pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 
 def _run(cmd, cwd, timeout=600):
@@ -27,10 +30,39 @@ def _run(cmd, cwd, timeout=600):
     return proc.stdout + proc.stderr
 
 
+@contextlib.contextmanager
+def _locked(path: Path):
+    """Hold an exclusive lock on `path` (a file) for the block: one pytest-xdist worker at a time."""
+    import fcntl
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """A fresh virtual environment outside the source tree holding only the built wheel and what it requires."""
-    work = tmp_path_factory.mktemp("wheel")
+def installed(tmp_path_factory, request):
+    """A fresh virtual environment outside the source tree holding only the built wheel and what it requires.
+
+    Under pytest-xdist the workers share it: the first to get here builds it in the run's own temporary
+    folder (the parent of every worker's), under a lock, and the others wait for it and use it."""
+    worker = getattr(request.config, "workerinput", {}).get("workerid")
+    if worker is None or os.name != "posix":  # one process: a folder of its own
+        return _install(tmp_path_factory.mktemp("wheel"))
+    shared = tmp_path_factory.getbasetemp().parent  # this run's, the same for every worker
+    with _locked(shared / "wheel.lock"):
+        work = shared / "wheel"
+        if not (work / "installed").exists():
+            shutil.rmtree(work, ignore_errors=True)  # a build that failed halfway
+            work.mkdir()
+            _install(work)
+            (work / "installed").touch()
+    return work
+
+
+def _install(work: Path) -> Path:
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", work / "dist", ROOT], cwd=work)
     wheels = list((work / "dist").glob("rulesc-*.whl"))
     assert len(wheels) == 1, wheels

@@ -1,8 +1,12 @@
-"""Variants change anything (issue #12, docs/language.md 5.21): handlers and hooks by their `as`
-name or their header, actions, invariants, end conditions, table rows and cells, squares on the
-board, decks and parameters; a name the base does not have is R0510 with the nearest names, at the
-variant's line; a change that does not exist is a syntax error that says what a variant can write;
-`extends "wheeler"` finds the shipped game from any folder."""
+"""Variants (`extends`, docs/language.md 5.21): a variant overrides, replaces, removes, inserts and
+extends what its base has — the game's header, parameters, phases, handlers and hooks (by their `as`
+name or their header), actions, invariants, end conditions, table rows and cells, squares on the
+board, decks and cards — and adds fields; its base's rules keep pointing into the base file. A name
+the base does not have is R0510 with the nearest names, at the variant's line (and a base name the
+variant removed but the base still uses points at the removal); `extends` out of place is R0511; a
+change that does not exist is a syntax error that says what a variant can write; a variant that does
+not apply does not load; `extends "wheeler"` finds the shipped game from any folder, and a base that is
+a folder or is missing is R0513."""
 
 from __future__ import annotations
 
@@ -18,11 +22,18 @@ from rulesc.dsl import ast
 from rulesc.dsl.checker import check_program
 from rulesc.dsl.diagnostics import RulesError
 from rulesc.dsl.variants import load_file, shipped_games
+from rulesc.interpreter.agents import ScriptedAgent
+from rulesc.interpreter.engine import Game
+from rulesc.interpreter.scenario import run_scenarios
+
+from clirun import rulesc
+from tiny_game import BASE
 
 ROOT = Path(__file__).resolve().parent.parent
 FINANCE = ROOT / "games" / "finance.rules"
 WHEELER = ROOT / "games" / "wheeler.rules"
 MINI = ROOT / "tests" / "completeness" / "everything.rules"
+MINIMAL = (ROOT / "tests" / "cli_data" / "minimal.rules").read_text(encoding="utf-8")
 
 
 def variant(tmp_path, text: str, base: Path = MINI, name: str = "house.rules") -> Path:
@@ -296,3 +307,183 @@ def test_a_base_reached_through_dot_dot_is_named_by_its_plain_path():
     files = {d.span.file for d in rules.decls if d.span.file}
     assert os.path.relpath(ROOT / "games" / "finance.rules") in files
     assert not any("/../" in f for f in files)
+
+
+# ---- a variant of a small game: the header, parameters, phases and cards; its base's errors in the base 
+
+VARIANT_BASE = BASE.split("turn:")[0] + """
+param salary = $5
+
+deck Fate once:
+    card Gift "Gift" copies 2:
+        pay $10 from bank to player
+    card Tax "Tax":
+        pay $10 from player to bank
+
+turn:
+    phase move:
+        roll 1 die as d
+        move player by d.total
+    phase draw:
+        draw from Fate
+    phase rest:
+        pay $1 from bank to player
+
+on pass Go:
+    pay salary from bank to player
+
+end when count(players) == 1 winner players[0] as "last player standing"
+"""
+
+
+def write_variant(tmp_path, text: str):
+    (tmp_path / "base.rules").write_text(VARIANT_BASE, encoding="utf-8")
+    path = tmp_path / "variant.rules"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def load_variant(tmp_path, text: str):
+    from rulesc.interpreter.rules import load_rules
+    return load_rules(str(write_variant(tmp_path, text)))
+
+
+def test_a_variant_overrides_replaces_and_removes(tmp_path):
+    rules = load_variant(tmp_path, """extends "base.rules"
+
+override game "Tiny, house rules":
+    players: 3 to 4
+
+override param salary = $7
+
+replace phase draw "Discard instead":
+    discard from Fate
+
+remove phase rest
+
+remove card Fate.Tax
+
+extend deck Fate:
+    card Windfall:
+        pay $1 from bank to player
+
+scenario "the variant's rules apply":
+    players Ann, Bob, Cid
+    as Ann:
+        move player to B1
+        move player to R1
+    expect Ann.cash == $107
+""")
+    assert rules.title == "Tiny, house rules" and rules.players_range == (3, 4)
+    assert rules.params["salary"] == 7
+    assert [p.name for p in rules.phases] == ["move", "draw"]
+    assert sorted(c.name for c in rules.decks["Fate"].cards) == ["Gift", "Gift", "Windfall"]
+    results = run_scenarios(rules)
+    assert results and all(r.passed for r in results), [r.failures for r in results]
+
+
+def test_inherited_rules_point_into_the_base_file(tmp_path):
+    rules = load_variant(tmp_path, 'extends "base.rules"\noverride param salary = $7\n')
+    g = Game(rules, ["Ann", "Bob"], seed=3, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
+    g.play()
+    assert {e.rule.file for e in g.events if e.rule} == {str(tmp_path / "base.rules")}
+    assert {e.rule.text.rsplit(":", 1)[0] for e in g.events if e.rule} == {"base.rules"}  # as the log shows it
+
+
+def test_a_variant_naming_what_the_base_lacks_is_an_error(tmp_path):
+    from rulesc.dsl.diagnostics import RulesError
+    from rulesc.dsl.variants import load_file
+    path = write_variant(tmp_path, 'extends "base.rules"\noverride param salry = $7\nremove phase nap\n')
+    with pytest.raises(RulesError) as info:
+        load_file(path)
+    codes = [(d.code, d.span.line) for d in info.value.diagnostics]
+    assert codes == [("R0510", 2), ("R0510", 3)]
+    assert "did you mean `salary`" in info.value.diagnostics[0].help
+    missing = write_variant(tmp_path, 'extends "nowhere.rules"\n')
+    with pytest.raises(RulesError) as info:
+        load_file(missing)
+    assert info.value.diagnostics[0].code == "R0513"
+
+
+@pytest.mark.parametrize("text,line,message", [
+    ('param bonus = $5\nextends "base.rules"\n', 2, "`extends` comes once, before every other declaration"),
+    ('extends "base.rules"\nextends "base.rules"\n', 2, "`extends` comes once, before every other declaration"),
+    ("param bonus = $5\n\nremove phase move\n", 3, "`remove phase` needs a base: start the file with `extends`"),
+])
+def test_extends_out_of_place_or_a_change_without_it_is_an_error(tmp_path, text, line, message):
+    from rulesc.dsl.diagnostics import RulesError
+    from rulesc.dsl.variants import load_file
+    with pytest.raises(RulesError) as info:
+        load_file(write_variant(tmp_path, text))
+    (problem,) = info.value.diagnostics
+    assert (problem.code, problem.span.line, problem.message) == ("R0511", line, message)
+
+
+def test_base_errors_are_reported_in_the_base_file(tmp_path):
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+    (tmp_path / "base.rules").write_text(VARIANT_BASE.replace("pay salary from bank", "pay salry from bank"))
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\n')
+    diags = [d for d in check_program(load_file(path)).diagnostics if d.is_error]
+    assert [d.code for d in diags] == ["R0205"]
+    assert diags[0].path.endswith("base.rules")
+
+
+def test_an_error_inside_a_chain_of_the_base_is_reported_in_the_base(tmp_path):
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+    from rulesc.report import format_diagnostics
+    base = VARIANT_BASE.replace("pay salary from bank", "pay salary + 5 + salary from bank")
+    (tmp_path / "base.rules").write_text(base)
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\nparam bonus = $1 + 1\n')
+    checked = check_program(load_file(path))
+    errors = [d for d in checked.diagnostics if d.is_error]
+    line = next(i for i, text in enumerate(base.splitlines(), 1) if "salary + 5" in text)
+    # sorted by file, then line: the base's error first, though its line is further down
+    assert [(d.code, d.path, d.span.line) for d in errors] == [
+        ("R0305", str(tmp_path / "base.rules"), line), ("R0305", str(path), 2)]
+    shown = format_diagnostics(checked)
+    assert f"base.rules:{line}:" in shown and "pay salary + 5 + salary from bank" in shown
+
+
+def test_a_variant_may_remove_every_card_of_a_cut_deck(tmp_path):
+    base = VARIANT_BASE.replace("deck Fate once:", "deck Fate cut:")
+    (tmp_path / "base.rules").write_text(base)
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\nremove card Fate.Gift\nremove card Fate.Tax\n')
+    from rulesc.interpreter.rules import load_rules
+    g = Game(load_rules(str(path)), ["Ann", "Bob"], seed=1, agents={0: ScriptedAgent(), 1: ScriptedAgent()})
+    g.decks.draw(g, "Fate", g.state.players[0], "x")  # draws nothing, as from an empty `once` deck
+    assert not [e for e in g.events if e[1] == "draw"]
+
+
+# ---- what the command line says of a variant that does not load ----------------------------------
+
+def test_extends_of_a_folder_says_it_is_a_folder(tmp_path):
+    (tmp_path / "base.rules").mkdir()
+    path = tmp_path / "variant.rules"
+    path.write_text('extends "base.rules"\n')
+    code, _, err = rulesc("check", "--static", path)
+    assert code == 2 and "error[R0513]: the base file `base.rules` is a folder, not a file" in err
+
+
+def test_a_variant_that_does_not_apply_to_its_base_does_not_load_rather_than_parse(tmp_path):
+    (tmp_path / "base.rules").write_text(MINIMAL)
+    variant = tmp_path / "variant.rules"
+    variant.write_text('extends "base.rules"\n\nremove scenario "no such scenario"\n')
+    code, out, err = rulesc("check", "--static", variant)
+    assert code == 1 and "R0510" in err
+    assert out == f"{variant}: does not load\n  1 error, 0 warnings\n"
+
+
+def test_a_name_a_variant_removed_and_its_base_still_uses_points_at_the_removal(tmp_path):
+    """The errors stood in the base file with nothing pointing at the variant's line that caused them."""
+    variant = tmp_path / "no-boom.rules"
+    variant.write_text('extends "wallstreet"\n\nremove card NewsCards.Boom\n')
+    code, _, err = rulesc("check", "--static", variant)
+    assert code == 1
+    errors = [line for line in err.splitlines() if "error[" in line]
+    assert errors and all("wallstreet.rules:" in line and "Boom" in line for line in errors)
+    assert err.count(f"note: the variant's `remove card NewsCards.Boom` removed it at {variant}:3:1") == len(errors)

@@ -1,5 +1,10 @@
-"""Issue #11: the mistakes a house-rule author makes, each a file in examples/broken/ that
-`rulesc check` must catch (exit 1), at the author's line, with a failure that can be replayed."""
+"""The house-rule mistakes of examples/broken/ (a variant of examples/broken/base.rules each), and what
+`rulesc check` says of them: each exits 1 naming the author's line, a static mistake as a diagnostic
+(an override of the wrong type, an `extends` cycle, a handler restated word for word) and a dynamic one
+as a broken invariant with a failure that replays (`run --check`, `simulate --check`), also as JSON; a
+legitimate second payment is only a warning and a changed base scenario. Declared invariants are
+checked where the game settles, not between two `set`s of one rule, and only when what they read has
+changed."""
 
 from __future__ import annotations
 
@@ -318,6 +323,7 @@ def test_an_invariant_still_false_when_the_rule_ends_breaks_at_the_event_that_ma
                                 "new": 3}
 
 
+@pytest.mark.slow
 def test_an_out_player_with_an_empty_account_holds_nothing(capsys, tmp_path):
     """Regression: an account field is an `Account`, always truthy; an out player's empty deposit is
     not money held (Wall Street's check reported `Account(P1.deposit)` at every elimination)."""

@@ -1,8 +1,9 @@
-"""The classic roll-and-move constructs (issue #10), each on its own in a small game: rolling again
-on doubles within the turn, the roll that moved the token and marks on a move seen by what happens
-on landing, a player status with its own turn, and a limited supply. Each test checks the checker
-accepts the construct and that the engine does what docs/language.md says, through scenarios with
-forced dice."""
+"""Roll-and-move turns, each construct on its own in a small game: rolling again on doubles within
+the turn (`roll … again on doubles up to N times`, `too many doubles:`), the roll that moved the token
+(`moved_by`) and a card's marks on a move (`with twice`) seen by what happens on landing, and a player
+status with its own turn and its ways out (jail). Each test checks the checker accepts the construct
+and that the engine does what docs/language.md says, through scenarios with forced dice, and that
+`play` says it in words."""
 
 from __future__ import annotations
 
