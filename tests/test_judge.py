@@ -20,7 +20,7 @@ from clirun import rulesc
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "examples" / "broken"
 GAMES = ROOT / "games"
-QUICK = ("--examples", "0")  # the whole games only: the findings come from them
+QUICK = ("--examples", "0", "--games", "20")  # 20 whole games only: the findings come from them
 
 
 def _line_of(path: Path, text: str) -> int:
@@ -120,16 +120,16 @@ def test_allow_on_the_blamed_line_says_the_warning_is_meant(tmp_path):
     house = tmp_path / "house.rules"
     house.write_text(source.replace('extends "../../games/wallstreet.rules"', f'extends "{GAMES / "wallstreet.rules"}"')
                      .replace("remove phase prepare", "remove phase prepare   allow base-rule-lost"), "utf-8")
-    result = rulesc("check", *QUICK, "--games", "10", "--strict", house)
+    result = rulesc("check", *QUICK, "--games", "5", "--strict", house)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "R1302" not in result.stdout and "(1 allowed by `allow`)" in result.stdout
     # by its code too; and an allow elsewhere does not reach it
     house.write_text(source.replace('extends "../../games/wallstreet.rules"', f'extends "{GAMES / "wallstreet.rules"}"')
                      .replace("remove phase prepare", "remove phase prepare   allow R1302"), "utf-8")
-    assert rulesc("check", *QUICK, "--games", "10", "--strict", house).returncode == 0
+    assert rulesc("check", *QUICK, "--games", "5", "--strict", house).returncode == 0
     house.write_text(source.replace('extends "../../games/wallstreet.rules"', f'extends "{GAMES / "wallstreet.rules"}"')
                      + "\nparam unrelated = 1   allow base-rule-lost\n", "utf-8")
-    result = rulesc("check", *QUICK, "--games", "10", "--strict", house)
+    result = rulesc("check", *QUICK, "--games", "5", "--strict", house)
     assert result.returncode == 1 and "R1302" in result.stdout
 
 
@@ -149,7 +149,7 @@ def test_an_error_cannot_be_allowed_and_an_unknown_name_gets_the_nearest(tmp_pat
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(p.name for p in GAMES.glob("*.rules")))
 def test_the_shipped_games_pass_strict(game):
-    result = rulesc("check", "--examples", "20", "--strict", GAMES / game)
+    result = rulesc("check", "--examples", "10", "--strict", GAMES / game)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "what the whole games show:\n" not in result.stdout, result.stdout
 
@@ -175,7 +175,7 @@ def test_check_fails_on_the_game_a_default_simulation_crashes_in():
     simulated = rulesc("simulate", "-n", "50", "--quiet", path)
     assert simulated.returncode == 1
     seed = re.search(r"in the game of seed (\d+)", simulated.stderr)[1]
-    checked = check(path)
+    checked = rulesc("check", "--examples", "0", path)  # the default 50 whole games: simulate's first 50
     assert checked.returncode == 1 and "FAILED  the rules run without crashing" in checked.stdout
     replay = re.search(r"replay this game: rulesc run \S+ --players (\d+) --seed (\d+) --check", checked.stdout)
     assert replay and replay[2] == seed and int(replay[1]) == 4, checked.stdout
