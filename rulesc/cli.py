@@ -66,15 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _normalise(parser, args) -> None:
     """The options every command reads the same way, made ready for it: file names shown normalised
-    (a/./b -> a/b), `--jobs` by default every core, the budgets of games and turns not negative."""
+    (a/./b -> a/b), the budgets of games and turns not negative."""
     for name in PATHS:
         value = getattr(args, name, None)
         if isinstance(value, str) and value != "-":
             setattr(args, name, os.path.normpath(value))
         elif isinstance(value, list):
             setattr(args, name, [os.path.normpath(v) for v in value])
-    if getattr(args, "jobs", 1) is None:
-        args.jobs = shared.all_cores()
     for name in ("examples", "games", "max_turns"):
         value = getattr(args, name, None)
         if value is not None and value < (1 if name == "max_turns" else 0):

@@ -209,7 +209,7 @@ class Measured:
 
 
 def play_pairs(base: Rules, variant: Rules, games: int, seed: int, players: int, agents: str = "heuristic",
-               progress: Callable[[int], None] | None = None, jobs: int = 1, dask: str | None = None,
+               progress: Callable[[int], None] | None = None, jobs: int | None = 1, dask: str | None = None,
                overrides: list[str] | None = None, wealth: bool = False) -> tuple[list, list]:
     """Each game's `GameRecord` in the base and in the variant, on the same seeds, in game order
     (here, in `jobs` processes or on a Dask cluster: the same records)."""
@@ -236,7 +236,7 @@ def _record(rules: Rules, seed: int, players: int, agents: str, wealth: bool):
 
 
 def measure(base: Rules, variant: Rules, games: int, seed: int, players: int, agents: str = "heuristic",
-            progress: Callable[[int], None] | None = None, jobs: int = 1, dask: str | None = None,
+            progress: Callable[[int], None] | None = None, jobs: int | None = 1, dask: str | None = None,
             overrides: list[str] | None = None, wealth: bool = False) -> Measured:
     a, b = play_pairs(base, variant, games, seed, players, agents, progress, jobs, dask, overrides, wealth)
     return compare(base, variant, a, b, seed, players, agents)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import pickle
 import signal
 from typing import Callable, Iterator, NamedTuple, Sequence
@@ -55,22 +56,45 @@ class Batch(NamedTuple):
     args: tuple
 
 
-def runs(games: int, seed: int, jobs: int, per_job: int = 8) -> list[tuple[int, int]]:
+GAMES_A_PROCESS_PAYS_FOR = 25  # a worker's start (imports, compiling the rules: about half a second)
+# costs what 10 to 200 games of the shipped games cost; below 25 games a process, play here
+
+
+def all_cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def processes(jobs: int | None, games: int) -> int:
+    """How many processes play `games` games: `jobs` when the user said (`--jobs N`); by default
+    (None) one per core, but no more than the games keep busy, so that a check or diff of a few
+    games does not wait for workers to start."""
+    if jobs is not None:
+        return jobs
+    return max(1, min(all_cores(), games // GAMES_A_PROCESS_PAYS_FOR))
+
+
+def runs(games: int, seed: int, jobs: int | None, per_job: int = 8) -> list[tuple[int, int]]:
     """Seeds `seed` .. `seed + games - 1` cut into runs (first, count): about `per_job` runs a process,
     so that the last runs finish together, and at most 50 games a run. (How the games are cut changes
     nothing but the time they take.)"""
-    size = max(1, min(50, games // max(1, jobs * per_job)))
+    size = max(1, min(50, games // (processes(jobs, games) * per_job)))
     return [(seed + start, min(size, games - start)) for start in range(0, games, size)]
 
 
-def run(rule_sets: Sequence[RuleSet], batches: list[Batch], play: Callable, jobs: int = 1,
+def run(rule_sets: Sequence[RuleSet], batches: list[Batch], play: Callable, jobs: int | None = 1,
         dask: str | None = None, progress: Callable[[int], None] | None = None) -> Iterator[list]:
-    """Each batch's results, in batch order: here (`jobs` 1), in `jobs` local processes, or on the
-    Dask cluster whose scheduler is at `dask`. `progress` is called with the games played so far.
+    """Each batch's results, in batch order: here (`jobs` 1), in `jobs` local processes (None: as many
+    as `processes` says), or on the Dask cluster whose scheduler is at `dask`. `progress` is called
+    with the games played so far.
 
     Local processes are started fresh ("spawn", on every platform: nothing of this process, a
     progress bar's thread or Hypothesis's state, is copied into them), so a script that runs
     games in processes must guard its own code with `if __name__ == "__main__":`."""
+    jobs = processes(jobs, sum(b.count for b in batches))
     if dask is not None:
         batches_out = _on_dask(rule_sets, batches, play, dask)
     elif jobs > 1 and len(batches) > 1 and sum(b.count for b in batches) > 1:
@@ -212,6 +236,7 @@ def _on_dask(rule_sets, batches: list[Batch], play: Callable, address: str) -> I
             yield future.result()
 
 
-def workers_of(jobs: int, dask: str | None) -> str:
+def workers_of(jobs: int | None, games: int, dask: str | None) -> str:
     """Where the games were played, for the timing line on stderr."""
+    jobs = processes(jobs, games)
     return f" on {dask}" if dask else f" ({jobs} jobs)" if jobs > 1 else ""

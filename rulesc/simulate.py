@@ -63,12 +63,12 @@ class Summary:
 
 
 def simulate(rules: Rules, games: int, seed: int, players: int, agents: str = "heuristic",
-             progress: Callable[[int], None] | None = None, jobs: int = 1,
+             progress: Callable[[int], None] | None = None, jobs: int | None = 1,
              overrides: list[str] | None = None, dask: str | None = None, check: bool = False,
              wealth: bool = False) -> Summary:
     """Play games `seed` .. `seed + games - 1` and keep each one's figures.
 
-    With `jobs` > 1, in that many local processes; with `dask` (a Dask scheduler's address), on
+    With `jobs` > 1, in that many local processes (None: as many as the games keep busy); with `dask` (a Dask scheduler's address), on
     that cluster's workers; `overrides` are the `--set`s `rules` was loaded with, for them to
     compile the same rules. With `check` every invariant is checked after every event (the games
     are played here, whatever `jobs` says); with `wealth` each game keeps its cash over time."""

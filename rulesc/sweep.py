@@ -150,7 +150,7 @@ class Sweep:
 
 
 def sweep(rules_by_value: list[Rules], swept: Range, games: int, seed: int, players: int, agents: str = "heuristic",
-          overrides: list[str] | None = None, jobs: int = 1, dask: str | None = None,
+          overrides: list[str] | None = None, jobs: int | None = 1, dask: str | None = None,
           progress: Callable[[int], None] | None = None) -> Sweep:
     """Play games `seed` .. `seed + games - 1` with each value's rules (`rules_by_value[i]`, compiled with
     `overrides` and `--set NAME=value i`) and make each value's balance table."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -194,14 +193,6 @@ def _jobs(text: str) -> int:
     return value
 
 
-def all_cores() -> int:
-    """The cores this process may use: the default of `--jobs`."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def with_file(p) -> None:
     p.add_argument("file", metavar="FILE", help="the rules file")
 
@@ -214,7 +205,8 @@ def with_set(p) -> None:
 
 def with_parallel(p, what: str = "the games") -> None:
     p.add_argument("--jobs", type=_jobs, default=None, metavar="N",
-                   help=f"play {what} in N processes (default: one per core); the output is the same")
+                   help=f"play {what} in N processes (default: one per core, as many as the games keep busy: "
+                        "one for every 25 games); the output is the same")
     p.add_argument("--dask", metavar="ADDRESS",
                    help=f"play {what} on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
                         "the output is the same")

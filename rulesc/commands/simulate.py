@@ -67,6 +67,6 @@ def run(args) -> int:
         plot_written(args.plot, plots.simulate_figure(summary), args.format)
     if not args.quiet:
         jobs = 1 if args.check else args.jobs
-        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s{workers_of(jobs, args.dask)}: "
+        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s{workers_of(jobs, args.n, args.dask)}: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
     return 1 if summary.broken else 0

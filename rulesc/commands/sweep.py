@@ -86,6 +86,6 @@ def run(args) -> int:
     if args.plot is not None:
         from rulesc import plots
         plot_written(args.plot, plots.sweep_figure(result), args.format)
-    print(f"{len(swept.values)} values x {args.games} games in {elapsed:.2f} s{workers_of(args.jobs, args.dask)}",
+    print(f"{len(swept.values)} values x {args.games} games in {elapsed:.2f} s{workers_of(args.jobs, len(swept.values) * args.games, args.dask)}",
           file=sys.stderr)
     return 0

@@ -29,7 +29,7 @@ class Judgement(NamedTuple):
     against: dict | None  # a variant's figures beside its base's (summary.py), or None
 
 
-def judge_check(rules: Rules, report: PropertyReport, allowances=(), set_args=(), jobs: int = 1,
+def judge_check(rules: Rules, report: PropertyReport, allowances=(), set_args=(), jobs: int | None = 1,
                 dask: str | None = None) -> Judgement:
     """The judge's findings on the whole games of a check (`report`), a variant's against its base's."""
     if not report.profiles:
@@ -41,7 +41,7 @@ def judge_check(rules: Rules, report: PropertyReport, allowances=(), set_args=()
     return Judgement(found, allowed, against_base(side, base) if base is not None else None)
 
 
-def base_side(path: str, report: PropertyReport, set_args=(), jobs: int = 1, dask: str | None = None) -> Side | None:
+def base_side(path: str, report: PropertyReport, set_args=(), jobs: int | None = 1, dask: str | None = None) -> Side | None:
     """The base of the variant at `path` played on the seeds and seats of its check's whole games, or None
     for a game with no base (or a base that does not load: its own check says why)."""
     base_path = base_of(path)

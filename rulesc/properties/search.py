@@ -238,7 +238,7 @@ def replay_args(rules: Rules, set_args=(), turn_limit: int | None = None) -> lis
 
 def check_properties(rules: Rules, examples: int = 100, seed: int = 0, max_turns: int | None = None,
                      progress: Callable[[int], None] | None = None,
-                     shrink_limit: int = SHRINK_LIMIT, games: int = 0, set_args=(), jobs: int = 1,
+                     shrink_limit: int = SHRINK_LIMIT, games: int = 0, set_args=(), jobs: int | None = 1,
                      dask: str | None = None) -> PropertyReport:
     """Play `examples` Hypothesis-generated games per search and check every invariant, then `games`
     seeded whole games with the heuristic agents.
