@@ -27,7 +27,7 @@ def add_parser(sub):
     p.add_argument("--houses", metavar="SQUARE=N", action="append", default=[],
                    help="buildings on an owned square (the field its build action adds to)")
     p.add_argument("--simulate", metavar="GAMES", type=int, default=None,
-                   help="also play GAMES games and show the simulated figures (default: 200 when the chain "
+                   help="also play GAMES games and show the simulated figures (default: 100 when the chain "
                         "is approximate, none when exact)")
     p.add_argument("--seed", type=int, default=0, help="first seed of the simulated games")
     p.add_argument("--heatmap", metavar="FILE", dest="output", help="write the board as a heat map (SVG)")
@@ -70,7 +70,7 @@ def run(args) -> int:
     for name in owned + list(buildings):
         if name not in rules.thing_kinds:
             raise Exit(fail(f"`{name}` is not a thing of `{args.file}` that can be owned"))
-    games = args.simulate if args.simulate is not None else (200 if base.exactness == APPROXIMATE else 0)
+    games = args.simulate if args.simulate is not None else (100 if base.exactness == APPROXIMATE else 0)
     measured = None
     if games:
         from rulesc.odds.simulated import measure

@@ -39,7 +39,7 @@ def format_table(o: Odds, measured=None, incomes=()) -> str:
     head = f"{'':>3} {'square':<22} {'turn ends':>10} {'landings/turn':>14} {'landings/lap':>13}"
     if measured is not None:
         head += f"   {'simulated: turn ends':<28} {'simulated: landings/turn':<28}"
-    lines.append(head)
+    lines.append(head.rstrip())
     for s in o.squares:
         per_lap = o.per_lap(s.landings)
         row = (f"{s.index:>3} {s.name:<22} {pct(s.ends):>10} {float(s.landings):>14.5f} "
