@@ -14,7 +14,7 @@ import sys
 
 from .shared import Exit, check_writable, fail, with_file, with_set, write_output
 
-EXAMPLE = "rulesc odds mygame.rules --owned-by Boardwalk --houses Boardwalk=2"
+EXAMPLE = "rulesc odds mygame.rules --owned-by A1,A2 --houses A1=2 --heatmap odds.svg"
 
 
 def add_parser(sub):
