@@ -26,6 +26,8 @@ def add_parser(sub):
                    help="squares an opponent owns (comma-separated): their expected rent per opponent turn")
     p.add_argument("--houses", metavar="SQUARE=N", action="append", default=[],
                    help="buildings on an owned square (the field its build action adds to)")
+    p.add_argument("--scenario", metavar="TITLE",
+                   help="take the owned squares and their buildings from the `set` lines of this scenario")
     p.add_argument("--simulate", metavar="GAMES", type=int, default=None,
                    help="also play GAMES games and show the simulated figures (default: 100 when the chain "
                         "is approximate, none when exact)")
@@ -67,6 +69,14 @@ def run(args) -> int:
         if not count.strip().isdigit():
             return fail(f"--houses `{text}`: write SQUARE=N, e.g. --houses {name or 'Square'}=2")
         buildings[name.strip()] = int(count)
+    if args.scenario is not None:
+        try:
+            more_owned, more_buildings = money.from_scenario(rules.program, args.scenario)
+        except KeyError:
+            titles = ", ".join(f'"{sc.title}"' for sc in rules.program.scenarios[:5]) or "none"
+            return fail(f"`{args.file}` has no scenario \"{args.scenario}\" (its first: {titles})")
+        owned = list(dict.fromkeys(owned + more_owned))
+        buildings = {**more_buildings, **buildings}
     for name in owned + list(buildings):
         if name not in rules.thing_kinds:
             raise Exit(fail(f"`{name}` is not a thing of `{args.file}` that can be owned"))

@@ -166,3 +166,26 @@ def _fixed(program, thing: str, field: str | None) -> int | None:
         return None
     value = program.things[thing].values.get(field)
     return value.value if isinstance(value, ast.Literal) and isinstance(value.value, int) else None
+
+
+def from_scenario(program, title: str) -> tuple[list, dict]:
+    """(owned, buildings) as the scenario `title` sets them up: every thing it gives an owner, and
+    the buildings field its things' build action adds to, where the scenario sets it."""
+    scenario = next((sc for sc in program.scenarios if sc.title == title), None)
+    if scenario is None:
+        raise KeyError(title)
+    owned, counts = [], {}
+    for item in scenario.items:
+        if isinstance(item, ast.Set) and isinstance(item.target, ast.Attr) and isinstance(item.target.obj, ast.Name):
+            name = item.target.obj.id
+            if name not in program.things:
+                continue
+            if item.target.name == "owner" and not (isinstance(item.value, ast.Literal) and item.value.value is None):
+                owned.append(name)
+            elif isinstance(item.value, ast.Literal) and isinstance(item.value.value, int):
+                counts[name, item.target.name] = item.value.value
+    buildings = {}
+    for (name, field), n in counts.items():
+        if fields(program, program.things[name].kind)[1] == field:
+            buildings[name] = n
+    return list(dict.fromkeys(owned)), buildings
