@@ -20,7 +20,8 @@ EXAMPLE = "rulesc odds mygame.rules --owned-by A1,A2 --houses A1=2 --heatmap odd
 def add_parser(sub):
     p = sub.add_parser("odds", help="exact landing odds and expected rents, from the rules' Markov chain")
     with_file(p)
-    p.add_argument("--diff", metavar="VARIANT", help="compare FILE (the base) with VARIANT: what the house rule changes")
+    p.add_argument("--diff", metavar="VARIANT",
+                   help="compare FILE (the base) with VARIANT: what the house rule changes")
     p.add_argument("--format", choices=["table", "json", "csv"], default="table", help="output format")
     p.add_argument("--owned-by", metavar="SQUARES", action="append", default=[],
                    help="squares an opponent owns (comma-separated): their expected rent per opponent turn")

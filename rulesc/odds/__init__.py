@@ -4,5 +4,6 @@ chain.py reads the chain of one token from the movement rules (values.py: the fe
 know), solve.py finds its long-run law with fractions, figures.py turns that into the figures a
 player reads (per square, per group, per lap), simulated.py measures the same figures in games the
 interpreter plays (for what the chain cannot follow, and to check it), money.py prices squares
-with the interpreter's own handlers, report.py and heatmap.py write them out.
+with the interpreter's own handlers, report.py and heatmap.py write them out, docsection.py puts them on a
+game's documentation page.
 """

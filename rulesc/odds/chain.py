@@ -27,7 +27,7 @@ from rulesc.dsl import ast
 from rulesc.dsl.model import rule_roots
 from rulesc.dsl.walk import walk
 
-from .values import DECISION, DECK, PLAYER, PLAYERS, STATE, Dice, Opaque, Place, Unknown, Values, dice_outcomes
+from .values import DECISION, DECK, PLAYER, PLAYERS, STATE, Opaque, Place, Unknown, Values, dice_outcomes
 
 MAX_DEPTH = 40  # moves inside moves, as the engine allows
 MAX_STATES = 4000  # a chain larger than this is not read (a counter that grows without end)
@@ -323,7 +323,8 @@ class Reader:
     def statement(self, branches: list, stmt) -> list:
         method = getattr(self, f"_s_{type(stmt).__name__}", None)
         if method is None:  # a statement that holds a moving one in a way the chain cannot follow
-            self.caveat(DECISION, f"a `{type(stmt).__name__.lower()}` whose body moves the token (not followed)", stmt.span)
+            what = type(stmt).__name__.lower()
+            self.caveat(DECISION, f"a `{what}` whose body moves the token (not followed)", stmt.span)
             return branches
         return method(branches, stmt)
 

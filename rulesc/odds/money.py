@@ -91,7 +91,8 @@ def _names(node, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
 
-def expected_rent(rules, thing: str, owned: list, buildings: dict, buildings_field: str | None) -> tuple[Fraction, bool]:
+def expected_rent(rules, thing: str, owned: list, buildings: dict,
+                  buildings_field: str | None) -> tuple[Fraction, bool]:
     """The rent an opponent pays on landing on `thing`, exact over the dice (and whether it is)."""
     total = Fraction(0)
     stack: list = [((), Fraction(1))]

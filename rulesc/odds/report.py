@@ -119,15 +119,16 @@ def to_csv(o: Odds, measured=None) -> str:
     w = csv.writer(out, lineterminator="\n")
     head = ["index", "square", "turn_ends", "landings_per_turn", "landings_per_lap", "figures"]
     if measured is not None:
-        head += ["sim_turn_ends", "sim_low", "sim_high", "sim_landings_per_turn", "sim_landings_low", "sim_landings_high"]
+        head += ["sim_turn_ends", "sim_low", "sim_high",
+                 "sim_landings_per_turn", "sim_landings_low", "sim_landings_high"]
     w.writerow(head)
     for s in o.squares:
         per_lap = o.per_lap(s.landings)
         row = [s.index, s.name, f"{float(s.ends):.8f}", f"{float(s.landings):.8f}",
                f"{float(per_lap):.8f}" if per_lap is not None else "", o.exactness]
         if measured is not None:
-            e, l = measured.ends[s.index], measured.landings[s.index]
-            row += [f"{e.value:.6f}", f"{e.low:.6f}", f"{e.high:.6f}", f"{l.value:.6f}", f"{l.low:.6f}", f"{l.high:.6f}"]
+            for e in (measured.ends[s.index], measured.landings[s.index]):
+                row += [f"{e.value:.6f}", f"{e.low:.6f}", f"{e.high:.6f}"]
         w.writerow(row)
     return out.getvalue()
 
@@ -149,7 +150,8 @@ def diff_table(base: Odds, variant: Odds) -> str:
             continue
         change = (v.ends - s.ends) * 100
         mark = "" if v.ends == s.ends and v.landings == s.landings else " *"
-        lines.append(f"{s.index:>3} {s.name:<22} {pct(s.ends):>10} {'->':>3} {pct(v.ends):>10} {float(change):>+8.3f}   "
+        lines.append(f"{s.index:>3} {s.name:<22} {pct(s.ends):>10} {'->':>3} {pct(v.ends):>10} "
+                     f"{float(change):>+8.3f}   "
                      f"{float(s.landings):>13.5f} {'->':>3} {float(v.landings):>9.5f}{mark}")
     extra = [s for s in variant.squares if (s.index, s.name) not in {(b.index, b.name) for b in base.squares}]
     for s in extra:

@@ -2,8 +2,8 @@
 
 The stationary law pi solves pi P = pi with its shares adding to 1. The chain's probabilities are
 fractions (dice, a deck's composition), so the system is solved exactly, in whole numbers: a chain
-of a few hundred states (a board, times a status and its turns) is solved in a fraction of a second. A state the token leaves for
-good (the start, before the first roll) gets 0.
+of a few hundred states (a board, times a status and its turns) is solved in a fraction of a second.
+A state the token leaves for good (the start, before the first roll) gets 0.
 """
 
 from __future__ import annotations

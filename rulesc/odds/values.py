@@ -128,9 +128,10 @@ class Values:
             raise Unknown(STATE, f"`{node.name}` of `{getattr(obj, 'name', obj)}`")
         if isinstance(node, ast.Compare):
             left, right = self.value(node.left, env, token), self.value(node.right, env, token)
-            if node.op in ("==", "!="):
+            try:
                 return _COMPARE[node.op](left, right)
-            return _COMPARE[node.op](left, right)
+            except TypeError:  # an order between values that have none (`none < 3`)
+                raise Unknown(STATE, "a comparison of unlike values") from None
         if isinstance(node, ast.BoolOp):
             unknown = None
             for operand in node.operands:
