@@ -19,12 +19,12 @@ import sys
 from rulesc.dsl.diagnostics import RulesError
 from rulesc.interpreter.errors import RuleRuntimeError
 
-from .commands import (check, citations, debug, diagram, diff, doc, explain, lsp, play, run, shared, simulate, sweep,
-                       test)
+from .commands import (check, citations, debug, diagram, diff, doc, explain, lsp, odds, play, run, shared, simulate,
+                       sweep, test)
 
 # In the order `rulesc --help` lists them. A command imports what it needs when it runs (the
 # interpreter, the simulator, the property checker), so that `rulesc check --static` starts without them.
-COMMANDS = (check, diagram, doc, run, play, simulate, diff, sweep, citations, test, explain, lsp, debug)
+COMMANDS = (check, diagram, doc, run, play, simulate, diff, sweep, odds, citations, test, explain, lsp, debug)
 
 EXIT_INTERNAL = 3  # a bug in rulesc, never the user's input: scripts can tell it from a missing file (2)
 PATHS = ("file", "files", "log", "replay", "output", "rulebook", "update", "plot")  # options naming files

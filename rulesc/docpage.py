@@ -35,6 +35,7 @@ from . import citations
 from .deck_diagram import build_deck_diagram
 from .diagram import _Text, build_diagram
 from .money import build_money_diagram, payments
+from .odds.docsection import odds_section
 
 __all__ = ["HAND_BEGIN", "HAND_END", "Page", "command_of", "render"]
 
@@ -492,6 +493,8 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
     w.money()
     w.parameters()
     w.squares()
+    odds_lines, odds_svg = odds_section(checked, stem)
+    w.w(*odds_lines)
     w.things()
     w.decks()
     w.assumptions()
@@ -522,7 +525,7 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
         dots[out.with_name(f"{vstem}.dot")] = build_diagram(vchecked).source
     w.w("", "## Notes", "", HAND_BEGIN, _hand_written(existing), HAND_END)
     text = "\n".join(w.out) + "\n"
-    return Page({out: text, **dots}, {dot_path: dot_path.with_suffix(".svg") for dot_path in dots})
+    return Page({out: text, out.with_name(f"{stem}-odds.svg"): odds_svg, **dots}, {dot_path: dot_path.with_suffix(".svg") for dot_path in dots})
 
 
 def _hand_written(existing: str | None) -> str:

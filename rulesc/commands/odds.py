@@ -1,0 +1,100 @@
+"""`rulesc odds`: how often a turn ends on each square, and what an owned square earns, from the rules.
+
+A player prices a property or a house rule by where tokens land. This command reads the token's
+Markov chain from the file's movement rules (dice, doubles, moves of squares and cards, statuses
+and their ways out, decks), solves it exactly, and says which figures are exact; where a rule it
+cannot follow moves the token (a decision, money, another player), it plays games with the
+interpreter and gives the simulated figures, with their intervals, beside the chain's.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .shared import Exit, check_writable, fail, with_file, with_set, write_output
+
+EXAMPLE = "rulesc odds mygame.rules --owned-by A1,A2 --houses A1=2 --heatmap odds.svg"
+
+
+def add_parser(sub):
+    p = sub.add_parser("odds", help="exact landing odds and expected rents, from the rules' Markov chain")
+    with_file(p)
+    p.add_argument("--diff", metavar="VARIANT",
+                   help="compare FILE (the base) with VARIANT: what the house rule changes")
+    p.add_argument("--format", choices=["table", "json", "csv"], default="table", help="output format")
+    p.add_argument("--owned-by", metavar="SQUARES", action="append", default=[],
+                   help="squares an opponent owns (comma-separated): their expected rent per opponent turn")
+    p.add_argument("--houses", metavar="SQUARE=N", action="append", default=[],
+                   help="buildings on an owned square (the field its build action adds to)")
+    p.add_argument("--scenario", metavar="TITLE",
+                   help="take the owned squares and their buildings from the `set` lines of this scenario")
+    p.add_argument("--simulate", metavar="GAMES", type=int, default=None,
+                   help="also play GAMES games and show the simulated figures (default: 100 when the chain "
+                        "is approximate, none when exact)")
+    p.add_argument("--seed", type=int, default=0, help="first seed of the simulated games")
+    p.add_argument("--heatmap", metavar="FILE", dest="output", help="write the board as a heat map (SVG)")
+    with_set(p)
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    from rulesc.odds import money, report
+    from rulesc.odds.figures import APPROXIMATE, odds
+    from rulesc.odds.solve import NoUniqueLaw
+
+    from .shared import load
+    check_writable(args.output)
+    rules = load(args)
+    try:
+        base = odds(rules)
+        if args.diff:
+            args_file = args.file
+            args.file = args.diff
+            variant_rules = load(args)
+            args.file = args_file
+            variant = odds(variant_rules)
+    except (NoUniqueLaw, ValueError) as exc:
+        return fail(f"cannot solve the chain of `{args.file}`: {exc}", 1)
+    if args.diff:
+        if args.format == "json":
+            print(json.dumps(report.diff_json(base, variant), indent=2))
+        else:
+            sys.stdout.write(report.diff_table(base, variant))
+        return 0
+    owned = [name.strip() for text in args.owned_by for name in text.split(",") if name.strip()]
+    buildings = {}
+    for text in args.houses:
+        name, _, count = text.partition("=")
+        if not count.strip().isdigit():
+            return fail(f"--houses `{text}`: write SQUARE=N, e.g. --houses {name or 'Square'}=2")
+        buildings[name.strip()] = int(count)
+    if args.scenario is not None:
+        try:
+            more_owned, more_buildings = money.from_scenario(rules.program, args.scenario)
+        except KeyError:
+            titles = ", ".join(f'"{sc.title}"' for sc in rules.program.scenarios[:5]) or "none"
+            return fail(f"`{args.file}` has no scenario \"{args.scenario}\" (its first: {titles})")
+        owned = list(dict.fromkeys(owned + more_owned))
+        buildings = {**more_buildings, **buildings}
+    for name in owned + list(buildings):
+        if name not in rules.thing_kinds:
+            raise Exit(fail(f"`{name}` is not a thing of `{args.file}` that can be owned"))
+    games = args.simulate if args.simulate is not None else (100 if base.exactness == APPROXIMATE else 0)
+    measured = None
+    if games:
+        from rulesc.odds.simulated import measure
+        measured = measure(rules, games=games, seed=args.seed)
+    incomes = money.incomes(rules, base, owned, buildings) if owned else []
+    if args.output:
+        from rulesc.odds.heatmap import heatmap_svg
+        write_output(args.output, heatmap_svg(base))
+        print(f"wrote {args.output}", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps(report.to_json(base, measured, incomes), indent=2))
+    elif args.format == "csv":
+        sys.stdout.write(report.to_csv(base, measured))
+    else:
+        sys.stdout.write(report.format_table(base, measured, incomes))
+    return 0
