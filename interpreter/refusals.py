@@ -154,10 +154,10 @@ def bid_refusal(g, player: Player, amount: int, low: int, high: int) -> str | No
     """Why a bid of `amount` is refused when bids from `low` to `high` are allowed, or None."""
     auction = _auction(g)
     if amount < low:
-        return f"the lowest bid allowed now{auction} is {low:,}"
+        return f"the lowest bid allowed now{auction} is ${low:,}"
     if amount > high:
         cash = " (his cash)" if high == player.f_cash else ""
-        return f"the highest bid {player.name} may make now{auction} is {high:,}{cash}"
+        return f"the highest bid {player.name} may make now{auction} is ${high:,}{cash}"
     return None
 
 

@@ -93,6 +93,12 @@ def _offer(compiler, item, players: dict, env_names, g, env) -> TradeOffer:
     return TradeOffer(players[item.player], players[item.partner], sides[0], sides[1], cash)
 
 
+def _trade_text(rules: Rules, item: ast.ScenarioTrade) -> str:
+    """`X, Y to Q for Z, $N`, as the scenario writes the trade."""
+    text = rules.program.text_at
+    return f"{', '.join(text(n.span) for n in item.gives)} to {item.partner} for {', '.join(text(n.span) for n in item.takes)}"
+
+
 def _window(compiler, window: ast.AnswerWindow | None, players: dict, watch: Watch):
     """window(game, player): whether a decision put now is in the window a scripted answer names."""
     if window is None:
@@ -113,7 +119,7 @@ def _script(rules: Rules, scenario: ast.Scenario, players: dict, agents: dict, w
     for item in scenario.items:
         if isinstance(item, ast.ScenarioTrade) and item.mode == "refuse":
             offer = _offer(compiler, item, players, frozenset(players), g, dict(players))
-            trade = " ".join(text(item.span).split()[2:]).split(" in ")[0].split(" while ")[0]
+            trade = _trade_text(rules, item)
             agents[players[item.player].seat].queues.setdefault("trade", []).append(
                 Scripted(offer, item.span.line, f"offer `trade {trade}`", _window(compiler, item.window, players, watch),
                          True))
@@ -218,7 +224,8 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                          if o.action == item.action and o.argument == argument]
                 shown = rules.program.text_at(item.argument.span) if item.argument is not None else None
                 if isinstance(argument, int) and shown is not None and not shown.startswith("$"):
-                    shown += f" (= ${argument:,})"
+                    param = rules.program.actions[item.action].param
+                    shown += f" (= {'$' if param is not None and param.kind == 'money' else ''}{argument:,})"
                 what = f"`{item.action}{f' {shown}' if shown is not None else ''}` by {player.name}"
                 if item.expect_legal and not legal:
                     why = action_refusal(g, player, item.action, argument)
@@ -238,7 +245,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                 if item.mode == "refuse":
                     continue  # scripted: refused in her window (`_script`)
                 offer = _offer(compiler, item, players, env_names, g, env_for())
-                what = f"the trade `{rules.program.text_at(item.span).strip()}`"
+                what = f"the trade `{item.player} trade {_trade_text(rules, item)}`"
                 if item.mode == "offer":
                     agents[offer.proposer.seat].offers.append(offer)
                 elif g.market.trade_is_legal(g, offer) != (item.mode == "do"):

@@ -124,7 +124,7 @@ class ScenarioAgent(Agent):
                 return amount
             with unmasked(game):
                 reason = bid_refusal(game, player, amount, low, high)
-            if not self._refused(answer, player, reason, f"bids from {low:,} to {high:,} are allowed"):
+            if not self._refused(answer, player, reason, f"bids from ${low:,} to ${high:,} are allowed"):
                 return amount
 
     def choose(self, game, player, name, options):
