@@ -138,7 +138,12 @@ def trade_refusal(g, offer) -> str | None:
                 if not card.tradable:
                     return f"card `{thing.name}` is not `tradable`"
                 if card.tradable_when is not None and not card.tradable_when(g, {"player": owner}):
-                    return f"card `{thing.name}` is tradable only when its condition holds, and it does not"
+                    decl = next((c for c in rules.program.decks[thing.deck].cards if c.name == thing.card), None)
+                    when = decl.tradable_when if decl is not None else None
+                    if when is None:
+                        return f"card `{thing.name}` is tradable only when its condition holds, and it does not"
+                    return f"card `{thing.name}` is tradable only when {_quoted(rules, when)} " \
+                           f"({_at(rules, when.span)}), and for {owner.name} it is not"
             elif not isinstance(thing, Thing) or thing.kind not in rules.trade_kinds:
                 return f"`{getattr(thing, 'name', thing)}` is not of a kind {what} names"
             elif getattr(thing, "f_owner", None) is not owner:
@@ -181,7 +186,8 @@ def choice_refusal(g, name: str, answer, options: list) -> str | None:
         return None
     rules = g.rules
     node = g.last_node
-    offered = ", ".join(f"`{getattr(o, 'name', o)}`" for o in options)
+    shown = [f"`{getattr(o, 'name', o)}`" for o in options]
+    offered = ", ".join(shown[:6]) + (f" and {len(shown) - 6} more" if len(shown) > 6 else "")
     if isinstance(node, ast.Choose) and node.name == name:
         where = f"`choose \"{name}\"` ({_at(rules, node.span)})"
         for option in node.options:
