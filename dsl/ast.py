@@ -857,15 +857,17 @@ class ScenarioCards:
 @node
 class AnswerWindow:
     """When a scripted answer applies: `in PHASE` (the turn is in that phase: from the phase's start
-    to the next phase's or the end-of-turn windows), `of P` (in P's turn), `while COND` (COND holds
-    as the decision is put, `player` the one deciding). A scripted answer without one is for the
-    first decision of its name."""
+    to the next phase's or the end-of-turn windows), `before PHASE` / `after PHASE` (a phase of the
+    turn: before it began, or once it is over, the end-of-turn windows included), `of P` (in P's
+    turn), `while COND` (COND holds as the decision is put, `player` the one deciding). A scripted
+    answer without one is for the first decision of its name."""
 
     phase: str | None
     phase_span: Span | None
     of: str | None
     condition: Expr | None
     span: Span
+    relation: str | None = None  # "in" | "before" | "after", with `phase`
 
 
 @node

@@ -921,12 +921,14 @@ class Checker(TypeChecker):
                             or "its options are " + ", ".join(f"`{n}`" for n in sorted(names)))
 
     def answer_window(self, window: ast.AnswerWindow | None, env) -> None:
-        """`in PHASE [of P] [while COND]`: a phase of the turn or of a status, a player, a condition."""
+        """`in|before|after PHASE [of P] [while COND]`: a phase of the turn (`in`: or of a status), a player,
+        a condition."""
         if window is None:
             return
         if window.phase is not None:
             phases = {ph.name for ph in self.p.turn.phases} if self.p.turn else set()
-            phases |= {ph.name for status in self.p.statuses.values() for ph in status.phases}
+            if window.relation == "in":  # a status's phase too; before and after are of the turn's order
+                phases |= {ph.name for status in self.p.statuses.values() for ph in status.phases}
             if window.phase not in phases:
                 self.report(codes.UNKNOWN_NAME, f"unknown phase `{window.phase}`", window.phase_span or window.span,
                             help=nearest_hint(window.phase, phases)

@@ -481,8 +481,8 @@ class ToAst(Transformer):
         return self.scenario_answer(meta, c, refused=True)
 
     def answer_window_in(self, meta, c):
-        return ast.AnswerWindow(phase=str(c[0]), phase_span=token_span(c[0]), of=str(c[1]) if c[1] is not None else None,
-                                condition=c[2], span=span_of(meta))
+        return ast.AnswerWindow(phase=str(c[1]), phase_span=token_span(c[1]), of=str(c[2]) if c[2] is not None else None,
+                                condition=c[3], span=span_of(meta), relation=str(c[0]))
 
     def answer_window_while(self, meta, c):
         return ast.AnswerWindow(phase=None, phase_span=None, of=None, condition=c[0], span=span_of(meta))

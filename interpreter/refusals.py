@@ -60,20 +60,22 @@ def false_conjunct(g, node, env: dict, rule_line: int = 0) -> str | None:
     return None
 
 
-def _window_only(g) -> str:
-    node = g.last_node
-    where = f" ({_at(g.rules, node.span)})" if isinstance(node, ast.Window) else ""
+def _window_only(g, window) -> str:
+    """The restriction of the window open now (`window for P only …`), opened by the rule at `window`
+    (a RuleRef, or None where it is not known)."""
+    where = f" ({window.text})" if window else ""
     return f"the window open now{where} allows only {', '.join(f'`{a}`' for a in sorted(g.actions.only))}"
 
 
-def action_refusal(g, player: Player, name: str, argument) -> str | None:
-    """Why `player` may not take action `name` on `argument` now, or None if he may."""
+def action_refusal(g, player: Player, name: str, argument, window=None) -> str | None:
+    """Why `player` may not take action `name` on `argument` now, or None if he may (`window`: the
+    RuleRef of the window open now, if known)."""
     rules = g.rules
     decl = rules.program.actions[name]
     action = rules.action_named[name]
     what = f"action `{name}` ({_at(rules, decl.span)})"
     if g.actions.only is not None and name not in g.actions.only:
-        return _window_only(g)
+        return _window_only(g, window)
     if decl.timing == "own turn" and player.seat != g.state.current:
         return f"{what} is taken in one's own turn only, and it is {g.state.players[g.state.current].name}'s"
     if action.limit is not None:
@@ -104,9 +106,9 @@ def action_refusal(g, player: Player, name: str, argument) -> str | None:
     return None
 
 
-def trade_refusal(g, offer) -> str | None:
+def trade_refusal(g, offer, window=None) -> str | None:
     """Why the rules do not allow trade `offer` now, or None if they do (`Market.trade_is_legal`'s
-    tests, in its order)."""
+    tests, in its order; `window` as for `action_refusal`)."""
     rules = g.rules
     decl = rules.program.trade
     if decl is None:
@@ -119,7 +121,7 @@ def trade_refusal(g, offer) -> str | None:
         if p.out:
             return f"{p.name} is out of the game"
     if g.actions.only is not None:
-        return _window_only(g) + ", and no trade"
+        return _window_only(g, window) + ", and no trade"
     if not (offer.gives or offer.cash > 0) or not (offer.takes or offer.cash < 0):
         return "a trade has two sides: nothing is given for nothing"
     if offer.cash and not rules.trade_cash:

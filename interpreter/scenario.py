@@ -103,12 +103,13 @@ def _window(compiler, window: ast.AnswerWindow | None, players: dict, watch: Wat
     """window(game, player): whether a decision put now is in the window a scripted answer names."""
     if window is None:
         return None
-    phase, of = window.phase, players[window.of].seat if window.of is not None else None
+    phase, relation = window.phase, window.relation
+    of = players[window.of].seat if window.of is not None else None
     condition = compiler.expr(window.condition, frozenset(players) | {"player"}) \
         if window.condition is not None else None
 
     def applies(g, player) -> bool:
-        return (phase is None or watch.phase == phase) and (of is None or g.state.current == of) \
+        return (phase is None or watch.at(relation, phase)) and (of is None or g.state.current == of) \
             and (condition is None or bool(condition(g, {**players, "player": player})))
     return applies
 
@@ -168,7 +169,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
         if isinstance(item, ast.ScenarioAnswer) and item.player not in names:
             result.failures.append(Failure(item.span.line, f"`{item.player}` is not a player of the scenario"))
             return result
-    watch = Watch()
+    watch = Watch([phase.name for phase in rules.phases])
     agents = {seat: ScenarioAgent({}, watch) for seat in range(len(names))}
     watch.agents = agents
     try:

@@ -2,8 +2,8 @@
 
 `answer Ann bid: $60` is taken by the first decision of its name put to Ann; `answer Bob act in
 step_five of Bob while player.owing > $0: borrow, E1` only by one put while the turn is in that
-phase (the last `phase` event of the turn, until the end-of-turn windows), in Bob's turn, with the
-condition true (`player` the one deciding). A queue is taken in order, skipping the answers whose
+phase (the last `phase` event of the turn, until the end-of-turn windows; `before`/`after PHASE`
+by the turn's order of phases), in Bob's turn, with the condition true (`player` the one deciding). A queue is taken in order, skipping the answers whose
 window is not this one. `refuse …` is an answer the rules must refuse when its decision is put: a
 bid outside the bids allowed (or an auction opened without the player), an option not offered, an
 action or trade not legal in the window. Each refusal is noted with the rule that refuses it
@@ -45,7 +45,10 @@ class Watch:
     """What the scenario's agents share: the phase the turn is in (from the game's events), and what
     they found: refusals (line, message) and failures (line, message)."""
 
+    phases: list = attrs.Factory(list)  # the names of the turn's phases, in order
     phase: str | None = None
+    stage: int = -1  # where the turn is in `phases`: -1 before the first, len(phases) in the end-of-turn windows
+    window: Any = None  # the RuleRef of the last window opened
     refusals: list = attrs.Factory(list)
     failures: list = attrs.Factory(list)
     agents: dict = attrs.Factory(dict)  # seat -> ScenarioAgent
@@ -53,16 +56,27 @@ class Watch:
     def observe(self, game, kind: str, where, payload: tuple) -> None:
         """The game's observer: the turn's phase, and each auction's bidders."""
         if kind == "turn":
-            self.phase = None
+            self.phase, self.stage = None, -1
         elif kind == "phase":
             self.phase = payload[0]
-        elif kind == "window" and not where:  # (NO_RULE: the end-of-turn windows, after the phases)
-            self.phase = None
+            if payload[0] in self.phases:  # (a status's phase leaves the turn's order where it was)
+                self.stage = self.phases.index(payload[0])
+        elif kind == "window":
+            self.window = where
+            if not where:  # (NO_RULE: the end-of-turn windows, after the phases)
+                self.phase, self.stage = None, len(self.phases)
         elif kind == "auction":
             bidders = set(payload[2])
             for player in game.state.players:
                 if player.name not in bidders and not player.out:
                     self.agents[player.seat].left_out(game, player)
+
+    def at(self, relation: str, phase: str) -> bool:
+        """Whether the turn is now in, before or after `phase`."""
+        if relation == "in":
+            return self.phase == phase
+        index = self.phases.index(phase)
+        return self.stage < index if relation == "before" else self.stage > index
 
 
 class ScenarioAgent(Agent):
@@ -83,13 +97,6 @@ class ScenarioAgent(Agent):
                 if answer.window is None or answer.window(game, player):
                     return queue.pop(index)
         return None
-
-    def _pending(self, game, player, name: str) -> bool:
-        queue = self.queues.get(name)
-        if not queue:
-            return False
-        with unmasked(game):
-            return any(answer.window is None or answer.window(game, player) for answer in queue)
 
     def _refused(self, answer: Scripted, player, reason: str | None, accepted: str) -> bool:
         """Note a refusal, or the failure of an accepted answer; True if it was refused."""
@@ -141,7 +148,9 @@ class ScenarioAgent(Agent):
                 return picked
 
     def wants_window(self, game, player, own_turn):
-        return bool(self.offers) or self._pending(game, player, "act") or self._pending(game, player, "trade")
+        """Any window while answers to `act` or trades wait: whether one is for this window is known in
+        `act` (the end-of-turn windows are asked for before they begin: only then are the phases over)."""
+        return bool(self.offers) or bool(self.queues.get("act")) or bool(self.queues.get("trade"))
 
     def act(self, game, player, options, raising):
         for offer in self.offers:
@@ -153,7 +162,7 @@ class ScenarioAgent(Agent):
             if answer is None:
                 break
             with unmasked(game):
-                reason = trade_refusal(game, answer.value)
+                reason = trade_refusal(game, answer.value, self.watch.window)
             if not self._refused(answer, player, reason, "the rules allow it now"):
                 return answer.value
         while True:
@@ -169,7 +178,7 @@ class ScenarioAgent(Agent):
                 with unmasked(game):
                     argument = game.by_name.get(wanted.argument, wanted.argument) \
                         if isinstance(wanted.argument, str) else wanted.argument
-                    reason = action_refusal(game, player, wanted.action, argument) or \
+                    reason = action_refusal(game, player, wanted.action, argument, self.watch.window) or \
                         "it is not among the actions offered in this window"
             else:
                 reason = None

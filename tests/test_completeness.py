@@ -100,6 +100,7 @@ FORMS = {
     (ast.ScenarioTrade, "mode"): {"do", "forbid", "offer", "refuse"},
     (ast.ScenarioAnswer, "refused"): {True, False},
     (ast.ScenarioSees, "visible"): {True, False},
+    (ast.AnswerWindow, "relation"): {None, "in", "before", "after"},
     (ast.DiscardHeld, "to"): {"none", "a player"},
 }
 
