@@ -925,7 +925,8 @@ class Checker(TypeChecker):
         a condition."""
         if window is None:
             return
-        if window.phase is not None:
+        inherited = window.span.file not in (None, self.p.path)  # a house rule may remove its phase (see `need_decision`)
+        if window.phase is not None and not inherited:
             phases = {ph.name for ph in self.p.turn.phases} if self.p.turn else set()
             if window.relation == "in":  # a status's phase too; before and after are of the turn's order
                 phases |= {ph.name for status in self.p.statuses.values() for ph in status.phases}

@@ -75,6 +75,8 @@ class Watch:
         """Whether the turn is now in, before or after `phase`."""
         if relation == "in":
             return self.phase == phase
+        if phase not in self.phases:  # a phase a variant removed: its window never comes
+            return False
         index = self.phases.index(phase)
         return self.stage < index if relation == "before" else self.stage > index
 
