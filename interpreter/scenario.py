@@ -103,7 +103,7 @@ def _window(compiler, window: ast.AnswerWindow | None, players: dict, watch: Wat
     """window(game, player): whether a decision put now is in the window a scripted answer names."""
     if window is None:
         return None
-    phase, relation = window.phase, window.relation
+    phase, relation = window.phase, window.relation or "in"
     of = players[window.of].seat if window.of is not None else None
     condition = compiler.expr(window.condition, frozenset(players) | {"player"}) \
         if window.condition is not None else None
