@@ -238,3 +238,11 @@ scenario "not allowed":
 ''')
     assert f"`build Alpha` by Ann is not allowed here (action `build` (tiny.rules:{line('action build')}): its " \
            "condition `l.owner == player` is false), but the scenario does it" in messages(result.failures)
+
+
+def test_check_reports_the_refusals_as_data():
+    from rulesc.report import scenario_results
+    data = scenario_results("tiny.rules", [run(REFUSED)])
+    refused = data["scenarios"][0]["refused"]
+    assert len(refused) == 6 and all(set(r) == {"line", "message"} for r in refused)
+    assert any("option `buy`" in r["message"] for r in refused)
