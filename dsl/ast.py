@@ -855,11 +855,32 @@ class ScenarioCards:
 
 
 @node
+class AnswerWindow:
+    """When a scripted answer applies: `in PHASE` (the turn is in that phase: from the phase's start
+    to the next phase's or the end-of-turn windows), `before PHASE` / `after PHASE` (a phase of the
+    turn: before it began, or once it is over, the end-of-turn windows included), `of P` (in P's
+    turn), `while COND` (COND holds as the decision is put, `player` the one deciding). A scripted
+    answer without one is for the first decision of its name."""
+
+    phase: str | None
+    phase_span: Span | None
+    of: str | None
+    condition: Expr | None
+    span: Span
+    relation: str | None = None  # "in" | "before" | "after", with `phase`
+
+
+@node
 class ScenarioAnswer:
+    """`answer Ann bid: $60` (scripted answers, taken in order) / `refuse Ann bid: $900` (an answer
+    the rules must refuse when the decision is put: then the next answer, or the default, is given)."""
+
     player: str
     decision: str
     values: tuple[Expr, ...]
     span: Span
+    window: AnswerWindow | None = None
+    refused: bool = False
 
 
 @node
@@ -888,12 +909,13 @@ class ScenarioTrade:
     then; the partner's `accept` answer decides). A side lists things, kept cards and at most one
     amount of money."""
 
-    mode: str  # "do", "forbid" or "offer"
+    mode: str  # "do", "forbid", "offer" or "refuse" (offered in her next window: the rules must refuse it)
     player: str
     partner: str
     gives: tuple[Expr, ...]
     takes: tuple[Expr, ...]
     span: Span
+    window: AnswerWindow | None = None  # `refuse …`: which of her windows
 
 
 @node
@@ -904,6 +926,25 @@ class ScenarioAction:
     action: str
     argument: Expr | None
     expect_legal: bool
+    span: Span
+
+
+@node
+class ScenarioSetup:
+    """`setup`: the game's setup as the rules state it (the first player, the `setup:` block), with
+    the dice and cards forced before it. Without it a scenario starts from the fields' defaults."""
+
+    span: Span
+
+
+@node
+class ScenarioSees:
+    """`expect Bob sees Ann.position` / `expect Bob cannot see Ann.cash`: whether the expression can
+    be worked out from what Bob's agent may read (the other players' `hidden` fields masked)."""
+
+    player: str
+    value: Expr
+    visible: bool
     span: Span
 
 
@@ -925,7 +966,7 @@ Stmt: TypeAlias = Union[Roll, RollAgain, Move, Pay, Set, Let, Draw, Discard, Dis
 
 # A line of a scenario: its setting up, its moves (a `set` line among them) and its expectations.
 ScenarioItem: TypeAlias = Union[ScenarioPlayers, ScenarioDice, ScenarioCards, ScenarioAnswer, ScenarioTurn, ScenarioAs,
-                                ScenarioExpect, ScenarioTrade, ScenarioAction, Set]
+                                ScenarioExpect, ScenarioTrade, ScenarioAction, ScenarioSetup, ScenarioSees, Set]
 
 # A declaration at the top of a rules file (`extends` and a variant's variations only until the variant
 # is applied to its base, dsl/variants.py).

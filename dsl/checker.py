@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 import attrs
 
@@ -790,7 +791,20 @@ class Checker(TypeChecker):
             env["game_over"] = T.BOOL
             first_players = None
             self.scenario_players: set[str] = set()
+            played: object | None = None  # the first step that plays (a `setup` must come before it)
+            set_up: ast.ScenarioSetup | None = None
             for item in scenario.items:
+                if isinstance(item, ast.ScenarioSetup):
+                    if set_up is not None or played is not None:
+                        first: Any = set_up or played
+                        self.report(codes.SCENARIO_SETUP_MISPLACED, "the game is set up once, before the scenario "
+                                    f"plays: line {first.span.line} " + ("set it up already" if set_up else "began to play"),
+                                    item.span, help="write `setup` after `players`, `dice` and `cards`, before any "
+                                    "`play turn`, `as`, `do` or `forbid`")
+                    set_up = item
+                elif played is None and isinstance(item, (ast.ScenarioTurn, ast.ScenarioAs, ast.ScenarioAction)) \
+                        or isinstance(item, ast.ScenarioTrade) and item.mode in ("do", "forbid"):
+                    played = played or item
                 if isinstance(item, ast.ScenarioPlayers):
                     if first_players is not None:
                         self.report(codes.DEFINED_TWICE, "the scenario names its players twice", item.span,
@@ -834,9 +848,13 @@ class Checker(TypeChecker):
                                     item.span)
                     elif item.argument is not None:
                         self.expect(item.argument, Type(action.param.kind), env, "the action's argument")
+                elif isinstance(item, ast.ScenarioSees):
+                    self.need_player(item.player, env, item.span)
+                    self.infer(item.value, env)
                 elif isinstance(item, ast.ScenarioTrade):
                     self.need_player(item.player, env, item.span)
                     self.need_player(item.partner, env, item.span)
+                    self.answer_window(item.window, env)
                     if self.p.trade is None:
                         self.report(codes.UNKNOWN_NAME, "the scenario trades, but the file has no `trade` declaration", item.span,
                                     help="declare what may be traded: `trade Kind with cash`")
@@ -862,6 +880,9 @@ class Checker(TypeChecker):
                 elif isinstance(item, ast.ScenarioAnswer):
                     self.need_player(item.player, env, item.span)
                     self.need_decision(item)
+                    self.answer_window(item.window, env)
+                    if item.refused:
+                        self.need_refusable(item)
                     for v in item.values:
                         if not isinstance(v, (ast.Name, ast.Literal)):  # a bare name is an option's name
                             self.report(codes.COMPUTED_SCENARIO_ANSWER,
@@ -898,6 +919,42 @@ class Checker(TypeChecker):
                 self.report(codes.UNKNOWN_SCENARIO_ANSWER, f"`{name}` is not an option of `{answer.decision}`", value.span,
                             help=nearest_hint(name, names)
                             or "its options are " + ", ".join(f"`{n}`" for n in sorted(names)))
+
+    def answer_window(self, window: ast.AnswerWindow | None, env) -> None:
+        """`in|before|after PHASE [of P] [while COND]`: a phase of the turn (`in`: or of a status), a player,
+        a condition."""
+        if window is None:
+            return
+        inherited = window.span.file not in (None, self.p.path)  # a house rule may remove its phase (see `need_decision`)
+        if window.phase is not None and not inherited:
+            phases = {ph.name for ph in self.p.turn.phases} if self.p.turn else set()
+            if window.relation == "in":  # a status's phase too; before and after are of the turn's order
+                phases |= {ph.name for status in self.p.statuses.values() for ph in status.phases}
+            if window.phase not in phases:
+                self.report(codes.UNKNOWN_NAME, f"unknown phase `{window.phase}`", window.phase_span or window.span,
+                            help=nearest_hint(window.phase, phases)
+                            or "phases are " + ", ".join(f"`{n}`" for n in sorted(phases)))
+        if window.of is not None:
+            self.need_player(window.of, env, window.span)
+        if window.condition is not None:
+            self.expect(window.condition, T.BOOL, {**env, "player": T.PLAYER}, "a window's condition")
+
+    def need_refusable(self, answer: ast.ScenarioAnswer) -> None:
+        """A `refuse`d answer is one a rule could refuse: an action, a bid, a `choose`'s option or item.
+        A trade partner's `accept`, `keep` and an optional phase's `play`/`skip` are always allowed,
+        and so is dropping out of an auction (`none`)."""
+        names = self.decisions.get(answer.decision)
+        always = answer.decision in ("accept", "keep") or (
+            names is not None and names and all(n in ("play", "skip") for n in names))
+        if always:
+            self.report(codes.UNREFUSABLE_ANSWER, f"no rule refuses an answer to `{answer.decision}`: every answer "
+                        "it allows is always allowed", answer.span,
+                        help="refuse an action (`refuse Ann act: build, Lot1`), a bid, or a `choose`'s option")
+        elif answer.decision == "bid":
+            for v in answer.values:
+                if isinstance(v, ast.Literal) and v.type == "none":
+                    self.report(codes.UNREFUSABLE_ANSWER, "dropping out of an auction (`none`) is never refused",
+                                v.span, help="refuse an amount: `refuse Ann bid: $500`")
 
     def need_player(self, name: str, env, span):
         if env.get(name) != T.PLAYER or name not in self.scenario_players:

@@ -135,6 +135,10 @@ ROLL_AGAIN_NEVER_ROLLS = Code("R0315", "roll-again-never-rolls", ERROR,
                               "a roll again on doubles that never rolls again")
 UNKNOWN_SCENARIO_ANSWER = Code("R0316", "unknown-scenario-answer", ERROR,
                                "a scenario answers a decision the rules never ask, or with an option it does not have")
+SCENARIO_SETUP_MISPLACED = Code("R0317", "scenario-setup-misplaced", ERROR,
+                                "a scenario's `setup` after its play has begun, or twice")
+UNREFUSABLE_ANSWER = Code("R0318", "unrefusable-answer", ERROR,
+                          "a scenario's `refuse` of an answer no rule can refuse")
 
 
 # ---- R04xx: reachability and unused declarations -------------------------------------------------

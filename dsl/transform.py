@@ -471,10 +471,30 @@ class ToAst(Transformer):
     def scenario_cards(self, meta, c):
         return ast.ScenarioCards(deck=str(c[0]), cards=c[1], span=span_of(meta))
 
-    def scenario_answer(self, meta, c):
-        values = tuple(x for x in c[2:] if not isinstance(x, ast.Meta))
+    def scenario_answer(self, meta, c, refused: bool = False):
+        values = tuple(x for x in c[3:] if not isinstance(x, ast.Meta))
         decision = _unquote(c[1]) if c[1].type == "STRING" else str(c[1])
-        return ast.ScenarioAnswer(player=str(c[0]), decision=decision, values=values, span=span_of(meta))
+        return ast.ScenarioAnswer(player=str(c[0]), decision=decision, values=values, span=span_of(meta),
+                                  window=c[2], refused=refused)
+
+    def scenario_refuse(self, meta, c):
+        return self.scenario_answer(meta, c, refused=True)
+
+    def answer_window_in(self, meta, c):
+        return ast.AnswerWindow(phase=str(c[1]), phase_span=token_span(c[1]), of=str(c[2]) if c[2] is not None else None,
+                                condition=c[3], span=span_of(meta), relation=str(c[0]))
+
+    def answer_window_while(self, meta, c):
+        return ast.AnswerWindow(phase=None, phase_span=None, of=None, condition=c[0], span=span_of(meta))
+
+    def scenario_setup(self, meta, c):
+        return ast.ScenarioSetup(span=span_of(meta))
+
+    def scenario_sees(self, meta, c, visible: bool = True):
+        return ast.ScenarioSees(player=str(c[0]), value=c[1], visible=visible, span=span_of(meta))
+
+    def scenario_cannot_see(self, meta, c):
+        return self.scenario_sees(meta, c, visible=False)
 
     def scenario_turn(self, meta, c):
         return ast.ScenarioTurn(player=str(c[0]), span=span_of(meta))
@@ -494,8 +514,9 @@ class ToAst(Transformer):
                                   span=span_of(meta))
 
     def _scenario_trade(self, mode, meta, c):
+        window = c[4] if len(c) > 4 and isinstance(c[4], ast.AnswerWindow) else None
         return ast.ScenarioTrade(mode=mode, player=str(c[0]), gives=c[1], partner=str(c[2]), takes=c[3],
-                                 span=span_of(meta))
+                                 span=span_of(meta), window=window)
 
     def scenario_trade_do(self, meta, c):
         return self._scenario_trade("do", meta, c)
@@ -505,6 +526,9 @@ class ToAst(Transformer):
 
     def scenario_trade_offer(self, meta, c):
         return self._scenario_trade("offer", meta, c)
+
+    def scenario_trade_refuse(self, meta, c):
+        return self._scenario_trade("refuse", meta, c)
 
     def trade_side(self, meta, c):
         return tuple(c)

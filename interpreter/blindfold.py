@@ -17,6 +17,7 @@ pay nothing: the agents are used as they are. `view` gives the state as a player
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 from .agents import Agent
@@ -48,18 +49,8 @@ class Blindfolded:
         self.inner, self._hidden = agent, hidden  # (not the game: the game keeps its blindfolds)
 
     def _masked(self, game, viewer, question: str, *args):
-        players = game.rules.player_class
-        masked = masked_class(players, self._hidden, viewer.name)
-        saved = [(p, p.__class__) for p in game.state.players]  # (unmasked, unless asked within another's call)
-        for p in game.state.players:
-            p.__class__ = players if p is viewer else masked
-        game.masking += 1
-        try:
+        with seen_by(game, viewer, self._hidden):
             return getattr(self.inner, question)(game, viewer, *args)
-        finally:
-            game.masking -= 1
-            for p, kind in saved:
-                p.__class__ = kind
 
     def bid(self, game, player, thing, low, high):
         return self._masked(game, player, "bid", thing, low, high)
@@ -84,6 +75,38 @@ class Blindfolded:
 
     def __getattr__(self, name):  # save, restore and an agent's own attributes
         return getattr(self.inner, name)
+
+
+@contextlib.contextmanager
+def seen_by(game, viewer, hidden: frozenset | None = None):
+    """The game as `viewer`'s agent sees it, for the length of the `with`: the other players in the
+    masked class (their `hidden` fields raise `HiddenFieldRead`), and defines keeping no answers."""
+    players = game.rules.player_class
+    masked = masked_class(players, game.rules.hidden_fields if hidden is None else hidden, viewer.name)
+    saved = [(p, p.__class__) for p in game.state.players]  # (unmasked, unless asked within another's call)
+    for p in game.state.players:
+        p.__class__ = players if p is viewer else masked
+    game.masking += 1
+    try:
+        yield game
+    finally:
+        game.masking -= 1
+        for p, kind in saved:
+            p.__class__ = kind
+
+
+@contextlib.contextmanager
+def unmasked(game):
+    """The whole state, for the length of the `with`, even inside an agent's masked call: for a
+    scenario's scripted agent, which reads what the scenario reads (its windows' conditions)."""
+    saved = [(p, p.__class__) for p in game.state.players]
+    for p in game.state.players:
+        p.__class__ = game.rules.player_class
+    try:
+        yield game
+    finally:
+        for p, kind in saved:
+            p.__class__ = kind
 
 
 def consulted(agent, game, known=None):

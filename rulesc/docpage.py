@@ -424,13 +424,31 @@ class _Writer:
     def scenarios(self, scenarios, heading: str = "## The worked examples, as scenarios") -> None:
         if not scenarios:
             return
-        self.w("", heading, "", f"`rulesc test {self.game}` runs them; each checks what its `expect` lines say.")
+        self.w("", heading, "", f"`rulesc test {self.game}` runs them; each checks what its `expect`, `forbid` "
+               "and `refuse` lines say.")
         rows = []
         for s in scenarios:
-            expects = [self.text(i.condition) for i in s.items if isinstance(i, ast.ScenarioExpect)]
+            expects = [check for check in map(self.check, s.items) if check is not None]
             rows.append([_cell(s.title), _code("; ".join(expects), 110) if expects else "", _source(s.meta),
                          self.where(s.span)])
         self.table(["scenario", "checks", "source", "line"], rows)
+
+    def check(self, item) -> str | None:
+        """What a scenario's line checks, as the table shows it: an expectation, what a player sees,
+        what the rules must refuse; None for the lines that set up or play."""
+        text = self.text
+        if isinstance(item, ast.ScenarioExpect):
+            return text(item.condition)
+        if isinstance(item, ast.ScenarioSees):
+            return f"{item.player} {'sees' if item.visible else 'cannot see'} {text(item.value)}"
+        if isinstance(item, ast.ScenarioAction) and not item.expect_legal:
+            return f"forbid {item.player} {item.action}" + (f" {text(item.argument)}" if item.argument else "")
+        if isinstance(item, ast.ScenarioAnswer) and item.refused:
+            return f"refuse {item.player} {item.decision}: {', '.join(text(v) for v in item.values)}"
+        if isinstance(item, ast.ScenarioTrade) and item.mode in ("forbid", "refuse"):
+            return f"{item.mode} {item.player} trade {', '.join(text(n) for n in item.gives)} to {item.partner} " \
+                   f"for {', '.join(text(n) for n in item.takes)}"
+        return None
 
     def title(self) -> str:
         return self.p.game.title if self.p.game is not None else self.stem

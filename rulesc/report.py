@@ -80,15 +80,16 @@ def is_inherited(rules_path: str, result) -> bool:
 
 
 def scenario_results(rules_path: str, results: list) -> dict:
-    """The scenarios a check ran, as data: each with its place, whether it passed, and whether it is the
-    base's (for a variant, a base scenario that fails is one the house rule changes: information, not an
+    """The scenarios a check ran, as data: each with its place, whether it passed, what the rules refused
+    in it (`forbid`, `refuse`: the rule that refused each), and whether it is the base's (for a variant, a base scenario that fails is one the house rule changes: information, not an
     error; a failure of the file's own scenario is an error)."""
     out = []
     for r in results:
         file = r.file or rules_path
         out.append({"title": r.title, "file": file, "line": r.line, "passed": r.passed,
                     "inherited": is_inherited(rules_path, r),
-                    "failures": [{"line": f.line, "message": f.message} for f in r.failures]})
+                    "failures": [{"line": f.line, "message": f.message} for f in r.failures],
+                    "refused": [{"line": f.line, "message": f.message} for f in r.refusals]})
     return {"passed": sum(1 for r in out if r["passed"]),
             "failed": sum(1 for r in out if not r["passed"] and not r["inherited"]),
             "changed_by_variant": sum(1 for r in out if not r["passed"] and r["inherited"]),

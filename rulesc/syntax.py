@@ -21,13 +21,14 @@ DECLARATIONS = (
 )
 # The other keywords: statements, clauses, modifiers, scenario steps.
 KEYWORDS = (
-    "after", "again", "among", "answer", "any", "as", "at", "auction", "back", "before", "bluff", "bluffing", "by", "cards",
-    "cash", "choose",
+    "after", "again", "among", "answer", "any", "as", "at", "auction", "back", "before", "bluff", "bluffing", "by",
+    "cannot", "cards", "cash", "choose",
     "copies", "cut", "cycle", "debt", "dice", "die", "discard", "do", "doubles", "down", "draw", "elif", "eliminate", "else",
     "expect", "extra", "for", "forbid", "from", "give", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "many", "move",
     "nearest", "off", "offer", "once", "only", "option", "optional", "own", "pass", "passes", "pay", "per", "place", "play",
-    "players", "put", "raise", "release", "reshuffle", "roll", "rounded", "row", "send", "set", "step", "stop", "then", "time", "times", "to", "too",
-    "tradable", "unlimited", "up", "use", "visit", "when", "where", "window", "winner", "with",
+    "players", "put", "raise", "refuse", "release", "reshuffle", "roll", "rounded", "row", "see", "sees", "send", "set", "step",
+    "stop", "then", "time", "times", "to", "too", "tradable", "unlimited", "up", "use", "visit", "when", "where", "while",
+    "window", "winner", "with",
 )
 OPERATOR_WORDS = ("and", "in", "not", "of", "or")
 CONSTANTS = tuple(sorted(B.LITERAL_NAMES))  # none, true, false

@@ -97,7 +97,10 @@ FORMS = {
     (ast.SquareDecl, "stop"): {True, False},
     (ast.Field, "hidden"): {True, False},
     (ast.ScenarioAction, "expect_legal"): {True, False},
-    (ast.ScenarioTrade, "mode"): {"do", "forbid", "offer"},
+    (ast.ScenarioTrade, "mode"): {"do", "forbid", "offer", "refuse"},
+    (ast.ScenarioAnswer, "refused"): {True, False},
+    (ast.ScenarioSees, "visible"): {True, False},
+    (ast.AnswerWindow, "relation"): {None, "in", "before", "after"},
     (ast.DiscardHeld, "to"): {"none", "a player"},
 }
 

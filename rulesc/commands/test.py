@@ -2,7 +2,8 @@
 
 It exists so that a rules file is held to its rulebook: each scenario sets up a position, forces
 the dice and decisions, plays a step and states the cash and ownership after it, and this
-command says PASS or FAIL for each (`-v` the event log of a failure), or writes a JUnit XML
+command says PASS or FAIL for each (`-v` the event log of a failure), under it each answer the
+rules refused (`forbid`, `refuse`) with the rule that refused it, or writes a JUnit XML
 report, one test case per scenario, for CI systems. A variant's base scenario that gives another result
 under the house rule is CHANGED, as `rulesc check` says it: information, not a failure of the file.
 """
@@ -43,6 +44,7 @@ def run(args) -> int:
             if result.passed:
                 passed += 1
                 print(f"PASS  {where}:{result.line}  {result.title}")
+                _refusals(where, result)
                 continue
             verdict = "CHANGED" if is_inherited(path, result) else "FAIL"
             if verdict == "FAIL":
@@ -52,6 +54,7 @@ def run(args) -> int:
             print(f"{verdict}  {where}:{result.line}  {result.title}")
             for f in result.failures:
                 print(f"      {where}:{f.line}: {f.message}")
+            _refusals(where, result)
             if args.verbose:
                 for line in events_to_jsonl(result.events).splitlines():
                     print(f"        {line}")
@@ -59,6 +62,12 @@ def run(args) -> int:
             "`remove scenario` says it is meant)") if changed else ""
     print(f"scenarios: {passed} passed, {failed} failed{more}")
     return 1 if failed else 0
+
+
+def _refusals(where: str, result) -> None:
+    """Each `forbid` and `refuse` of a scenario, with the rule that refused it."""
+    for r in result.refusals:
+        print(f"      {where}:{r.line}: {r.message}")
 
 
 def run_junit(args) -> int:
