@@ -636,7 +636,7 @@ class ToAst(Transformer):
                            orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta,
                            window=window is not None, after=after,
                            passes=passes[0] if passes else 1, passes_span=passes[1] if passes else None,
-                           bluffing=bluffing is not None, bluff=bluff)
+                           bluffing=bluffing is not None, limit=bluffing, bluff=bluff)
 
     def bid_window(self, meta, c):
         return True
@@ -646,6 +646,9 @@ class ToAst(Transformer):
 
     def bid_passes(self, meta, c):
         return (int(c[0]), span_of(meta))
+
+    def bid_bluffing(self, meta, c):
+        return c[0]  # the highest bid a bidder may make: `bluffing up to EXPR`
 
     def bluff_clause(self, meta, c):
         return ast.evolve(c[0], span=span_of(meta))  # the block from its `bluff:`

@@ -47,6 +47,7 @@ CASES = [
     (DATA / "hidden_in_action.rules", "R1204", "error", 5, 49, "reads `current.cash`"),
     (DATA / "hidden_through_let.rules", "R1204", "error", 6, 75, "the hidden `deposit`"),
     (DATA / "hidden_in_condition.rules", "R1204", "error", 6, 8, "whether he is asked reveals it"),
+    (DATA / "hidden_in_bid_limit.rules", "R1204", "error", 6, 95, "the highest bid of this auction reads `player.cash`"),
     (BROKEN / "counter_never_reset.rules", "R1205", "error", 24, 12, "`player.served == 3`"),
     (DATA / "stuck_less_than.rules", "R1205", "error", 15, 26, "`player.tries < 3`"),
     (DATA / "stuck_flag.rules", "R1205", "error", 13, 12, "only ever set true"),
