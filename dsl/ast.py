@@ -783,6 +783,7 @@ class EndDecl:
     reason: str
     span: Span
     meta: Meta = NO_META
+    after_turn: bool = False  # `end after turn when`: checked when a turn is over, never after an elimination in it
 
 
 @node

@@ -447,7 +447,12 @@ class ToAst(Transformer):
         return True
 
     def end_decl(self, meta, c):
-        return ast.EndDecl(condition=c[0], winner=c[1], reason=_unquote(c[2]), span=span_of(meta), meta=c[3])
+        after_turn, condition, winner, reason, meta_ = c
+        return ast.EndDecl(condition=condition, winner=winner, reason=_unquote(reason), span=span_of(meta), meta=meta_,
+                           after_turn=after_turn is not None)
+
+    def end_after_turn(self, meta, c):
+        return True
 
     def hint_decl(self, meta, c):
         return ast.Hint(name=str(c[0]), param=c[1], value=c[2], span=span_of(meta), meta=c[3])
