@@ -433,6 +433,7 @@ class Auction:
     passes: int = 1  # `passes N`: a bidder is out at his N-th pass
     passes_span: Span | None = None
     bluffing: bool = False  # `bluffing`: bids may exceed cash; an exposed winner runs `bluff:`, the auction re-runs
+    limit: Expr | None = None  # `bluffing up to EXPR`: a bidder's highest bid (`bidder` names him), when above his cash
     bluff: Block | None = None
 
 
@@ -782,6 +783,7 @@ class EndDecl:
     reason: str
     span: Span
     meta: Meta = NO_META
+    after_turn: bool = False  # `end after turn when`: checked when a turn is over, never after an elimination in it
 
 
 @node

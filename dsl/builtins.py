@@ -29,9 +29,10 @@ LITERAL_NAMES = frozenset({"none", "true", "false"})
 PLAYER = "player"  # the player a rule runs for (phases, handlers, cards, actions, hooks)
 DEBT_NAMES = {"debtor": T.PLAYER, "creditor": T.ACCOUNT, "owed": T.MONEY}  # in `on debt`
 TRADE_NAMES = {"partner": T.PLAYER}  # in a `trade`'s `when`, beside `player`
+BID_NAMES = {"bidder": T.PLAYER}  # in an auction's `bluffing up to`: the bidder whose highest bid it is
 MOVED_BY = "moved_by"  # in `on land`/`on pass`: the roll whose total moved the token, or `none`
 MOVE_NAMES = {MOVED_BY: T.ROLL.maybe()}
-CONTEXT_NAMES = frozenset({PLAYER, *DEBT_NAMES, *TRADE_NAMES, *MOVE_NAMES})  # bound by where a rule runs
+CONTEXT_NAMES = frozenset({PLAYER, *DEBT_NAMES, *TRADE_NAMES, *BID_NAMES, *MOVE_NAMES})  # bound by where a rule runs
 RESERVED_NAMES = frozenset({PLAYER, *GLOBAL_NAMES, *LITERAL_NAMES})  # a declaration may not take these
 
 # ---- fields the engine keeps ---------------------------------------------------------------------------

@@ -167,6 +167,15 @@ def _keyword_hint(exc: Exception, accepted: set[str], chunk: str, parser: Lark) 
     return nearest_hint(str(exc.token), [word for word in near if _mends(parser, chunk, exc.token, word)])
 
 
+def _bluffing_hint(line: str, column: int) -> str | None:
+    """`bluffing as sale:`: an auction's `bluffing` names its highest bid, which the rules must give
+    (the engine sets none of its own)."""
+    if re.search(r"\bbluffing\s*$", line[:column - 1]):
+        return ("write the highest bid a bidder may make: `bluffing up to EXPR` (`bidder` names him, "
+                "`bluffing up to bidder.cash * 2`); mark a limit the rulebook does not give `assumed`")
+    return None
+
+
 ASSIGNMENT = re.compile(r"[ \t]*[A-Za-z_]\w*(?:\.\w+)*[ \t]*=(?!=)")  # `player.cash = …`: a value given
 
 
@@ -195,4 +204,5 @@ def slip_hint(exc: Exception, diag: Diagnostic, lines: list[str], chunk: str, ac
     line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
     return (_tab_hint(exc, accepted, lines, span.line) or _decimal_money_hint(line, span.column)
             or _c_operator_hint(exc, chunk) or _comparison_hint(exc, chunk, parser)
-            or _keyword_hint(exc, accepted, chunk, parser) or _set_hint(span.line, chunk, parser))
+            or _keyword_hint(exc, accepted, chunk, parser) or _set_hint(span.line, chunk, parser)
+            or _bluffing_hint(line, span.column))

@@ -447,7 +447,12 @@ class ToAst(Transformer):
         return True
 
     def end_decl(self, meta, c):
-        return ast.EndDecl(condition=c[0], winner=c[1], reason=_unquote(c[2]), span=span_of(meta), meta=c[3])
+        after_turn, condition, winner, reason, meta_ = c
+        return ast.EndDecl(condition=condition, winner=winner, reason=_unquote(reason), span=span_of(meta), meta=meta_,
+                           after_turn=after_turn is not None)
+
+    def end_after_turn(self, meta, c):
+        return True
 
     def hint_decl(self, meta, c):
         return ast.Hint(name=str(c[0]), param=c[1], value=c[2], span=span_of(meta), meta=c[3])
@@ -660,7 +665,7 @@ class ToAst(Transformer):
                            orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta,
                            window=window is not None, after=after,
                            passes=passes[0] if passes else 1, passes_span=passes[1] if passes else None,
-                           bluffing=bluffing is not None, bluff=bluff)
+                           bluffing=bluffing is not None, limit=bluffing, bluff=bluff)
 
     def bid_window(self, meta, c):
         return True
@@ -670,6 +675,9 @@ class ToAst(Transformer):
 
     def bid_passes(self, meta, c):
         return (int(c[0]), span_of(meta))
+
+    def bid_bluffing(self, meta, c):
+        return c[0]  # the highest bid a bidder may make: `bluffing up to EXPR`
 
     def bluff_clause(self, meta, c):
         return ast.evolve(c[0], span=span_of(meta))  # the block from its `bluff:`

@@ -16,7 +16,7 @@ import attrs
 from . import ast, codes
 from . import types as T
 from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
-                       GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS, SUPPLY_FIELDS)
+                       GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, BID_NAMES, ROLL_FIELDS, SALE_FIELDS, SUPPLY_FIELDS)
 from .diagnostics import Diagnostic, Label, Span
 from .model import Program
 from .types import Type
@@ -386,6 +386,8 @@ class TypeChecker:
         help = nearest_hint(node.id, env.keys())
         if node.id in CONTEXT_NAMES:
             help = f"`{node.id}` is only defined where the rules have one (a turn, a handler, a card, an action)"
+        if node.id in BID_NAMES:
+            help = f"`{node.id}` is only defined in an auction's `bluffing up to`, where it names each bidder in turn"
         if node.id in MOVE_NAMES:
             help = (f"`{node.id}` is the roll that moved the token, seen by the `on land` and `on pass` handlers "
                     "of that move; elsewhere name the roll itself (`roll 2 dice as d` … `d.total`)")
@@ -790,6 +792,8 @@ class TypeChecker:
                 self.expect(s.among, T.list_of(T.PLAYER), env, "the bidders")
             if s.after is not None:
                 self.expect(s.after, T.PLAYER, env, "the player bidding starts after")
+            if s.limit is not None:
+                self.expect(s.limit, T.MONEY, env | BID_NAMES, "the highest bid (`bluffing up to`)")
             if s.passes < 1:
                 self.report(codes.BIDDERS_OUT_AT_PASS_ZERO, f"a bidder out at his {s.passes}th pass could never bid",
                             s.passes_span or s.span, help="`passes 1` (out at the first pass) or more")
@@ -800,7 +804,7 @@ class TypeChecker:
                 if not s.bluffing:
                     self.report(codes.BLUFF_WITHOUT_BLUFFING,
                                 "a `bluff:` block on an auction that is not `bluffing`", s.bluff.span,
-                                help="add `bluffing` before `as`: bids may then exceed cash")
+                                help="add `bluffing up to LIMIT` before `as`: bids may then exceed cash, up to the limit")
                 self.block(s.bluff, {**env, s.var: T.SALE}, context)
             return env
         if isinstance(s, ast.Choose):

@@ -435,7 +435,7 @@ class Game:
             env = {"player": player}
             if h.when is None or h.when(self, env):
                 h.body(self, env)
-        self.check_end()
+        self.check_end(turn_over=False)
         if player is self.state.players[self.state.current]:
             raise TurnEnded()
 
@@ -490,19 +490,23 @@ class Game:
             self.emit("end", where, reason, winner.name if winner is not None else None)
         raise GameEnded()
 
-    def check_end(self) -> None:
+    def check_end(self, turn_over: bool = True) -> None:
         """End the game if an end condition holds. The conditions are tested again only when
         something they read has changed since they were last all false (the change counters), unless
-        one reads state without a counter."""
+        one reads state without a counter. In the middle of a turn (`turn_over` false: after an
+        elimination) an `end after turn` condition waits for the turn's end."""
         end_key = self._end_key
         if end_key is not None:
             key = end_key(self.versions)
             if key == self._ends_false_at:
                 return
+        waiting = False
         for end in self.rules.ends:
-            if end.condition(self, {}):
+            if end.after_turn and not turn_over:
+                waiting = True
+            elif end.condition(self, {}):
                 self.end_game(end.reason, end.winner(self, {}), end.where)
-        if end_key is not None:
+        if end_key is not None and not waiting:
             self._ends_false_at = key
 
     # ---- turns ---------------------------------------------------------------------------------------------

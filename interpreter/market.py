@@ -98,13 +98,13 @@ class Market:
         return sorted(unique, key=lambda p: (p.seat - current) % seats)
 
     def round_auction(self, g, thing, minimum: int, bidders, where: RuleRef, windows: bool, after, passes: int,
-                      bluffing: bool):
-        """Round-robin auction (`in turn after P`, `passes N`, `bluffing`): the bidders bid in seat
-        order starting with the one after `after` (default: after the current player, who then bids
-        last), each in his turn bidding higher than the standing bid or passing; a bidder is out at
-        his `passes`-th pass. It ends when every other bidder is out (the standing bid wins) or when
-        all are out with no bid. With `bluffing`, a bid may exceed the bidder's cash: he is offered
-        bids up to `bluff_limit` (the more of his cash and the opening bid, doubled), so it ends."""
+                      limit=None):
+        """Round-robin auction (`in turn after P`, `passes N`, `bluffing up to`): the bidders bid in
+        seat order starting with the one after `after` (default: after the current player, who then
+        bids last), each in his turn bidding higher than the standing bid or passing; a bidder is out
+        at his `passes`-th pass. It ends when every other bidder is out (the standing bid wins) or
+        when all are out with no bid. `limit(bidder)` (`bluffing up to EXPR`, the rules' expression):
+        a bid may exceed the bidder's cash up to it; the engine sets no limit of its own."""
         seats = len(g.state.players)
         start = after.seat if after is not None else g.state.current
         unique = {p.seat: p for p in bidders if not p.out}.values()
@@ -130,7 +130,7 @@ class Market:
             if windows:
                 self._bid_window(g, bidder, agent_of[bidder.seat], low, where)
             cash = bidder.f_cash
-            top = self.bluff_limit(cash, minimum) if bluffing else cash
+            top = cash if limit is None else max(cash, limit(bidder))
             bid = agent_of[bidder.seat].bid(g, bidder, thing, low, top) if top >= low and not bidder.out else None
             if bid is None:
                 passed[bidder.seat] += 1
@@ -158,11 +158,6 @@ class Market:
         if g.emitting:
             g.emit("sold", where, thing.name, high.name, price)
         return Sale(high, price)
-
-    @staticmethod
-    def bluff_limit(cash: int, minimum: int) -> int:
-        """The highest bid offered to a bidder in a `bluffing` auction: a bluff, but a bounded one."""
-        return 2 * max(cash, minimum)
 
     def covers_bid(self, g, sale: Sale, where: RuleRef) -> bool:
         """A `bluffing` auction's winner short of the price may raise cash (a window, as a debtor

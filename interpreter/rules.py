@@ -107,6 +107,7 @@ class EndDef:
     winner: Expression  # compiled: the winning player, or none
     reason: str
     where: RuleRef
+    after_turn: bool = False  # `end after turn when`: not checked after an elimination in the middle of a turn
 
 
 @attrs.define
@@ -432,7 +433,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
                                   if card.tradable_when is not None else None)] * card.copies)
         decks[deck.name] = DeckDef(deck.policy, cards)
 
-    ends = [EndDef(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e)) for e in p.ends]
+    ends = [EndDef(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e), e.after_turn)
+            for e in p.ends]
     hints = {}
     for name, hint in p.hints.items():
         var = hint.param.name if hint.param else None

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ast import literal_eval
 
 from rulesc.dsl import ast
+from rulesc.dsl.builtins import BID_NAMES
 from rulesc.dsl.walk import walk
 
 from .errors import MAX_DEPTH, STEP_BUDGET
@@ -28,6 +29,8 @@ from .pysource import Function, define
 from .state import name_of
 
 PLAIN_TYPES = frozenset({"money", "count", "percent", "bool", "text"})  # values events show as they are
+
+BID_LOCALS = frozenset(BID_NAMES)  # what a `bluffing up to` reads beside the rule's names
 
 MAX_INDENT = 40  # deeper statements are written as functions of their own (`_apart`)
 MAX_LOOPS = 8
@@ -470,12 +473,16 @@ class StatementCodegen:
             fn.add(indent, f"{sale} = g.market.auction(g, {thing}, {minimum}, {bidders}, {w}, {node.window!r})")
         else:
             first = self._expr(fn, node.after, local, indent) if node.after is not None else "None"
+            limit = "None"
+            if node.limit is not None:  # each bidder's highest bid, worked out at each of his bids
+                highest = fn.name("_limit", self.compiler.expr(node.limit, local | BID_LOCALS))
+                limit = f"lambda bidder: {highest}(g, {{**e, 'bidder': bidder}})"
             exposed, loop = fn.temp(), indent + 1
             fn.add(indent, f"{exposed} = []")
             fn.add(indent, "while True:")  # a bluffer exposed: the auction runs again from the start without him
             fn.add(loop, f"{bidders} = [p for p in {bidders} if p not in {exposed}]")
             fn.add(loop, f"{sale} = g.market.round_auction(g, {thing}, {minimum}, {bidders}, {w}, {node.window!r}, "
-                         f"{first}, {node.passes!r}, {node.bluffing!r})")
+                         f"{first}, {node.passes!r}, {limit})")
             fn.add(loop, f"if {sale} is None or {not node.bluffing!r} or g.market.covers_bid(g, {sale}, {w}):")
             fn.add(loop + 1, "break")
             fn.add(loop, f"{exposed}.append({sale}.winner)")

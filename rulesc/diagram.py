@@ -657,7 +657,7 @@ class _Builder:
             text = "auction in seat order" if a.after is not None else "auction"
             text += f", out at pass {a.passes}"
             if a.bluffing:
-                text += "; bluffs allowed" + (", a bluffer is fined and it runs again" if a.bluff else "")
+                text += f"; bluffs allowed up to {self.p.text_at(a.limit.span)}" + (", a bluffer is fined and it runs again" if a.bluff else "")
             lines.append(text)
         return lines
 

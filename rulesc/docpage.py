@@ -263,8 +263,8 @@ class _Writer:
         if rows:
             self.w("", "### The actions a player may take")
             self.table(["action", "when", "only if", "source", "line"], rows)
-        rows = [[_cell(e.reason), _code(self.text(e.condition)), _code(self.text(e.winner)), _source(e.meta),
-                 self.where(e.span)] for e in p.ends]
+        rows = [[_cell(e.reason + (" (when the turn is over)" if e.after_turn else "")), _code(self.text(e.condition)),
+                 _code(self.text(e.winner)), _source(e.meta), self.where(e.span)] for e in p.ends]
         limit = p.settings.get("turn limit")
         if limit is not None:
             rows.append(["turn limit", _code(f"{self.text(limit.value)} turns"), "", _source(limit.meta),

@@ -212,6 +212,8 @@ BUILTIN_DOCS = {
     B.PLAYER: "built-in: the player the rule runs for (`player`)",
     **{name: f"built-in in `on debt`: `{name}: {t}`" for name, t in B.DEBT_NAMES.items()},
     **{name: f"built-in in a `trade`'s `when`: `{name}: {t}`" for name, t in B.TRADE_NAMES.items()},
+    **{name: f"built-in in an auction's `bluffing up to`: `{name}: {t}`, each bidder in turn"
+       for name, t in B.BID_NAMES.items()},
     **{name: f"built-in in `on land` and `on pass`: `{name}: {t}`, the roll that moved the token"
        for name, t in B.MOVE_NAMES.items()},
     **{name: f"built-in function `{name}(…)`" for name in B.FUNCTIONS},

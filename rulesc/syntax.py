@@ -34,7 +34,8 @@ OPERATOR_WORDS = ("and", "in", "not", "of", "or")
 CONSTANTS = tuple(sorted(B.LITERAL_NAMES))  # none, true, false
 META_WORDS = ("allow", "assumed", "cite")  # what a line says about itself
 TYPES = tuple(sorted(B.BUILTIN_TYPES - {"square", "player"}))  # `square` and `player` are declarations too
-BUILTIN_NAMES = tuple(sorted(set(B.GLOBAL_NAMES) | set(B.DEBT_NAMES) | set(B.TRADE_NAMES) | set(B.MOVE_NAMES) - set(DECLARATIONS)
+BUILTIN_NAMES = tuple(sorted(set(B.GLOBAL_NAMES) | set(B.DEBT_NAMES) | set(B.TRADE_NAMES) | set(B.BID_NAMES)
+                             | set(B.MOVE_NAMES) - set(DECLARATIONS)
                              - set(KEYWORDS)))
 FUNCTIONS = tuple(sorted(set(B.FUNCTIONS) | B.AGGREGATES))
 

@@ -1,7 +1,7 @@
 """Auctions, in a small game (tests/tiny_game.py): a bidder named twice in `among` bids once; round-robin
-auctions (`in turn after P passes N bluffing`) bid in seat order after the player, put a bidder out at
-his Nth pass, fine an exposed bluffer and run again without him, run `else:` when nobody bids, are
-deterministic in whole games, and stop rather than hang on a huge number of passes. (Which agent an
+auctions (`in turn after P passes N bluffing up to EXPR`) bid in seat order after the player, put a bidder
+out at his Nth pass, take bids above cash up to the rules' own limit (the engine has none), fine an exposed
+bluffer and run again without him, run `else:` when nobody bids, are deterministic in whole games, and stop rather than hang on a huge number of passes. (Which agent an
 auction asks, blindfolded or not, is tests/test_bidding.py.)"""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ scenario "one bidder, named twice":
 
 ROUND = """
 on land R1:
-    auction R1 from $10 among players in turn after player passes 2 bluffing as sale:
+    auction R1 from $10 among players in turn after player passes 2 bluffing up to $200 as sale:
         pay sale.price from sale.winner to bank
         set R1.owner = sale.winner
     else:
@@ -90,7 +90,7 @@ def test_nobody_bids_runs_else():
 
 def test_without_bluffing_no_bid_exceeds_cash():
     from rulesc.interpreter.errors import AgentError
-    g = game(ROUND.replace(" bluffing", "").replace("    bluff:\n        pay $50 from sale.winner to bank"
+    g = game(ROUND.replace(" bluffing up to $200", "").replace("    bluff:\n        pay $50 from sale.winner to bank"
                                                      "      § \"A bluffer who is exposed must then pay a fine\"\n", ""),
              scripts={"Bob": {"bid": [150]}})
     g.forced_dice.append((1,))
@@ -98,9 +98,41 @@ def test_without_bluffing_no_bid_exceeds_cash():
         g.play_turn()
 
 
+def test_a_bid_above_the_rules_limit_is_refused_and_one_at_it_is_taken():
+    from rulesc.interpreter.errors import AgentError
+    g = game(ROUND, players=("Ann", "Bob"), scripts={"Bob": {"bid": [201]}})
+    g.forced_dice.append((1,))
+    with pytest.raises(AgentError, match="legal bids are 10 to 200"):
+        g.play_turn()
+    g = game(ROUND, players=("Ann", "Bob"), scripts={"Bob": {"bid": [200]}, "Ann": {"bid": [None, None]}})
+    g.forced_dice.append((1,))
+    g.play_turn()
+    assert ("bluff", ("Bob", 200)) in auction_events(g)
+
+
+def test_the_limit_is_each_bidders_own_through_bidder():
+    """`bluffing up to bidder.cash * 3`: Bob ($100) may bid $300, Ann ($100 less what she paid) her own
+    three times; the limit is worked out at each bid, for the bidder making it."""
+    from rulesc.interpreter.errors import AgentError
+    tripled = ROUND.replace("up to $200", "up to bidder.cash * 3")
+    g = game(tripled, players=("Ann", "Bob"), scripts={"Bob": {"bid": [300]}, "Ann": {"bid": [None, None]}})
+    g.forced_dice.append((1,))
+    g.play_turn()
+    assert ("bid", ("Bob", 300)) in auction_events(g)
+    g = game(tripled, players=("Ann", "Bob"), scripts={"Bob": {"bid": [301]}})
+    g.forced_dice.append((1,))
+    with pytest.raises(AgentError, match="legal bids are 10 to 300"):
+        g.play_turn()
+
+
+def test_the_limit_is_money_and_bidder_is_known_only_there():
+    assert errors(ROUND.replace("up to $200", "up to true")) == ["R0301"]
+    assert errors(ROUND.replace("pay $50 from sale.winner", "pay bidder.cash from sale.winner")) == ["R0205"]
+
+
 def test_round_robin_misuse_is_reported():
     assert errors(ROUND.replace("passes 2", "passes 0")) == ["R0314"]
-    assert errors(ROUND.replace(" bluffing", "")) == ["R0909"]
+    assert errors(ROUND.replace(" bluffing up to $200", "")) == ["R0909"]
     assert errors(ROUND.replace("after player", "after $5")) == ["R0301"]
 
 
@@ -117,7 +149,7 @@ def test_round_robin_auctions_are_deterministic_in_whole_games():
 
 def test_the_diagram_says_how_a_round_robin_auction_runs():
     dot = build_diagram(rules_of(ROUND).program).source
-    assert "auction in seat order, out at pass 2; bluffs allowed, a bluffer is fined and it runs again" in dot
+    assert "auction in seat order, out at pass 2; bluffs allowed up to $200, a bluffer is fined and it runs again" in dot
 
 
 def test_a_huge_number_of_passes_stops_instead_of_hanging():

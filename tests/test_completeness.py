@@ -91,6 +91,7 @@ FORMS = {
     (ast.Card, "tradable"): {True, False},
     (ast.Auction, "window"): {True, False},
     (ast.Auction, "bluffing"): {True, False},
+    (ast.EndDecl, "after_turn"): {True, False},
     (ast.Auction, "passes"): {1, 2},
     (ast.Phase, "optional"): {True, False},
     (ast.SquareDecl, "off_board"): {True, False},

@@ -214,3 +214,12 @@ def test_a_forgotten_set_is_named(added):
 def test_a_comparison_is_not_taken_for_a_forgotten_set():
     diag = only_error("on land Tax:\n    if player.cash = $5:\n        pass\n")
     assert diag.help.startswith("to compare, write `==`")
+
+
+# ---- an auction's `bluffing` without its limit ---------------------------------------------------------------
+
+def test_bluffing_without_up_to_asks_for_the_rules_limit():
+    diag = only_error("on land Tax:\n    auction Tax from $1 in turn after player passes 2 bluffing as sale:\n"
+                      "        pass\n")
+    assert where(diag) == ("R0101", 26, 64)  # at `as`
+    assert diag.help.startswith("write the highest bid a bidder may make: `bluffing up to EXPR`")

@@ -1,12 +1,14 @@
 """Around the turns, in a small game (tests/tiny_game.py): `setup:` runs once before the first turn
 (deterministically, in whole games, and may end the game there), what the checker refuses in it, the
-diagram's place for it; and `extra turn` gives the same player the next turn."""
+diagram's place for it; `extra turn` gives the same player the next turn; and an `end after turn`
+condition waits for the turn's end where a plain `end when` ends the game at an elimination."""
 
 from __future__ import annotations
 
 from rulesc.diagram import build_diagram
 from rulesc.interpreter.agents import make_agents
 from rulesc.interpreter.engine import Game
+from rulesc.interpreter.errors import GameEnded
 
 from tiny_game import errors, game, rules_of
 
@@ -81,3 +83,44 @@ after turn:
     assert g.state.current == first
     g.play_turn()
     assert g.state.current != first
+
+
+# ---- `end after turn when`: an end condition that waits for the turn's end --------------------------
+
+AFTER_TURN = """
+on debt:
+    eliminate debtor
+
+on land R1:
+    pay $200 from players[1] to player
+    pay $1 from bank to player
+
+end after turn when count(players) == 2 winner players[0] as "one out"
+"""
+
+
+def play_one_turn(g) -> None:
+    try:
+        g.play_turn()
+    except GameEnded:  # the game ends in the turn: the whole game's loop stops there
+        pass
+
+
+def test_an_end_after_turn_waits_for_the_turn_to_finish_after_an_elimination():
+    """Bob is put out in the middle of Ann's turn: the condition holds at once, but the game ends
+    only when her turn is over (the rest of her landing pays her $1 first)."""
+    g = game(AFTER_TURN, players=("Ann", "Bob", "Cy"))
+    g.forced_dice.append((1,))
+    play_one_turn(g)
+    kinds = [(e[1], e[3]) for e in g.events if e[1] in ("eliminate", "pay", "end")]
+    assert kinds[-3:] == [("eliminate", ("Bob",)), ("pay", (1, "bank", "Ann")), ("end", ("one out", "Ann"))]
+    assert g.state.over and g.state.players[0].f["cash"] == 101
+
+
+def test_a_plain_end_when_ends_the_game_at_the_elimination():
+    g = game(AFTER_TURN.replace("end after turn when", "end when"), players=("Ann", "Bob", "Cy"))
+    g.forced_dice.append((1,))
+    play_one_turn(g)
+    kinds = [(e[1], e[3]) for e in g.events if e[1] in ("eliminate", "pay", "end")]
+    assert kinds[-2:] == [("eliminate", ("Bob",)), ("end", ("one out", "Ann"))]
+    assert g.state.players[0].f["cash"] == 100

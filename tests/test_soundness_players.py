@@ -32,8 +32,8 @@ def findings(path: Path) -> list:
 
 # (file, code, severity, line, column, words the message has)
 CASES = [
-    (BROKEN / "handler_after_turn_ends.rules", "R1201", "error", 11, 1, "the handler at wheeler.rules:347"),
-    (DATA / "dead_implied_condition.rules", "R1201", "error", 4, 1, "the handler at wheeler.rules:347"),
+    (BROKEN / "handler_after_turn_ends.rules", "R1201", "error", 11, 1, "the handler at wheeler.rules:352"),
+    (DATA / "dead_implied_condition.rules", "R1201", "error", 4, 1, "the handler at wheeler.rules:352"),
     (DATA / "dead_square_after_kind.rules", "R1201", "error", 5, 1, "dead_square_after_kind.rules:8"),
     (DATA / "dead_phase_after_nested_end.rules", "R1201", "error", 5, 1, "`draw`, `use_card`, `bump`"),
     (DATA / "dead_hook.rules", "R1201", "error", 4, 1, "no phase ever runs"),
@@ -47,6 +47,7 @@ CASES = [
     (DATA / "hidden_in_action.rules", "R1204", "error", 5, 49, "reads `current.cash`"),
     (DATA / "hidden_through_let.rules", "R1204", "error", 6, 75, "the hidden `deposit`"),
     (DATA / "hidden_in_condition.rules", "R1204", "error", 6, 8, "whether he is asked reveals it"),
+    (DATA / "hidden_in_bid_limit.rules", "R1204", "error", 6, 95, "the highest bid of this auction reads `player.cash`"),
     (BROKEN / "counter_never_reset.rules", "R1205", "error", 24, 12, "`player.served == 3`"),
     (DATA / "stuck_less_than.rules", "R1205", "error", 15, 26, "`player.tries < 3`"),
     (DATA / "stuck_flag.rules", "R1205", "error", 13, 12, "only ever set true"),
@@ -68,7 +69,7 @@ def test_a_broken_house_rule_is_caught_where_its_mistake_is(path, code, severity
 
 def test_a_variant_rule_that_ends_the_turn_is_blamed_with_a_note_at_the_base():
     (d,) = findings(BROKEN / "handler_after_turn_ends.rules")
-    assert [(Path(label.path).name, label.span.line) for label in d.labels] == [("wheeler.rules", 351)]
+    assert [(Path(label.path).name, label.span.line) for label in d.labels] == [("wheeler.rules", 356)]
 
 
 @pytest.mark.parametrize("name", ["good_dead_rules", "good_out_deciders", "good_hidden", "good_stuck",

@@ -117,7 +117,8 @@ def test_the_shipped_games_name_their_handlers_of_one_header(tmp_path):
     [d] = errors(tmp_path, "remove on land Lease\n", base=FINANCE)
     assert "`remove handler sale` or `remove handler rent`" in d.help
     [d] = errors(tmp_path, "remove on land Property\n", base=WHEELER)
-    assert "`remove handler purchase` or `remove handler bill` or `remove handler own_income`" in d.help
+    assert ("`remove handler purchase` or `remove handler before_poaching` or `remove handler bill` or "
+            "`remove handler own_income`") in d.help
 
 
 def test_an_unnamed_ambiguous_header_says_how_to_name_one(tmp_path):

@@ -150,6 +150,10 @@ class _Analysis:
             return
         if isinstance(st, ast.Auction):
             self.check([st.minimum], None, renames, "the lowest bid of this auction", "each bidder", st.span)
+            if st.limit is not None:  # each bidder's highest bid: his own fields he may see, no other's
+                bidder = self._token("bidder")
+                self.check([st.limit], bidder, {**renames, "bidder": bidder}, "the highest bid of this auction",
+                           "the bidder", st.span)
             inner = dict(renames)
             inner[st.var] = self._token("sale")
             self.block(st.body, inner)
