@@ -134,15 +134,33 @@ class Reader:
         for node in walk(rule_roots(program)):
             if isinstance(node, ast.Set) and _player_field(node.target) is not None:
                 sets[_player_field(node.target)].append(node)
+        read = self._fields_read_outside_actions()
         kept = []
         for name, field in program.player_fields.items():
             if field.type.name not in ("count", "bool") or field.type.is_list or name not in sets:
+                continue
+            if name not in read:  # only actions read it (or nothing does): no turn's course depends on it
                 continue
             if any(id(s) in in_action for s in sets[name]):
                 continue
             if all(_simple_update(s.value, name) for s in sets[name]):
                 kept.append(name)
         return tuple(kept)
+
+    def _fields_read_outside_actions(self) -> set:
+        """The fields some rule other than an action (or a scenario) reads: a field's own `set` and its
+        own `+ 1` are not reads."""
+        program = self.program
+        roots = [r for r in rule_roots(program)
+                 if r not in program.scenarios and not any(r is a for a in program.actions.values())]
+        written: set = set()
+        nodes = list(walk(roots))
+        for node in nodes:
+            if isinstance(node, ast.Set):
+                written.add(id(node.target))
+                if isinstance(node.value, ast.BinOp):
+                    written.add(id(node.value.left))
+        return {n.name for n in nodes if isinstance(n, ast.Attr) and id(n) not in written}
 
     def _cards_kept(self) -> bool:
         """Whether any `draw` the rules make is of a deck with a card to keep (then `holds` is unknown)."""
