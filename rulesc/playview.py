@@ -15,6 +15,7 @@ from __future__ import annotations
 from rulesc.dsl import ast
 from rulesc.interpreter.actiongen import ActionChoice
 from rulesc.interpreter.blindfold import view
+from rulesc.interpreter.state import state_to_json
 from rulesc.sentences import Words, money, plain
 
 
@@ -138,9 +139,10 @@ class Sight:
 
     def players(self, game, seat: int | None) -> str:
         """Every player: position, cash, holdings, kept cards and every other field, as `seat` may see
-        them (`view`: another player's hidden fields are left out and said to be hidden)."""
+        them (`view`: another player's hidden fields are left out and said to be hidden); `seat` None:
+        the whole state, as a log or a test sees it."""
         state = game.state
-        seen = view(game, state.players[seat if seat is not None else state.current])
+        seen = view(game, state.players[seat]) if seat is not None else state_to_json(state)  # None: everything
         hidden = [f for f in self.rules.program.player_fields if f in self.rules.hidden_fields]
         lines = [f"turn {state.turn}"]
         for p, data in zip(state.players, seen["players"]):
@@ -148,7 +150,7 @@ class Sight:
             if p.out:
                 lines.append(f"  {p.name}{you}: out of the game")
                 continue
-            fields = data["fields"] if seat is not None else {k: v for k, v in data["fields"].items()}
+            fields = data["fields"]
             where = self.words.square(game.board[p.at].name) if 0 <= p.at < len(game.board) else "?"
             cash = f"cash {money(fields['cash'])}" if "cash" in fields else "cash hidden"
             holds = [self.words.square(name) for name, f in seen["things"].items()
