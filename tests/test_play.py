@@ -8,7 +8,6 @@ import pytest
 
 import io
 import json
-import os
 import re
 import signal
 import subprocess
