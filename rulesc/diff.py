@@ -15,9 +15,10 @@ what is significant at 95%; and the base's scenarios whose outcome the variant c
 from __future__ import annotations
 
 import collections
+import os
 import re
 import statistics
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import attrs
 
@@ -40,6 +41,7 @@ class Change:
     name: str
     base: str | None  # the declaration's text in the base (None if added)
     variant: str | None
+    where: str | None = None  # `file:line` of the change in the variant: the declaration, or its `remove …`
 
 
 def _lines(program, node) -> list[str]:
@@ -103,91 +105,144 @@ def _value(value, type_) -> str:
 
 def _declarations(rules: Rules) -> dict:
     """(category, name) -> what the declaration says, for every declaration that shapes play."""
+    return {key: text for key, (text, _) in _located(rules).items()}
+
+
+def _located(rules: Rules) -> dict:
+    """(category, name) -> (what the declaration says, the node it is said by), as `_declarations`."""
     p = rules.program
     out: dict = {}
     for key, setting in p.settings.items():
-        out["setting", key] = _after_colon(p, setting)
+        out["setting", key] = _after_colon(p, setting), setting
     for name, param in p.params.items():
-        out["parameter", name] = _value(rules.compiler.params.get(name), rules.checked.types.get(id(param.value)))
+        out["parameter", name] = _value(rules.compiler.params.get(name), rules.checked.types.get(id(param.value))), param
     if p.bank is not None:
-        out["bank", "bank"] = _head(p, p.bank).removeprefix("bank ")
+        out["bank", "bank"] = _head(p, p.bank).removeprefix("bank "), p.bank
     for name, field in p.player_fields.items():
-        out["field", f"player.{name}"] = _field(p, field)
+        out["field", f"player.{name}"] = _field(p, field), field
     for name, field in p.global_fields.items():
-        out["global", name] = _field(p, field)
+        out["global", name] = _field(p, field), field
     for kind in p.kinds.values():
         for field in kind.fields:
-            out["field", f"{kind.name}.{field.name}"] = _field(p, field)
+            out["field", f"{kind.name}.{field.name}"] = _field(p, field), field
     for category, items in (("group", p.groups), ("square", p.squares)):
         for name, decl in items.items():
-            out[category, name] = _text(p, decl)
+            out[category, name] = _text(p, decl), decl
     if p.setup is not None:
-        out["setup", "setup"] = _text(p, p.setup)
+        out["setup", "setup"] = _text(p, p.setup), p.setup
     if p.turn is not None:
         for i, phase in enumerate(p.turn.phases, 1):
-            out["phase", phase.name] = f"#{i}: {_text(p, phase)}"
+            out["phase", phase.name] = f"#{i}: {_text(p, phase)}", phase
     for name, supply in p.supplies.items():
-        out["supply", name] = _text(p, supply)
+        out["supply", name] = _text(p, supply), supply
     for status in p.statuses.values():
-        out["status", status.name] = _head(p, status)
+        out["status", status.name] = _head(p, status), status
         for i, phase in enumerate(status.phases, 1):
-            out["phase", f"{status.name}.{phase.name}"] = f"#{i}: {_text(p, phase)}"
+            out["phase", f"{status.name}.{phase.name}"] = f"#{i}: {_text(p, phase)}", phase
     for kind, items in (("handler", p.handlers), ("hook", p.hooks)):
         seen: collections.Counter = collections.Counter()
         for h in items:
             first, *body = _lines(p, h)
             head = first.rstrip(":")
             seen[head] += 1
-            out[kind, head if seen[head] == 1 else f"{head} ({seen[head]})"] = " / ".join(body)  # its name is its head
+            out[kind, head if seen[head] == 1 else f"{head} ({seen[head]})"] = " / ".join(body), h  # its name is its head
     for name, action in p.actions.items():
-        out["action", name] = _text(p, action)
+        out["action", name] = _text(p, action), action
     for deck in p.decks.values():
-        out["deck", deck.name] = _head(p, deck)
+        out["deck", deck.name] = _head(p, deck), deck
         for card in deck.cards:
-            out["card", f"{deck.name}.{card.name}"] = _text(p, card)
+            out["card", f"{deck.name}.{card.name}"] = _text(p, card), card
     for tables in p.tables.values():  # a kind's tables: one in the base, more where a variant adds rows
         for table in tables:
             for row in table.rows:
-                out["row", f"{table.kind}.{row.name}"] = _row(p, row)
+                out["row", f"{table.kind}.{row.name}"] = _row(p, row), row
     for end in p.ends:
-        out["end", end.reason] = _text(p, end)
+        out["end", end.reason] = _text(p, end), end
     for category, items in (("function", p.defines), ("procedure", p.procedures), ("hint", p.hints)):
         for name, decl in items.items():
-            out[category, name] = _text(p, decl)
+            out[category, name] = _text(p, decl), decl
     for inv in p.invariants:
-        out["invariant", inv.text] = _text(p, inv)
+        out["invariant", inv.text] = _text(p, inv), inv
     if p.trade is not None:
-        out["trade", "trade"] = _text(p, p.trade)
+        out["trade", "trade"] = _text(p, p.trade), p.trade
     if p.board is not None:
-        out["board", "board"] = " ".join(n.id for n in p.board.squares)
+        out["board", "board"] = " ".join(n.id for n in p.board.squares), p.board
     for s in p.scenarios:
-        out["scenario", s.title] = _text(p, s)
+        out["scenario", s.title] = _text(p, s), s
     return out
 
 
 def changes(base: Rules, variant: Rules) -> list[Change]:
-    """What the variant adds, removes and changes, in the order of the base's declarations."""
-    a, b = _declarations(base), _declarations(variant)
+    """What the variant adds, removes and changes, in the order of the base's declarations, each at its
+    line in the variant (a removal at its `remove …` line where the variant has one, else where it was)."""
+    a, b = _located(base), _located(variant)
     out = []
-    for key, text in a.items():
+    for key, (text, node) in a.items():
         if key not in b:
-            out.append(Change("removed", key[0], key[1], text, None))
-        elif b[key] != text:
-            out.append(Change("changed", key[0], key[1], text, b[key]))
-    out += [Change("added", key[0], key[1], None, text) for key, text in b.items() if key not in a]
+            out.append(Change("removed", key[0], key[1], text, None, _removal(variant, key) or location(node.span)))
+        elif b[key][0] != text:
+            out.append(Change("changed", key[0], key[1], text, b[key][0], location(b[key][1].span)))
+    out += [Change("added", key[0], key[1], None, text, location(node.span)) for key, (text, node) in b.items()
+            if key not in a]
     return out
+
+
+def location(span) -> str | None:
+    """`file:line` of a span, the file as loaded (a base through `extends "../…"`: its own path)."""
+    return f"{os.path.normpath(span.file)}:{span.line}" if span is not None and span.file else None
+
+
+_REMOVED = {"param": "parameter"}  # `remove param` removes what the diff calls a parameter
+
+
+def _removal(variant: Rules, key: tuple) -> str | None:
+    """The variant's `remove …` line that removed declaration `key`, if one names it."""
+    category, name = key
+    for v in variant.program.removals:
+        word = v.what.split()[-1]
+        if _REMOVED.get(word, word) == category and (v.target == name or name.startswith(v.target)
+                                                      or v.target.endswith(name)):
+            return location(v.span)
+    return None
 
 
 # ---- what the variant does -------------------------------------------------------------------------------
 
+SEEDS_SHOWN = 3  # paired seeds shown for each notable difference
+
+
 @attrs.define
 class Outcome:
-    """A yes/no outcome of a game, its share in each game and McNemar's test on the pairs."""
+    """A yes/no outcome of a game, its share in each game and McNemar's test on the pairs; the seeds
+    of the pairs where only the base had it, and only the variant (the first few)."""
 
     name: str
     base: stats.Interval
     variant: stats.Interval
     test: stats.McNemar
+    base_only: tuple = ()
+    variant_only: tuple = ()
+
+
+class MoneyRow(NamedTuple):
+    """Money paid by one rule (named by its text), per game in each, the paired difference; where the
+    rule is in the variant (`file:line`, or the base's line for a rule the variant removed); and the
+    seeds whose pairs differ most in the direction of the mean difference."""
+
+    rule: str
+    base: float
+    variant: float
+    difference: stats.Interval
+    where: str | None
+    seeds: tuple
+
+
+class Flip(NamedTuple):
+    """A pair of games whose winners differ: the seed, and each game's winning seat (None: nobody)."""
+
+    seed: int
+    base: int | None
+    variant: int | None
 
 
 @attrs.define
@@ -202,8 +257,11 @@ class Measured:
     variant_turns: stats.Interval
     bankruptcies: stats.Interval  # the variant's eliminations minus the base's, per seed
     outcomes: list  # [Outcome]: completion, timeouts, each end reason, each seat's win
-    money: list  # [(rule text, base mean, variant mean, paired Interval)], biggest change first
+    money: list  # [MoneyRow], biggest change first
     scenarios: list  # [(title, passed in base, passed in variant or None if the variant removed it)]
+    flips: list = attrs.Factory(list)  # [Flip]: every pair whose winner differs, in seed order
+    longer: tuple = ()  # the seeds whose variant game is longest against its base's (most turns added first) ...
+    shorter: tuple = ()  # ... and shortest
     base: list = attrs.Factory(list)  # [GameRecord] of the base, in game order
     variant: list = attrs.Factory(list)  # ... and of the variant
 
@@ -255,22 +313,32 @@ def compare(base: Rules, variant: Rules, a: list, b: list, seed: int, players: i
     """The paired comparison of the base's records `a` and the variant's `b` (the same seeds)."""
     games = len(a)
 
+    seeds = [g.seed for g in a]
+
     def outcome(name, test) -> Outcome:
         xs, ys = [test(g) for g in a], [test(g) for g in b]
-        return Outcome(name, stats.wilson(sum(xs), games), stats.wilson(sum(ys), games), stats.mcnemar(xs, ys))
+        return Outcome(name, stats.wilson(sum(xs), games), stats.wilson(sum(ys), games), stats.mcnemar(xs, ys),
+                       tuple(s for s, x, y in zip(seeds, xs, ys) if x and not y)[:SEEDS_SHOWN],
+                       tuple(s for s, x, y in zip(seeds, xs, ys) if y and not x)[:SEEDS_SHOWN])
 
     reasons = sorted({g.reason for g in a + b}, key=str)
     found = [outcome(label, test) for _, label, test in balance.outcomes(a + b, players, reasons)]
 
-    by_text = [_money_by_text(base, a), _money_by_text(variant, b)]
-    rules_seen = sorted({r for side in by_text for g in side for r in g})
+    (base_money, base_places), (variant_money, places) = _money_by_text(base, a), _money_by_text(variant, b)
+    rules_seen = sorted({r for side in (base_money, variant_money) for g in side for r in g})
     money = []
     for rule in rules_seen:
-        xs, ys = [g.get(rule, 0) for g in by_text[0]], [g.get(rule, 0) for g in by_text[1]]
-        money.append((rule, statistics.fmean(xs), statistics.fmean(ys), stats.paired_difference(xs, ys)))
-    money.sort(key=lambda m: (-abs(m[3].value), m[0]))
+        xs, ys = [g.get(rule, 0) for g in base_money], [g.get(rule, 0) for g in variant_money]
+        difference = stats.paired_difference(xs, ys)
+        money.append(MoneyRow(rule, statistics.fmean(xs), statistics.fmean(ys), difference,
+                              places.get(rule) or base_places.get(rule),
+                              _most(seeds, [y - x for x, y in zip(xs, ys)], difference.value)))
+    money.sort(key=lambda m: (-abs(m.difference.value), m.rule))
+    turns = [y.turns - x.turns for x, y in zip(a, b)]
 
     return Measured(games, players, agents, seed,
+                    flips=[Flip(x.seed, x.winner, y.winner) for x, y in zip(a, b) if x.winner != y.winner],
+                    longer=_most(seeds, turns, 1), shorter=_most(seeds, turns, -1),
                     turns=stats.paired_difference([g.turns for g in a], [g.turns for g in b]),
                     spread=stats.paired_difference([g.spread for g in a], [g.spread for g in b]),
                     base_turns=stats.mean([g.turns for g in a]), variant_turns=stats.mean([g.turns for g in b]),
@@ -287,8 +355,17 @@ def _statement(line: str) -> str:
     return ASSUMED_NOTE.sub("", line.split("§")[0]).strip()
 
 
-def _money_by_text(rules: Rules, records: list) -> list:
-    """Each game's money by rule, the rule named by its text (a base and its variant share texts, not lines)."""
+def _most(seeds: list, differences: list, sign: float) -> tuple:
+    """The seeds whose paired difference is largest in the direction of `sign` (none if it is 0)."""
+    if not sign:
+        return ()
+    ranked = sorted((d * (1 if sign > 0 else -1), -s) for s, d in zip(seeds, differences))
+    return tuple(-s for d, s in reversed(ranked[-SEEDS_SHOWN:]) if d > 0)
+
+
+def _money_by_text(rules: Rules, records: list) -> tuple[list, dict]:
+    """Each game's money by rule, the rule named by its text (a base and its variant share texts, not lines);
+    and each text's `file:line` (the first such line, `+N` where more lines have the same text)."""
     sources = RuleSources.of(rules.program)
     texts: dict = {}
     out = []
@@ -299,7 +376,13 @@ def _money_by_text(rules: Rules, records: list) -> list:
                 texts[rule] = _statement(sources.text(rule)) or "(the engine)"
             money[texts[rule]] += amount
         out.append(dict(money))
-    return out
+    lines = collections.defaultdict(set)
+    for rule, text in texts.items():
+        if getattr(rule, "line", 0):
+            lines[text].add((os.path.normpath(rule.file), rule.line))
+    places = {text: f"{file}:{line}" + (f" (+{len(found) - 1})" if len(found) > 1 else "")
+              for text, found in lines.items() for file, line in [min(found)]}
+    return out, places
 
 
 # ---- the report ------------------------------------------------------------------------------------------
@@ -315,8 +398,9 @@ def _mark(significant: bool) -> str:
 
 
 def format_diff(base_title: str, variant_title: str, found: list[Change], measured: Measured | None,
-                scenarios: list | None = None) -> str:
-    """The report; with no games measured, `scenarios` (`scenario_changes`) are reported alone."""
+                scenarios: list | None = None, show: str = "rulesc diff BASE VARIANT --show-seed") -> str:
+    """The report; with no games measured, `scenarios` (`scenario_changes`) are reported alone. `show`
+    is the command that plays one pair side by side, but for its seed."""
     lines = [f"{variant_title} against {base_title}", "", f"what the variant changes ({len(found)}):"]
     sign = {"added": "+", "removed": "-", "changed": "~"}
     for c in found:
@@ -325,7 +409,8 @@ def format_diff(base_title: str, variant_title: str, found: list[Change], measur
             detail = f"{c.base} -> {c.variant}"
         elif c.category == "scenario":
             detail = ""
-        lines.append(f"  {sign[c.what]} {c.category} {c.name}" + (f": {_shorten(detail)}" if detail else ""))
+        lines.append(f"  {sign[c.what]} {c.category} {c.name}" + (f": {_shorten(detail)}" if detail else "")
+                     + (f"  ({c.where})" if c.where else ""))
     if not found:
         lines.append("  nothing")
     if measured is None:
@@ -344,11 +429,47 @@ def format_diff(base_title: str, variant_title: str, found: list[Change], measur
         lines.append(f"  {o.name[:40]:<40} {_share(o.base):>22} {_share(o.variant):>22}   "
                      f"{o.test.base_only:>4} / {o.test.variant_only:<4}{_mark(o.test.significant)}")
     lines += ["", "money by rule, per game (the biggest changes):"]
-    for rule, before, after, diff in m.money[:MONEY_SHOWN]:
-        lines.append(f"  {_shorten_middle(rule, 48):<48} {before:>12,.0f} -> {after:>12,.0f}  "
-                     f"{_interval(diff, '{:+,.0f}')}{_mark(diff.excludes_zero)}")
-    lines += [""] + _scenario_lines(m.scenarios)
+    for row in m.money[:MONEY_SHOWN]:
+        text = f"{_interval(row.difference, '{:+,.0f}')}{_mark(row.difference.excludes_zero)}"
+        lines.append(f"  {_shorten_middle(row.rule, 48):<48} {row.base:>12,.0f} -> {row.variant:>12,.0f}  "
+                     f"{text:<28}  {row.where or ''}".rstrip())
+    lines += [""] + _seed_lines(m, show) + [""] + _scenario_lines(m.scenarios)
     return "\n".join(lines) + "\n"
+
+
+def _seeds(seeds) -> str:
+    return ", ".join(map(str, seeds))
+
+
+def _seat(seat: int | None) -> str:
+    return "nobody" if seat is None else f"seat {seat}"
+
+
+def _seed_lines(m: Measured, show: str) -> list[str]:
+    """The paired games behind each notable difference (a changed winner, a significant figure), by seed,
+    and the command that plays a pair side by side (the first seed named)."""
+    found: list[tuple[str, tuple]] = []  # (line, the seeds it names)
+    if m.flips:
+        shown = ", ".join(f"{f.seed} ({_seat(f.base)} -> {_seat(f.variant)})" for f in m.flips[:SEEDS_SHOWN])
+        found.append((f"the winner changes in {len(m.flips)} of {m.games} pairs: seeds {shown}",
+                      tuple(f.seed for f in m.flips)))
+    if m.turns.excludes_zero:
+        most = m.longer if m.turns.value > 0 else m.shorter
+        found.append((f"turns per game {m.turns.value:+.1f}: seeds {_seeds(most)} "
+                      f"({'longest' if m.turns.value > 0 else 'shortest'} against the base)", most))
+    for o in m.outcomes:
+        if o.test.significant:
+            found.append((f"{o.name}: in the base only, seeds {_seeds(o.base_only) or 'none'}; "
+                          f"in the variant only, seeds {_seeds(o.variant_only) or 'none'}", o.variant_only + o.base_only))
+    for row in m.money[:MONEY_SHOWN]:
+        if row.difference.excludes_zero and row.seeds:
+            found.append((f"{_shorten_middle(row.rule, 48)} {row.difference.value:+,.0f}"
+                          f"{f' ({row.where})' if row.where else ''}: seeds {_seeds(row.seeds)}", row.seeds))
+    seeds = [named[0] for _, named in found if named]
+    if not seeds:
+        return ["paired games that show a difference: none (no winner changes, nothing significant)"]
+    return ["paired games that show it (by seed; a seed gives both games the same dice and the same agents):",
+            *(f"  {line}" for line, _ in found), f"  to see a pair side by side: {show} {seeds[0]}"]
 
 
 def _scenario_lines(scenarios: list) -> list[str]:
@@ -373,9 +494,13 @@ def diff_json(found: list[Change], measured: Measured | None, scenarios: list | 
             "bankruptcies": {"difference": m.bankruptcies.to_json(), "significant": m.bankruptcies.excludes_zero},
             "outcomes": [{"name": o.name, "base": o.base.to_json(), "variant": o.variant.to_json(),
                           "base_only": o.test.base_only, "variant_only": o.test.variant_only,
-                          "significant": o.test.significant} for o in m.outcomes],
-            "money": [{"rule": r, "base": a, "variant": b, "difference": d.to_json(), "significant": d.excludes_zero}
-                      for r, a, b, d in m.money],
+                          "significant": o.test.significant, "base_only_seeds": list(o.base_only),
+                          "variant_only_seeds": list(o.variant_only)} for o in m.outcomes],
+            "money": [{"rule": r.rule, "where": r.where, "base": r.base, "variant": r.variant,
+                       "difference": r.difference.to_json(), "significant": r.difference.excludes_zero,
+                       "seeds": list(r.seeds)} for r in m.money],
+            "winner_changes": [{"seed": f.seed, "base": f.base, "variant": f.variant} for f in m.flips],
+            "longest_against_base": list(m.longer), "shortest_against_base": list(m.shorter),
             "scenarios": [{"title": t, "base": a, "variant": b} for t, a, b in m.scenarios],
         }
     return out

@@ -174,13 +174,30 @@ def _account_label(account: Account, p: Program) -> str:
     return "<" + "<BR/>".join(lines[:1] + [f'<FONT POINT-SIZE="9">{t}</FONT>' for t in lines[1:]]) + ">"
 
 
+# A text's width, in points, as wide as a viewer's fonts may draw it: graphviz measures with its own
+# tables of Helvetica and Courier, narrower than the fonts a browser or cairo falls back to, so a
+# table sized by graphviz alone lets a long amount run into the rule beside it. Each column is
+# given this width (`WIDTH`), with a gap, so that the texts of a row never meet.
+EM = {"mono": 0.62, "sans": 0.58}  # average advance of a character, in ems, with a margin
+GAP = 6  # points between two columns
+
+
+def text_width(text: str, size: float, mono: bool = False) -> int:
+    return int(len(text) * size * EM["mono" if mono else "sans"] + 0.999)
+
+
 def _edge_label(group: list[Payment]) -> str:
-    """A table: a row for each payment rule, its amount as written, the rule, and where it is."""
+    """A table: a row for each payment rule, its amount as written, the rule, and where it is; each
+    column as wide as its widest text may be drawn (`text_width`) and a gap, so that no texts overlap."""
+    cells = [(_shorten(pay.amount, AMOUNT_WIDTH), pay.rule, f"{pay.file}:{pay.line}") for pay in group]
+    widths = [max(text_width(row[0], 9, mono=True) for row in cells) + GAP,
+              max(text_width(row[1], 9) for row in cells) + GAP, max(text_width(row[2], 8) for row in cells)]
     rows = []
-    for pay in group:
-        rows.append(f'<TR><TD ALIGN="LEFT"><FONT FACE="Courier" POINT-SIZE="9">{_esc(_shorten(pay.amount, AMOUNT_WIDTH))}'
-                    f'</FONT></TD><TD ALIGN="LEFT"><FONT POINT-SIZE="9">{_esc(pay.rule)}</FONT></TD>'
-                    f'<TD ALIGN="LEFT"><FONT POINT-SIZE="8" COLOR="#5d6d7e">{_esc(pay.file)}:{pay.line}</FONT></TD></TR>')
+    for amount, rule, where in cells:
+        rows.append(f'<TR><TD ALIGN="LEFT" WIDTH="{widths[0]}"><FONT FACE="Courier" POINT-SIZE="9">{_esc(amount)}'
+                    f'</FONT></TD><TD ALIGN="LEFT" WIDTH="{widths[1]}"><FONT POINT-SIZE="9">{_esc(rule)}</FONT></TD>'
+                    f'<TD ALIGN="LEFT" WIDTH="{widths[2]}"><FONT POINT-SIZE="8" COLOR="#5d6d7e">{_esc(where)}</FONT>'
+                    f'</TD></TR>')
     return '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1" BGCOLOR="#ffffffcc">' + "".join(rows) + "</TABLE>>"
 
 
@@ -192,7 +209,7 @@ def build_money_diagram(checked) -> graphviz.Digraph:
     title = p.game.title if p.game is not None else "rules"
     g = graphviz.Digraph(name="money_flow", comment=f"money flow of {title}")
     g.attr(rankdir="LR", nodesep="0.5", ranksep="1.2", fontname=FONT, fontsize="16", labelloc="t",
-           label=f"<<B>{_esc(title)}</B>: money flow ({len(found)} payment rules)>")
+           label=f"<<B>{_esc(title)}</B><BR/>money flow: {len(found)} payment rules>")  # two lines: two fonts never meet
     g.attr("node", shape="box", style="rounded,filled", fontname=FONT, fontsize="12", margin="0.2,0.1")
     g.attr("edge", fontname=FONT, fontsize="9", arrowsize="0.8")
     accounts: dict[str, Account] = {}

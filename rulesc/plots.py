@@ -2,8 +2,11 @@
 
 Three panels a picture: how long games last (by how they ended), who wins (by seat, with 95%
 intervals, against an even share), and wealth over the game (the median cash of the richest,
-second... poorest player, turn by turn). `diff` overlays the variant on the base; `sweep` draws each
-figure against the swept parameter, with its interval as a band.
+second... poorest player, turn by turn). `diff` sets the variant beside the base for lengths and
+wins, and draws wealth as what the pairs show: the variant's cash minus the base's on the same seed,
+rank by rank, its mean with a 95% band (two curves overlaid read as a difference where there is
+none); `sweep` draws each figure against the swept parameter, with its interval as a band. Every
+legend sits below its panel, outside the data it would otherwise cover.
 
 matplotlib is imported only here, and this module only when `--plot` is given; the Agg backend
 draws without a display. The format comes from the file's name (.png, .svg, .pdf). SVG and PDF
@@ -12,6 +15,7 @@ carry no date, so the same games draw the same file.
 
 from __future__ import annotations
 
+import math
 import statistics
 from pathlib import Path
 
@@ -53,6 +57,16 @@ def save(figure, path: str) -> None:
 
 # ---- the panels ------------------------------------------------------------------------------------------
 
+def _legend_below(ax, ncol: int = 2, fontsize: int = 8) -> None:
+    """The panel's legend under its x axis' label: outside the data area, where it covers nothing."""
+    ax.legend(fontsize=fontsize, ncol=ncol, loc="upper center", bbox_to_anchor=(0.5, -0.2), borderaxespad=0)
+
+
+def _rank(k: int, ranks: int) -> str:
+    return "richest" if k == 0 else "poorest" if k == ranks - 1 else \
+        f"{k + 1}{'nd' if k == 1 else 'rd' if k == 2 else 'th'}"
+
+
 def _lengths(ax, sides: list) -> None:
     """Histogram of game lengths. One side: stacked by end reason; two: base filled, variant outlined."""
     everything = [g.turns for _, records, _ in sides for g in records]
@@ -84,8 +98,7 @@ def _lengths(ax, sides: list) -> None:
     ax.set_title("How long games last")
     ax.set_xlabel("turns per game")
     ax.set_ylabel("games")
-    ax.set_ylim(top=ax.get_ylim()[1] * 1.3)  # room for the legend above the bars
-    ax.legend(fontsize=8, loc="upper left")
+    _legend_below(ax)
 
 
 def _bins(top: int) -> list:
@@ -123,8 +136,8 @@ def _wins(ax, sides: list, players: int) -> None:
     ax.set_title("Who wins (95% intervals)")
     ax.set_xlabel("seat" if len(groups) == 1 else "seat, or position in the turn order")
     ax.set_ylabel("% of games won")
-    ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
-    ax.legend(fontsize=8 if len(sides) == 1 else 7, loc="upper left", ncol=2)
+    ax.set_ylim(bottom=0)
+    _legend_below(ax, fontsize=8 if len(sides) == 1 else 7)
 
 
 def _error_bars(shares: list) -> list:
@@ -146,20 +159,59 @@ def _wealth_by_rank(records: list) -> tuple[list, list]:
     return turns, lines
 
 
-def _wealth(ax, sides: list) -> None:
+def _wealth(ax, records: list) -> None:
     """Median cash of each rank over the game: how fast the leader pulls away, and how the last player fares."""
-    for (label, records, _), style in zip(sides, ("-", "--")):
-        turns, lines = _wealth_by_rank(records)
-        ranks = len(lines)
-        for k, line in enumerate(lines):
-            name = "richest" if k == 0 else "poorest" if k == ranks - 1 else f"{k + 1}{'nd' if k == 1 else 'rd' if k == 2 else 'th'}"
-            ax.plot(turns, line, style, color=COLOURS[k % len(COLOURS)], linewidth=1.5,
-                    label=name if len(sides) == 1 else f"{name}, {label}")
+    turns, lines = _wealth_by_rank(records)
+    for k, line in enumerate(lines):
+        ax.plot(turns, line, "-", color=COLOURS[k % len(COLOURS)], linewidth=1.5, label=_rank(k, len(lines)))
     ax.set_title("Wealth over the game (median cash by rank)")
     ax.set_xlabel("turn")
     ax.set_ylabel("cash")
     ax.yaxis.set_major_formatter(_money_format())
-    ax.legend(fontsize=7 if len(sides) > 1 else 8, ncol=2 if len(sides) > 1 else 1, loc="upper left")
+    _legend_below(ax, ncol=min(4, max(1, len(lines))))
+
+
+def paired_wealth(base: list, variant: list) -> tuple[list, list]:
+    """(turns, for each rank [(mean, low, high) at each turn]): the variant's cash of the richest, 2nd...
+    poorest player minus the base's in the game of the same seed, over the pairs where both games are
+    still going, for as long as at least LIVE_SHARE of the pairs are; the interval is the mean's 95% one
+    (normal approximation: mean ± 1.96 standard errors)."""
+    at: dict = {}
+    for x, y in zip(base, variant):
+        mine, theirs = dict(x.wealth or ()), dict(y.wealth or ())
+        for turn in mine.keys() & theirs.keys():
+            before, after = sorted(mine[turn], reverse=True), sorted(theirs[turn], reverse=True)
+            at.setdefault(turn, []).append([b - a for a, b in zip(before, after)])
+    enough = max(2, int(LIVE_SHARE * len(base)))
+    turns = sorted(t for t, rows in at.items() if len(rows) >= enough)
+    ranks = len(base[0].cash) if base else 0
+    lines = []
+    for k in range(ranks):
+        line = []
+        for t in turns:
+            values = [row[k] for row in at[t]]
+            mean = statistics.fmean(values)
+            half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+            line.append((mean, mean - half, mean + half))
+        lines.append(line)
+    return turns, lines
+
+
+def _wealth_difference(ax, base: list, variant: list) -> None:
+    """`diff`: each rank's cash, variant minus base on the same seed, its mean over the pairs with a 95% band;
+    the zero line is no difference."""
+    turns, lines = paired_wealth(base, variant)
+    ax.axhline(0, color="#333333", linewidth=0.9, linestyle="--", label="no difference")
+    for k, line in enumerate(lines):
+        colour = COLOURS[k % len(COLOURS)]
+        ax.fill_between(turns, [low for _, low, _ in line], [high for _, _, high in line], color=colour, alpha=0.15,
+                        linewidth=0)
+        ax.plot(turns, [mean for mean, _, _ in line], "-", color=colour, linewidth=1.5, label=_rank(k, len(lines)))
+    ax.set_title("Wealth: variant - base, paired by seed (mean, 95% band)")
+    ax.set_xlabel("turn")
+    ax.set_ylabel("cash difference")
+    ax.yaxis.set_major_formatter(_money_format())
+    _legend_below(ax, ncol=min(5, len(lines) + 1))
 
 
 def _money_format():
@@ -181,10 +233,10 @@ def _plain_format():
 
 def _three_panels(title: str, subtitle: str):
     plt = _pyplot()
-    figure, axes = plt.subplots(1, 3, figsize=(15, 4.6), gridspec_kw={"width_ratios": [1.1, 1, 1.2]})
+    figure, axes = plt.subplots(1, 3, figsize=(15, 5.4), gridspec_kw={"width_ratios": [1.1, 1, 1.2]})
     figure.suptitle(title, fontsize=12, fontweight="bold", x=0.01, ha="left", y=1.02)
     figure.text(0.01, 0.955, subtitle, fontsize=9, color="#555555", ha="left")
-    figure.subplots_adjust(wspace=0.32, top=0.86)
+    figure.subplots_adjust(wspace=0.32, top=0.86, bottom=0.3)  # the legends below the panels
     return figure, axes
 
 
@@ -198,32 +250,32 @@ def simulate_figure(summary):
     sides = [(s.title, s.records, COLOURS[0])]
     _lengths(axes[0], sides)
     _wins(axes[1], sides, s.players)
-    _wealth(axes[2], sides)
+    _wealth(axes[2], s.records)
     return figure
 
 
 def diff_figure(base_title: str, variant_title: str, m):
-    """`diff --plot`: the base and the variant overlaid, on the same seeds."""
+    """`diff --plot`: the base and the variant side by side on the same seeds, and wealth as their paired difference."""
     figure, axes = _three_panels(f"{variant_title} against {base_title}",
                                  f"{m.games} paired games, {m.players} players, {m.agents} agents, "
                                  f"seeds {m.seed}..{m.seed + m.games - 1}")
     sides = [("base", m.base, BASE), ("variant", m.variant, VARIANT)]
     _lengths(axes[0], sides)
     _wins(axes[1], sides, m.players)
-    _wealth(axes[2], sides)
+    _wealth_difference(axes[2], m.base, m.variant)
     return figure
 
 
 def sweep_figure(sweep):
     """`sweep --plot`: each figure against the parameter, its 95% interval as a band."""
     plt = _pyplot()
-    figure, axes = plt.subplots(1, 3, figsize=(15, 4.6))
+    figure, axes = plt.subplots(1, 3, figsize=(15, 5.4))
     figure.suptitle(f"{sweep.title}: {sweep.name} from {sweep.rows[0].text} to {sweep.rows[-1].text}{sweep.step_text}",
                     fontsize=12, fontweight="bold", x=0.01, ha="left", y=1.02)
     figure.text(0.01, 0.955, f"{sweep.games} games a value, {sweep.players} players, {sweep.agents} agents, "
                              f"seeds {sweep.seed}..{sweep.seed + sweep.games - 1} for each value; bands: 95% intervals",
                 fontsize=9, color="#555555", ha="left")
-    figure.subplots_adjust(wspace=0.28, top=0.86)
+    figure.subplots_adjust(wspace=0.28, top=0.86, bottom=0.3)  # the legends below the panels
     xs = [row.value for row in sweep.rows]
 
     def band(ax, key, colour, label, scale=1.0, marker="o"):
@@ -269,7 +321,7 @@ def sweep_figure(sweep):
         if len(xs) <= 12:
             ax.set_xticks(xs)
         ax.xaxis.set_major_formatter(_money_format() if sweep.money else _plain_format())
-    axes[0].legend(fontsize=8, loc="lower right")
-    axes[1].legend(fontsize=7, loc="lower center", ncol=3)
-    axes[2].legend(fontsize=8, loc="best")
+    _legend_below(axes[0])
+    _legend_below(axes[1], ncol=3, fontsize=7)
+    _legend_below(axes[2])
     return figure

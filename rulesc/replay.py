@@ -91,10 +91,12 @@ def rules_hash(rules) -> str:
     return digest.hexdigest()
 
 
-def log_header(rules, path: str, overrides: list[str], agents: str) -> str:
-    """The log's first line: the rules file, its digest, the `--set` values and agents it was played with."""
-    return json.dumps({"event": PLAYED_WITH, "file": path, "sha256": rules_hash(rules), "set": list(overrides),
-                       "agents": agents}, separators=(",", ":")) + "\n"
+def log_header(rules, path: str, overrides: list[str], agents: str, left: str | None = None) -> str:
+    """The log's first line: the rules file, its digest, the `--set` values and agents it was played with;
+    `left`, for a game left before its end (`rulesc play`'s `quit`), where and how: its log stops there."""
+    header = {"event": PLAYED_WITH, "file": path, "sha256": rules_hash(rules), "set": list(overrides),
+              "agents": agents, **({"left": left} if left else {})}
+    return json.dumps(header, separators=(",", ":")) + "\n"
 
 
 def read_log(text: str) -> list[dict]:
@@ -136,9 +138,10 @@ class _Diverged(Exception):
     """The replay wrote an event the log does not have: stop there."""
 
 
-def replay(rules, log: list[dict]) -> ReplayResult:
+def replay(rules, log: list[dict], unfinished: bool = False) -> ReplayResult:
     """Play the logged game again, comparing each event with the log as it is written;
-    the replay stops at the first event that differs."""
+    the replay stops at the first event that differs. An `unfinished` log (of a game left before its
+    end) is the same game if the replay has every logged event: it stops where the log does."""
     setup = log[0] if log and log[0].get("event") == "setup" else None
     if setup is None:
         raise ValueError("the log does not start with a `setup` event")
@@ -156,6 +159,8 @@ def replay(rules, log: list[dict]) -> ReplayResult:
         game.play()
     except _Diverged:  # the last event written is the first that differs
         i = len(game.events) - 1
+        if unfinished and i == len(log):
+            return ReplayResult(game, i, None, None, None)
         return ReplayResult(game, len(game.events), i, log[i] if i < len(log) else None,
                             event_to_json(i, game.events[i]))
     except AgentError:  # a logged answer the rules no longer allow: the next event is where it departs

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import re
+
 from rulesc import stats
+from rulesc.balance import record_game
 from rulesc.diff import changes, format_diff, measure
 from rulesc.interpreter.rules import load_rules
 
@@ -127,7 +130,9 @@ def test_the_same_game_against_itself_shows_no_difference(pair):
     same = measure(base, base, 20, 1, 3)
     assert same.turns.value == 0 and not same.turns.excludes_zero
     assert all(o.test.base_only == o.test.variant_only == 0 for o in same.outcomes)
-    assert all(d.value == 0 for _, _, _, d in same.money)
+    assert all(row.difference.value == 0 and row.seeds == () for row in same.money)
+    assert same.flips == []
+    assert "paired games that show a difference: none" in format_diff(base.title, base.title, [], same)
     assert same.scenarios == []
 
 
@@ -137,7 +142,9 @@ def test_the_command_line_gives_json_with_intervals():
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert {"what": "changed", "category": "parameter", "name": "circuit_income",
-            "base": "$250", "variant": "$400"} in data["changes"]
+            "base": "$250", "variant": "$400", "where": "examples/finance-fast-money.rules:12"} in data["changes"] \
+        or {"what": "changed", "category": "parameter", "name": "circuit_income", "base": "$250", "variant": "$400",
+            "where": f"{FAST_MONEY}:12"} in data["changes"]
     measured = data["measured"]
     assert measured["games"] == 20
     income = next(m for m in measured["money"] if m["rule"].startswith("pay circuit_income"))
@@ -154,5 +161,74 @@ def test_money_rows_keep_apart_what_a_house_rule_changes_and_leave_out_notes():
     assert "pay debtor.cash from debtor to creditor" in labels
     assert not any("assumed" in label or "§" in label for label in labels)
     text = format_diff(base.title, variant.title, changes(base, variant), measured)
-    shown = [line[2:50].rstrip() for line in text.splitlines() if line.startswith("  pay tariff")]
+    shown = [line[2:50].rstrip() for line in text.splitlines() if line.startswith("  pay tariff") and " -> " in line]
     assert len(shown) == 2 and {label.rsplit(" to ", 1)[1] for label in shown} == {"bank", "pot"}
+
+
+# ---- following a difference up: where it is, and the games that show it -----------------------------------
+
+def test_each_change_names_its_line_in_the_variant(pair, tmp_path):
+    found = {(c.what, c.category, c.name): c.where for c in changes(*pair)}
+    variant = str(tmp_path / "variant.rules")
+    assert found["changed", "parameter", "salary"] == f"{variant}:2"
+    assert found["removed", "phase", "rest"] == f"{variant}:3"  # its `remove phase` line
+    assert found["changed", "card", "Luck.Lose"] == f"{variant}:4"
+    assert found["added", "handler", "on land Tax"] == f"{variant}:7"
+    text = format_diff("Tiny", "Tiny", changes(*pair), None)
+    assert f"  ~ parameter salary: $100 -> $150  ({variant}:2)\n" in text
+    assert all(re.search(r"\(\S+\.rules:\d+\)$", line) for line in text.splitlines() if line[:4] in ("  ~ ", "  + ", "  - "))
+
+
+def test_money_rows_name_their_line_and_the_seeds_that_show_the_change(pair, tmp_path):
+    base, variant = pair
+    measured = measure(base, variant, 30, 5, 2)
+    rows = {row.rule: row for row in measured.money}
+    assert rows["pay $5 from player to bank"].where == f"{tmp_path / 'variant.rules'}:8"
+    salary = rows["pay salary from bank to player"]
+    line = BASE.splitlines().index("    pay salary from bank to player") + 1
+    assert salary.where == f"{tmp_path / 'base.rules'}:{line}"  # the base's rule, which the variant keeps
+    assert salary.difference.excludes_zero and len(salary.seeds) == 3
+    for seed in salary.seeds:  # each seed named plays a pair whose salary went the way the mean did
+        paid = [sum(v for k, v in record_game(r, 2, seed).money.items() if k.line == line) for r in (base, variant)]
+        assert paid[1] > paid[0]
+    text = format_diff(base.title, variant.title, changes(base, variant), measured, show="rulesc diff b v --show-seed")
+    assert f"pay salary from bank to player {salary.difference.value:+,.0f} ({salary.where}): seeds " \
+           f"{', '.join(map(str, salary.seeds))}" in text
+
+
+@pytest.fixture(scope="module")
+def fast_money():
+    """FINANCE and its fast-money house rule, measured on 12 paired games of 3 players: winners change."""
+    base, variant = load_rules(str(FINANCE)), load_rules(str(FAST_MONEY))
+    return base, variant, measure(base, variant, 12, 0, 3)
+
+
+def test_winner_changes_are_named_by_seed_and_each_is_true(fast_money):
+    base, variant, measured = fast_money
+    assert measured.flips, "the house rule changes some winner"
+    for flip in measured.flips[:3]:
+        assert record_game(base, 3, flip.seed).winner == flip.base
+        assert record_game(variant, 3, flip.seed).winner == flip.variant != flip.base
+    text = format_diff(base.title, variant.title, changes(base, variant), measured, show="rulesc diff b v --show-seed")
+    assert f"  the winner changes in {len(measured.flips)} of 12 pairs: seeds {measured.flips[0].seed} (" in text
+    assert f"  to see a pair side by side: rulesc diff b v --show-seed {measured.flips[0].seed}\n" in text
+
+
+def test_show_seed_plays_that_pair_side_by_side(fast_money):
+    base, variant, measured = fast_money
+    flip = measured.flips[0]
+    proc = rulesc("diff", str(FINANCE), str(FAST_MONEY), "--players", "3", "--show-seed", str(flip.seed))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    records = [record_game(r, 3, flip.seed) for r in (base, variant)]
+    assert out[0] == f"seed {flip.seed}, 3 players, heuristic agents"
+    for line, record in zip(out[1:3], records):  # each game as `diff` played it: its length and its winner
+        winner = f"P{record.winner}" if record.winner else "nobody"
+        assert line.endswith(f"ended after {record.turns} turns: {record.reason}; winner: {winner}")
+    assert re.fullmatch(r"  the games first differ in turn \d+ \(`\*` marks the lines that differ\)", out[3])
+    assert re.match(r"base +\| variant$", out[5])
+    assert re.fullmatch(r"\.\.\. turns 0 to \d+ are the same in both games \(\d+ lines left out\)", out[6])
+    assert re.search(r"the bank pays \$250 to P\d +\* the bank pays \$400 to P\d$", proc.stdout, re.M)
+    assert any(" | " in line for line in out[7:])
+    refused = rulesc("diff", str(FINANCE), str(FAST_MONEY), "--show-seed", "1", "--games", "5")
+    assert refused.returncode == 2 and "--show-seed plays one pair of games: --games cannot apply" in refused.stderr

@@ -136,12 +136,13 @@ def test_the_report_and_the_json_list_them(tmp_path, capsys):
     assert main(["diff", str(base), str(variant)]) == 0
     out = capsys.readouterr().out
     assert "what the variant changes (4):" in out
-    for line in ("  + field player.score: count = 0", "  + global pot: account", "  + global level: count = 1"):
+    for line in (f"  + field player.score: count = 0  ({variant}:8)", f"  + global pot: account  ({variant}:4)",
+                 f"  + global level: count = 1  ({variant}:5)"):
         assert line in out.splitlines(), out
     assert main(["diff", str(base), str(variant), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {"what": "added", "category": "global", "name": "level", "base": None,
-            "variant": "count = 1"} in data["changes"]
+            "variant": "count = 1", "where": f"{variant}:5"} in data["changes"]
 
 
 def test_fields_removed_and_changed_in_type_default_or_visibility(tmp_path):
@@ -191,7 +192,7 @@ def test_one_line_declarations_show_what_they_were_and_are(tmp_path, capsys):
     other = write(tmp_path, "other.rules", edited(("    cash: money = $100\n", "    cash: money = $150\n"),
                                                   ("    L2    Blue    $80", "    L2    Blue    $90")))
     assert main(["diff", str(base), str(other)]) == 0
-    out = capsys.readouterr().out.splitlines()
+    out = [line.rsplit("  (", 1)[0] for line in capsys.readouterr().out.splitlines()]  # less the line in the variant
     assert "  ~ field player.cash: money = $100 -> money = $150" in out
     assert "  ~ row Lot.L2: L2 Blue $80 -> L2 Blue $90" in out
 
@@ -249,8 +250,8 @@ def test_parameters_are_shown_as_a_file_writes_them_and_a_handler_once(tmp_path,
     assert main(["diff", str(base), str(other)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"Negative move ({other}) against Negative move ({base})"
-    assert "  ~ parameter cut: 10% -> 15%" in out and "  ~ parameter fee: $5 -> -$5" in out
-    assert "  ~ handler on land B: pay $1 from bank to player" in out
+    assert f"  ~ parameter cut: 10% -> 15%  ({other}:3)" in out and f"  ~ parameter fee: $5 -> -$5  ({other}:4)" in out
+    assert f"  ~ handler on land B: pay $1 from bank to player  ({other}:6)" in out
 
 
 @pytest.mark.slow

@@ -137,12 +137,16 @@ def test_the_heuristic_agent_plays_wall_street_without_peeking():
 
 
 def test_the_terminal_shows_the_others_hidden_cash_as_hidden():
-    from rulesc.play import status
+    from rulesc.playview import Sight
+    from rulesc.sentences import Words
     rules = compile_rules(hidden_rules(""))
     g = Game(rules, ["Ann", "Bob"], seed=1, agents=make_agents("heuristic", 1, 2))
-    seen_by_ann = status(g, 0)
+    sight = Sight(rules, Words(rules))
+    seen_by_ann = sight.players(g, 0)
     assert "Ann (you): on Go, cash $100" in seen_by_ann and "Bob: on Go, cash hidden" in seen_by_ann
-    assert "Bob: on Go, cash $100" in status(g)  # the whole state, for a log or a test
+    assert "Bob: on Go, cash $100" in sight.players(g, None)  # the whole state, for a log or a test
+    seen_by_bob = sight.players(g, 1)
+    assert "Ann: on Go, cash hidden" in seen_by_bob and "Bob (you): on Go, cash $100" in seen_by_bob
 
 
 def test_the_diagram_names_hidden_fields_and_accounts():

@@ -8,6 +8,7 @@ change accept the new files with `scripts/test.sh --bless` and look at the pictu
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from rulesc.dsl.variants import load_file
 from rulesc.money import build_money_diagram, payments
 
 from clirun import rulesc
+from svgtext import overlapping, text_boxes
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -36,6 +38,26 @@ def checked(path):
 @pytest.mark.parametrize("game", GAMES, ids=[g.stem for g in GAMES])
 def test_money_flow_matches_golden_dot(game, expect_file):
     expect_file(GOLDEN / f"{game.stem}.dot", build_money_diagram(checked(game)).source)
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's `dot` is not installed")
+@pytest.mark.parametrize("game", [*GAMES, EVERYTHING], ids=[g.stem for g in [*GAMES, EVERYTHING]])
+def test_no_two_labels_of_the_money_flow_overlap(game):
+    """Each text's box, as wide as a reader's fonts draw it (font size x characters), meets no other:
+    a long amount ran into the rule beside it, the title's two fonts into each other."""
+    svg = build_money_diagram(checked(game)).pipe(format="svg").decode("utf-8")
+    boxes = text_boxes(svg)
+    assert len(boxes) > 10 and any(b.text.endswith(f":{pay.line}") for b in boxes for pay in payments(checked(game)))
+    assert overlapping(svg) == []
+
+
+def test_the_overlap_check_finds_texts_that_meet():
+    """The check itself: two texts of a row, the second starting before the first one's end, overlap;
+    the same texts a row apart do not."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg"><text x="0" y="10" font-size="9" font-family="Courier">'
+           '$25 * sum(q in Lease)</text><text x="100" y="10" font-size="9">on land Tax</text>'
+           '<text x="100" y="30" font-size="9">on land Tax</text></svg>')
+    assert overlapping(svg) == [("$25 * sum(q in Lease)", "on land Tax")]  # 21 x 9 x 0.6 = 113 > 100
 
 
 def test_every_money_golden_file_has_its_game(expect_no_stale):

@@ -1,5 +1,5 @@
 """`rulesc play` in a real terminal: tmux runs it, a loop reads the screen (capture-pane) as a player
-would and answers with keys (send-keys), asks for `help`, `status` and `board` on the way, and plays
+would and answers with keys (send-keys), asks for `help`, `players`, `board`, `info` and `me` on the way, and plays
 the whole game to its end. Skipped where tmux is not installed; every wait is bounded."""
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ def test_a_whole_game_played_at_the_terminal(tmp_path):
             if reply is None or screen == answered_at:
                 time.sleep(0.05)
                 continue
-            if len(asked) < 3:  # the commands, at the first questions
-                command = ["help", "status", "board"][len(asked)]
+            if len(asked) < 5:  # the commands, at the first questions
+                command = ["help", "players", "board", "info 1", "me"][len(asked)]
                 term.send(command)
                 asked.append(command)
                 deadline = time.monotonic() + 60
@@ -108,12 +108,14 @@ def test_a_whole_game_played_at_the_terminal(tmp_path):
         term.close()
 
     assert "[exit 0]" in text, text[-3000:]
-    assert "FINANCE (1932): you are in seat 1 of 2; type `help` at any question." in text
-    # help, status and board, as a player reads them
-    assert "status   every player's position, cash and holdings" in text
+    assert "FINANCE (1932): you are in seat 1 of 2; type `help` at any question, `quit` to leave." in text
+    # help, players, board, info and me, as a player reads them
+    assert "quit          leave the game (it stops here; you may save its log to replay it)" in text
+    assert re.search(r"^Wayback\n  a Lease: number 1, series One, value \$50, rents \$2 \$10 ", text, re.M)
+    assert re.search(r"^(no action is open to you now|actions the rules allow you now:)$", text, re.M)
     assert re.search(r"^  P1 \(you\): on [A-Za-z].*, cash \$[\d,]+; holds ", text, re.M)
     assert re.search(r"^  P2: on .*, cash \$[\d,]+", text, re.M)
-    assert re.search(r"^  0 Start$", text, re.M) and re.search(r"^ 39 LaSalleStreet  ", text, re.M)
+    assert re.search(r"^  0 Start$", text, re.M) and re.search(r"^ 39 LaSalleStreet  number 22, series Eight, value \$100, rents \$50 ", text, re.M)
     # events in words, money as money, and no Python reprs
     assert "--- P1's turn ---" in text and re.search(r"P\d pays \$[\d,]+ to ", text)
     assert not re.search(r"\['|=\[|=True|=False|=None", text)

@@ -41,9 +41,13 @@ def test_a_bot_game_replays_event_for_event(file, agents):
 def test_a_game_played_at_the_terminal_replays():
     rules = load_rules(str(GAMES / "finance.rules"))
     answers = io.StringIO("25\n\n1\n0\n" * 5)
-    game = play_at_terminal(rules, 2, 0, 5, inp=answers, out=io.StringIO())
-    result = replay(rules, read_log(events_to_jsonl(game.events)))
-    assert result.first_difference is None
+    game, left = play_at_terminal(rules, 2, 0, 5, inp=answers, out=io.StringIO())
+    assert left == "the input ended"  # the game stops there, and its log replays up to there
+    log = read_log(events_to_jsonl(game.events))
+    result = replay(rules, log, unfinished=True)
+    assert result.first_difference is None and result.events == len(log)
+    cut = replay(rules, log)  # a log not marked as left unfinished: its end is a difference
+    assert cut.first_difference == len(log) and cut.expected is None
 
 
 @pytest.mark.slow

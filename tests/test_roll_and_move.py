@@ -241,7 +241,7 @@ scenario "paying the fine: the ordinary turn follows":
 
 
 def test_play_says_the_roll_again_and_the_status_in_words():
-    from rulesc.play import Words
+    from rulesc.sentences import Words
 
     words = Words(rules_of(JAIL))
     assert words.describe("again", ("Ann", 2)) == "doubles: Ann rolls again"

@@ -149,15 +149,17 @@ def replay(args, rules) -> int:
                                   ("--players", args.players, len(setup.get("players") or ()))):
         if asked is not None and asked != logged:  # the log's own, or the replay would not be of this game
             return fail(f"{args.replay} is of the game of {option} {logged}, not {asked}")
+    header = read_header(text) or {}
     try:
-        result = replayed(rules, log)
+        result = replayed(rules, log, unfinished=bool(header.get("left")))
     except (ValueError, KeyError, StopIteration) as exc:
         return fail(f"`{args.replay}` cannot be replayed: {exc}")
     if result.first_difference is None:
-        print(f"replayed {result.events} events of {args.replay}: the same game, event for event")
+        left = f", up to where it was left {header['left']}" if header.get("left") else ""
+        print(f"replayed {result.events} events of {args.replay}: the same game, event for event{left}")
         return 0
     print(f"the replay differs from {args.replay} at event {result.first_difference}:\n"
           f"  logged:   {json.dumps(result.expected)}\n  replayed: {json.dumps(result.actual)}")
-    for reason in explain(read_header(text), rules, args.set):
+    for reason in explain(header or None, rules, args.set):
         print(f"  note: {reason}")
     return 1
