@@ -27,7 +27,8 @@ from importlib import resources
 
 import attrs
 
-from .diagnostics import Diagnostic, Label, Span
+from .diagnostics import Diagnostic, Fix, Label, Span
+from .fixes import fixes_of
 
 ERROR = "error"  # the file cannot be played: `rulesc` exits with status 1 (or `exit_status`)
 WARNING = "warning"  # the file can be played, but something in it is probably a mistake
@@ -50,9 +51,10 @@ class Code:
         return _explanations()[self.code]
 
     def diagnostic(self, message: str, path: str, span: Span | None = None, *, labels: tuple[Label, ...] = (),
-                   notes: tuple[str, ...] = (), help: str | None = None) -> Diagnostic:
+                   notes: tuple[str, ...] = (), help: str | None = None, fixes: tuple[Fix, ...] = ()) -> Diagnostic:
         """A diagnostic of this code, with the code's severity."""
-        return Diagnostic(self.severity, self.code, message, path, span, tuple(labels), tuple(notes), help)
+        return Diagnostic(self.severity, self.code, message, path, span, tuple(labels), tuple(notes),
+                          None if help is None else str(help), tuple(fixes) or fixes_of(help, span))
 
 
 @attrs.frozen

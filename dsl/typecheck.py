@@ -9,11 +9,9 @@ interpreter's compiler. The declarations' own checks build on it in `checker.py`
 
 from __future__ import annotations
 
-import difflib
-
 import attrs
 
-from . import ast, codes
+from . import ast, codes, fixes
 from . import types as T
 from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
                        GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS, SUPPLY_FIELDS)
@@ -116,10 +114,8 @@ def forget(env: dict, fields) -> dict:
 
 
 def nearest_hint(name: str, candidates) -> str | None:
-    matches = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
-    if not matches:
-        return None
-    return "did you mean " + " or ".join(f"`{m}`" for m in matches) + "?"
+    """"did you mean `a`?" for the names nearest a misspelt one, each a machine-applicable fix (`fixes.Help`)."""
+    return fixes.nearest(name, candidates)
 
 
 def _not_a_player(program: Program) -> frozenset | None:

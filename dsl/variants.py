@@ -12,12 +12,12 @@ diagnostics and events point into the base where the base is meant.
 
 from __future__ import annotations
 
-import difflib
 import os
 from pathlib import Path
 
 from . import ast, codes
-from .diagnostics import Diagnostic, Label, RulesError
+from .diagnostics import Diagnostic, Label, RulesError, Span
+from .fixes import Help, nearest
 from .parsed import parse_file
 
 MAX_CHAIN = 16
@@ -291,15 +291,41 @@ def _apply_handler(decls: list, v: ast.Variation) -> Diagnostic | None:
 
 
 def _which_help(v: ast.Variation, found: list) -> str:
+    """Name the handlers a header matches more than once. Each form is the base handler's header written
+    again with its bound name (`replace on land Lease p as rent …:`), so the body reads the names it
+    did; applied as a fix to a replacement with no `when`, the header takes the base's condition too, or
+    the replacement would run where the base's never did."""
     verb = v.what.split()[0]
     if all(d.name for d in found):
         if verb == "remove":
             forms = [f"`remove handler {d.name}`" for d in found]
-        else:
-            forms = [f"`replace {v.target} as {d.name} …:`" for d in found]
-        return "name the one you mean: " + " or ".join(forms)
+            return "name the one you mean: " + " or ".join(forms)
+        node = v.node
+        bound = getattr(node, "var", None)
+        written = f"{v.target} {bound}" if bound else v.target
+        forms, headers = [], []
+        for d in found:
+            var = bound or getattr(d, "var", None)
+            header = f"{v.target} {var} as {d.name}" if var else f"{v.target} as {d.name}"
+            forms.append(f"`replace {header} …:`")
+            condition = _text(d.when) if getattr(node, "when", None) is None and var == getattr(d, "var", None) else None
+            headers.append(f"{header} when {condition}" if condition else header)
+        line = Span(v.span.line, v.span.column, v.span.line, v.span.column + len(f"replace {written}"), v.span.file)
+        return Help("name the one you mean: " + " or ".join(forms), written, headers, line)
     return ("name the one you mean: give each a name in the base (`on land Square as NAME:`) and write "
             "`remove handler NAME` or `replace on land Square as NAME …:`")
+
+
+def _text(node) -> str | None:
+    """The source text of a one-line node of a file on disk (a base's condition), or None."""
+    span = getattr(node, "span", None)
+    if span is None or span.file is None or span.end_line != span.line:
+        return None
+    try:
+        lines = Path(span.file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    return lines[span.line - 1][span.column - 1:span.end_column - 1] if span.line <= len(lines) else None
 
 
 def _remove_row(decls: list, v: ast.Variation) -> Diagnostic | None:
@@ -365,8 +391,6 @@ def _missing(v: ast.Variation, what: str, names: list, target: str | None = None
     elif v.what.startswith("insert phase"):  # `insert phase NEW after OLD`
         assert isinstance(v.node, ast.Phase)
         shown = f"insert phase {v.node.name} {v.what.split()[-1]} {v.target}"
-    near = difflib.get_close_matches(target, names, n=3, cutoff=0.6)
-    help = ("did you mean " + " or ".join(f"`{n}`" for n in near) + "?") if near else \
-        (f"the base has: {', '.join(f'`{n}`' for n in names)}" if names else None)
+    help = nearest(target, names) or (f"the base has: {', '.join(f'`{n}`' for n in names)}" if names else None)
     return _error(codes.VARIANT_TARGET_MISSING, f"`{shown}`: the base has no {what} `{target}`{where}", v, help=help)
 
