@@ -952,3 +952,4 @@ class RulesFile:
     sources: dict[str, str] = attrs.Factory(dict)  # every file's text by path, the base files of a variant too
     overrides: tuple[Override, ...] = ()  # a variant's `override param`s: Override records, base's first
     removals: tuple[Variation, ...] = ()  # a variant's `remove …` Variations, base's first: named where what they removed is missed
+    warnings: tuple = ()  # Diagnostics of applying a variant's changes that do not stop it (R0517), base's first

@@ -183,6 +183,8 @@ OVERRIDE_TYPE_MISMATCH = Code("R0514", "override-type-mismatch", ERROR,
 SETUP_READS_PLAYERS = Code("R0515", "setup-reads-players", ERROR,
                            "a default that reads the players or whose turn it is")
 BAD_SUPPLY = Code("R0516", "bad-supply", ERROR, "a supply not on a state count field, or of a size that changes")
+PHASE_KEEPS_BASE_CONDITION = Code("R0517", "phase-keeps-base-condition", WARNING,
+                                  "a replaced phase keeps the base's `when` or `optional`, which it does not state")
 
 
 # ---- R06xx: tables -------------------------------------------------------------------------------
@@ -246,6 +248,8 @@ NEGATIVE_PAYMENT = Code("R1105", "negative-payment", ERROR, "a payment whose amo
 PAYMENT_TO_ITSELF = Code("R1106", "payment-to-itself", WARNING, "a payment from an account to the same account")
 ACCOUNT_NEVER_PAID_INTO = Code("R1107", "account-never-paid-into", WARNING,
                                "an account that rules pay out of and no rule pays into")
+MONEY_SET_WITHOUT_PAYMENT = Code("R1108", "money-set-without-payment", WARNING,
+                                 "a rule changes a money field by `set`, not by a payment")
 
 
 # ---- R12xx: players and information (rulesc/dsl/soundness/) ---------------------------------------

@@ -89,12 +89,13 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
     decls = list(base.decls)
     overrides = list(base.overrides)
     removals = list(base.removals)
+    warnings = list(base.warnings)
     problems: list[Diagnostic] = []
     for decl in rules.decls[1:]:
         if isinstance(decl, ast.Variation):
             if decl.what.startswith("remove "):
                 removals.append(decl)
-            problem = _apply(decls, decl, overrides)
+            problem = _apply(decls, decl, overrides, warnings)
             if problem is not None:
                 problems.append(problem)
         else:
@@ -103,7 +104,7 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
         raise RulesError(problems)
     sources = {**base.sources, rules.path: rules.source}
     return ast.evolve(rules, decls=tuple(decls), sources=sources, overrides=tuple(overrides),
-                      removals=tuple(removals))
+                      removals=tuple(removals), warnings=tuple(warnings))
 
 
 def _shipped_dirs() -> list[Path]:
@@ -156,7 +157,7 @@ REMOVALS = {
 }
 
 
-def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
+def _apply(decls: list, v: ast.Variation, overrides: list, warnings: list) -> Diagnostic | None:
     """Apply one change to the base's declarations (in place); a Diagnostic if it cannot be.
     An overridden parameter is recorded in `overrides` as (the override, the base's declaration),
     so that the type checker can report a value of the wrong type at the override."""
@@ -199,7 +200,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
     elif v.what == "override table":
         return _override_table(decls, v)
     elif v.what in ("replace phase", "remove phase", "insert phase after", "insert phase before"):
-        return _change_phase(decls, v)
+        return _change_phase(decls, v, warnings)
     elif v.what == "override board":
         i = _find(decls, ast.Board)
         if i is None:
@@ -227,7 +228,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
     return None
 
 
-def _change_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
+def _change_phase(decls: list, v: ast.Variation, warnings: list) -> Diagnostic | None:
     """`replace phase NAME`, `remove phase NAME`, `insert phase NAME … after|before OTHER`: the
     turn's phases are changed in place; an inserted phase goes next to the one it names."""
     i = _find(decls, ast.Turn)
@@ -240,9 +241,44 @@ def _change_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
     elif v.node is None:
         del phases[j]
     else:
-        phases[j] = v.node
+        assert isinstance(v.node, ast.Phase)
+        base = phases[j]
+        phases[j], kept = _replaced_phase(base, v.node)
+        if kept:
+            warnings.append(_kept_warning(v, base, kept))
     decls[i] = ast.evolve(decls[i], phases=tuple(phases))
     return None
+
+
+def _replaced_phase(base: ast.Phase, new: ast.Phase) -> tuple[ast.Phase, list[str]]:
+    """The phase `replace phase` makes: the replacement's, with the base's `when` and `optional` where it
+    states none (a phase that runs only in some turns, or may be skipped, stays so unless the variant
+    says otherwise: `when true` runs it every turn). Also which of the two it kept."""
+    kept = []
+    if new.when is None and base.when is not None:
+        new = ast.evolve(new, when=base.when)
+        kept.append("when")
+    if base.optional and not new.optional:
+        new = ast.evolve(new, optional=True)
+        kept.append("optional")
+    return new, kept
+
+
+def _kept_warning(v: ast.Variation, base: ast.Phase, kept: list[str]) -> Diagnostic:
+    """R0517 at the variant's `replace phase`, with a note at the base's phase."""
+    condition = _text(base.when) if "when" in kept else None
+    what = " and ".join(f"`when {condition or '…'}`" if k == "when" else "`optional`" for k in kept)
+    helps = []
+    if "when" in kept:
+        helps.append(f"write the condition on the replacement to keep it (`when {condition or '…'}`), or "
+                     "`when true` to run the phase in every turn")
+    if "optional" in kept:
+        helps.append("write `optional` to keep it; a phase that may no longer be skipped is removed and inserted "
+                     "again (`remove phase`, then `insert phase … after`)")
+    return codes.PHASE_KEEPS_BASE_CONDITION.diagnostic(
+        f"`replace phase {v.target}` keeps the base's {what}, which the replacement does not state",
+        v.span.file or "", v.span, help="; ".join(helps),
+        labels=(Label(base.span, f"the base's phase `{base.name}`", base.span.file or ""),))
 
 
 def _put(decls: list, i: int, node) -> None:

@@ -126,4 +126,42 @@ def test_a_slips_fix_makes_the_line_read(slip, mended, tmp_path):
     assert diag.code in ("R0101", "R0102") and len(diag.fixes) == 1 and diag.fixes[0].applicability == MACHINE_APPLICABLE
     fixed = fixes.apply(text, diag.fixes[0])
     assert fixed is not None and fixed.splitlines()[at] == " " * 8 + mended
-    assert check(fixed, tmp_path, "slip", tmp_path) == []
+    assert [d for d in check(fixed, tmp_path, "slip", tmp_path) if d.is_error] == []
+
+
+# ---- `replace phase` keeps what it does not state (R0517) ----------------------------------------------
+
+def test_a_replaced_phase_keeps_the_bases_condition_and_says_so():
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+    path = BROKEN / "replace_phase_keeps_condition.rules"
+    checked = check_program(load_file(path))
+    (warning,) = [d for d in checked.diagnostics if d.code == "R0517"]
+    assert (warning.severity, warning.span.line) == ("warning", 6)
+    assert "keeps the base's `when player.position != School`" in warning.message
+    assert warning.labels[0].path.endswith("wheeler.rules")
+    (draw,) = [ph for ph in checked.program.turn.phases if ph.name == "draw"]
+    assert draw.when is not None and draw.span.file.endswith("replace_phase_keeps_condition.rules")
+
+
+@pytest.mark.parametrize("header,when,optional,warned", [
+    ('replace phase draw "Draw" when true:', False, False, ""),
+    ('replace phase draw "Draw" when player.position != School:', True, False, ""),
+    ('replace phase use_card "Use" when count(player.hand) > 1 optional:', True, True, ""),
+    ('replace phase use_card "Use" optional:', True, True, "keeps the base's `when count(player.hand) > 0`,"),
+    ('replace phase use_card "Use" when true:', False, True, "keeps the base's `optional`,"),
+    ('replace phase use_card "Use":', True, True, "keeps the base's `when count(player.hand) > 0` and `optional`"),
+])
+def test_a_replacement_keeps_what_it_does_not_state_and_warns_only_then(header, when, optional, warned, tmp_path):
+    from rulesc.dsl.checker import check_program
+    from rulesc.dsl.variants import load_file
+    path = tmp_path / "house.rules"
+    path.write_text(f'extends "{ROOT / "games" / "wheeler.rules"}"\n\n{header}\n    pay $1 from player to bank\n',
+                    encoding="utf-8")
+    checked = check_program(load_file(path))
+    found = [d.message for d in checked.diagnostics if d.code == "R0517"]
+    name = header.split()[2]
+    (phase,) = [ph for ph in checked.program.turn.phases if ph.name == name]
+    assert phase.optional == optional
+    assert (phase.when is not None and not (hasattr(phase.when, "value") and phase.when.value is True)) == when
+    assert len(found) == (1 if warned else 0) and all(warned in m for m in found), found
