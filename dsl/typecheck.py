@@ -15,7 +15,7 @@ from . import ast, codes, fixes
 from . import types as T
 from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
                        GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, ROLL_FIELDS, SALE_FIELDS, SUPPLY_FIELDS)
-from .diagnostics import Diagnostic, Label, Span
+from .diagnostics import MAYBE_INCORRECT, Diagnostic, Label, Span
 from .model import Program
 from .types import Type
 
@@ -250,9 +250,37 @@ class TypeChecker:
                         help=f"check it first: `when {path} != none`, or `if {path} != none:`" if path
                         else "check that it is not `none` first")
         else:
+            help = self._account_help(node) if actual.name == "account" and expected.name == "player" else None
+            if expected.name == "money" and actual.name == "count" and not (expected.optional or actual.optional):
+                help = self._dollar_help((node, actual))
             self.report(codes.WRONG_TYPE, f"{what} must be {a_type(expected)}, but this is {a_type(actual)}", node.span,
-                        help=self._account_help(node) if actual.name == "account" and expected.name == "player" else None)
+                        help=help)
         return actual
+
+    def _dollar_help(self, *operands) -> str | None:
+        """Where money meets a count (`pay 50 …`, `cash > 100`, `fee + 5`), the count is most often money
+        written without its `$`: say so, and offer the `$` as a fix where the count is written as a number,
+        here (machine-applicable) or as a parameter's value (maybe the wrong fix: the parameter may be
+        counted elsewhere). None where the two are not money and a count."""
+        names = {t.name for _, t in operands}
+        if len(operands) > 1 and names != {"money", "count"}:
+            return None
+        text = "write amounts of money with `$`, e.g. `$10`"
+        count = next(n for n, t in operands if t.name == "count")
+        if isinstance(count, ast.Name) and count.id in self.p.params:
+            param = self.p.params[count.id]
+            value = param.value
+            written = self.p.text_at(value.span) if isinstance(value, ast.Literal) else ""
+            here = (value.span.file or self.p.path) == (count.span.file or self.p.path)  # a fix edits one file
+            if written.replace(",", "").isdigit() and here:
+                return fixes.Help(f"`{count.id}` is a count (`param {count.id} = {written}`): if it is money, "
+                                  f"write `param {count.id} = ${written}`", written, [f"${written}"], value.span,
+                                  applicability=MAYBE_INCORRECT)
+            return text
+        written = self.p.text_at(count.span) if isinstance(count, ast.Literal) else ""
+        if written.replace(",", "").isdigit():
+            return fixes.Help(f"write amounts of money with `$`: `${written}`", written, [f"${written}"], count.span)
+        return text
 
     def _account_help(self, node) -> str:
         """How to prove an account a player, where a player is needed."""
@@ -318,7 +346,8 @@ class TypeChecker:
         if isinstance(node, ast.Compare):
             left, right = self.infer(node.left, env), self.infer(node.right, env)
             if not T.comparable(left, right, self.board_kinds):
-                self.report(codes.INCOMPARABLE_VALUES, f"cannot compare {a_type(left)} with {a_type(right)}", node.span)
+                self.report(codes.INCOMPARABLE_VALUES, f"cannot compare {a_type(left)} with {a_type(right)}", node.span,
+                            help=self._dollar_help((node.left, left), (node.right, right)))
             elif node.op not in ("==", "!=") and (left.name not in ("money", "count", "percent", "any")
                                                   or left.optional or right.optional):
                 self.report(codes.INCOMPARABLE_VALUES, f"`{node.op}` compares numbers; this is {a_type(left)}", node.span)
@@ -568,7 +597,7 @@ class TypeChecker:
                 return left
         help = None
         if "money" in pair and "count" in pair and node.op in "+-":
-            help = "write amounts of money with `$`, e.g. `$10`"
+            help = self._dollar_help((node.left, left), (node.right, right))
         elif "percent" in pair and node.op in "*/":
             help = "`of … rounded` is read left to right with `*` and `/`: write `n * (P of X rounded down)`"
         self.report(codes.IMPOSSIBLE_ARITHMETIC, f"cannot compute {a_type(left)} {node.op} {a_type(right)}", node.span, help=help)

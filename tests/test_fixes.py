@@ -165,3 +165,25 @@ def test_a_replacement_keeps_what_it_does_not_state_and_warns_only_then(header, 
     assert phase.optional == optional
     assert (phase.when is not None and not (hasattr(phase.when, "value") and phase.when.value is True)) == when
     assert len(found) == (1 if warned else 0) and all(warned in m for m in found), found
+
+
+# ---- money against a count: the missing `$` -----------------------------------------------------------
+
+DOLLARS = [  # lines added to the small game; the code, the help's words, the fix's replacement and applicability
+    ("on land Go:\n    pay 50 from bank to player\n", "R0301", "write amounts of money with `$`: `$50`", "$50", True),
+    ("on land Go:\n    if player.cash > 100:\n        pay fee from player to bank\n", "R0303", "`$100`", "$100", True),
+    ("on land Go:\n    pay fee + 5 from player to bank\n", "R0305", "`$5`", "$5", True),
+    ("param bonus = 50\n\non land Go:\n    pay bonus from bank to player\n", "R0301",
+     "`bonus` is a count (`param bonus = 50`): if it is money, write `param bonus = $50`", "$50", False),
+]
+
+
+@pytest.mark.parametrize("lines,code,help,replacement,machine", DOLLARS, ids=[d[1] + d[3] for d in DOLLARS])
+def test_money_against_a_count_hints_at_the_missing_dollar_and_its_fix_checks(lines, code, help, replacement,
+                                                                               machine, tmp_path):
+    text = tiny_game() + "\n" + lines
+    (diag,) = check(text, tmp_path, "dollar", tmp_path)
+    assert diag.code == code and help in diag.help
+    (fix,) = diag.fixes
+    assert fix.replacement == replacement and (fix.applicability == MACHINE_APPLICABLE) == machine
+    assert [d for d in check(fixes.apply(text, fix), tmp_path, "dollar", tmp_path) if d.is_error] == []
