@@ -22,8 +22,32 @@ from .rules import Rules
 
 @attrs.define
 class Failure:
+    """A line and what failed there. `file` is the file the line is in when it is not the scenario's own
+    (a rule of a variant's base that stopped with an error: base.rules:136, not the house rule's line
+    136), and `notes` then name the scenario's line that ran it."""
+
     line: int
     message: str
+    file: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def where(self, scenario_file: str) -> str:
+        """`file:line`, in the file the line belongs to."""
+        return f"{self.file or scenario_file}:{self.line}"
+
+
+def _stopped(exc: RuleRuntimeError, scenario: ast.Scenario, item) -> Failure:
+    """A rule's run-time error as a failure: at the rule's line, in the rule's file, with a note at the
+    scenario's line that was running when it is elsewhere."""
+    message = f"error[{exc.code}]: {exc.message}"
+    if exc.span is None:
+        return Failure(scenario.span.line, message)
+    here = scenario.span.file or exc.path
+    file = exc.span.file or exc.path
+    if file == here:
+        return Failure(exc.span.line, message)
+    at = item.span if item is not None else scenario.span
+    return Failure(exc.span.line, message, file, (f"while the scenario ran its line {at.line} ({here}:{at.line})",))
 
 
 @attrs.define
@@ -114,8 +138,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
         result.failures.append(Failure(scenario.span.line, str(exc)))
         return result
     except RuleRuntimeError as exc:  # a default that cannot be computed before the game begins
-        result.failures.append(Failure(exc.span.line if exc.span else scenario.span.line,
-                                       f"error[{exc.code}]: {exc.message}"))
+        result.failures.append(_stopped(exc, scenario, None))
         return result
     players = {p.name: p for p in g.state.players}
     env_names = frozenset(players)
@@ -127,6 +150,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
             env["player"] = player
         return env
 
+    item = None
     try:
         for item in scenario.items:
             if isinstance(item, ast.Set):
@@ -187,8 +211,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
         if g.forced_dice:
             result.failures.append(Failure(scenario.span.line, f"{len(g.forced_dice)} forced dice were never rolled"))
     except RuleRuntimeError as exc:
-        line = exc.span.line if exc.span else scenario.span.line
-        result.failures.append(Failure(line, f"error[{exc.code}]: {exc.message}"))
+        result.failures.append(_stopped(exc, scenario, item))
     except AgentError as exc:
         result.failures.append(Failure(scenario.span.line, str(exc)))
     result.events = g.events
