@@ -417,38 +417,44 @@ class TypeChecker:
         self.report(codes.UNKNOWN_NAME, f"unknown name `{node.id}`", node.span, help=help)
         return T.ANY
 
+    def fields_of(self, base: Type, deck: str | None = None) -> dict[str, Type] | None:
+        """The fields a value of type `base` has (a deck's cards too, for the deck named `deck`), or None
+        for a type with no fields. The editor's completion after `x.` asks it too (rulesc/langinfo.py)."""
+        if base.name == "player":
+            return self.player_fields()
+        if base.name == "roll":
+            return dict(ROLL_FIELDS)
+        if base.name == "sale":
+            return dict(SALE_FIELDS)
+        if base.name in self.p.kinds or base.name in self.p.groups:
+            return self.kind_fields(base.name)
+        if base.name in ("square", "card"):
+            return dict(NAME_FIELDS)
+        if base.name == "deck":
+            fields = dict(DECK_FIELDS)
+            if deck in self.p.decks:
+                fields.update({c.name: Type("card") for c in self.p.decks[deck].cards})
+            return fields
+        if base.name == "account":
+            return dict(ACCOUNT_FIELDS)
+        if base.name == "supply":
+            return dict(SUPPLY_FIELDS)
+        return None
+
     def attribute(self, node: ast.Attr, env) -> Type:
         base = self.infer(node.obj, env)
         if base.name == "any":
             return T.ANY
-        if base.name == "player":
-            fields = self.player_fields()
-        elif base.name == "roll":
-            fields = ROLL_FIELDS
-        elif base.name == "sale":
-            fields = SALE_FIELDS
-        elif base.name in self.p.kinds or base.name in self.p.groups:
-            fields = self.kind_fields(base.name)
-        elif base.name == "square":
-            fields = dict(NAME_FIELDS)
-        elif base.name == "deck":
-            fields = dict(DECK_FIELDS)
-            deck = self.p.decks.get(node.obj.id) if isinstance(node.obj, ast.Name) else None
-            if deck is not None:
-                fields.update({c.name: Type("card") for c in deck.cards})
-                if node.name == "showing" and not any(c.lasting for c in deck.cards):
-                    self.report(codes.SHOWING_WITHOUT_LASTING,
-                                f"deck `{deck.name}` has no `lasting` card, so `{deck.name}.showing` is always `none`",
-                                node.span, help="flag the cards that stay in force `lasting`")
-        elif base.name == "card":
-            fields = dict(NAME_FIELDS)
-        elif base.name == "account":
-            fields = dict(ACCOUNT_FIELDS)
-        elif base.name == "supply":
-            fields = dict(SUPPLY_FIELDS)
-        else:
+        fields = self.fields_of(base, node.obj.id if isinstance(node.obj, ast.Name) else None)
+        if fields is None:
             self.report(codes.VALUE_WITHOUT_FIELDS, f"{a_type(base)} has no fields", node.span)
             return T.ANY
+        if base.name == "deck" and isinstance(node.obj, ast.Name) and node.obj.id in self.p.decks:
+            deck = self.p.decks[node.obj.id]
+            if node.name == "showing" and not any(c.lasting for c in deck.cards):
+                self.report(codes.SHOWING_WITHOUT_LASTING,
+                            f"deck `{deck.name}` has no `lasting` card, so `{deck.name}.showing` is always `none`",
+                            node.span, help="flag the cards that stay in force `lasting`")
         if node.name not in fields:
             self.report(codes.UNKNOWN_FIELD, f"{a_type(base)} has no field `{node.name}`", node.span,
                         help=nearest_hint(node.name, fields) or f"its fields are {', '.join(f'`{f}`' for f in fields)}")

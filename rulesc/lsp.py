@@ -15,6 +15,9 @@ both from 1, characters in code points.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from importlib import metadata
 
 from lsprotocol import types as T
@@ -268,7 +271,16 @@ def _lt(a: T.Position, b: T.Position) -> bool:
     return (a.line, a.character) < (b.line, b.character)
 
 
+def _interrupted(signum, frame) -> None:
+    """Ctrl-C ends the server at once. pygls reads stdin in a worker thread, blocked in a read that a
+    KeyboardInterrupt in the main thread does not end (and that Python's exit would wait for), so the
+    process leaves without unwinding: there is nothing to save, and every reply is written whole."""
+    sys.stdout.flush()
+    os._exit(128 + signal.SIGINT)
+
+
 def serve() -> int:
-    """Speak the protocol on stdin and stdout until the client says `exit`."""
+    """Speak the protocol on stdin and stdout until the client says `exit`, closes stdin, or Ctrl-C."""
+    signal.signal(signal.SIGINT, _interrupted)
     server.start_io()
     return 0
