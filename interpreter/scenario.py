@@ -36,7 +36,7 @@ class Failure:
         return f"{self.file or scenario_file}:{self.line}"
 
 
-def _stopped(exc: RuleRuntimeError, scenario: ast.Scenario, item) -> Failure:
+def _stopped(exc: RuleRuntimeError, scenario: ast.Scenario, item: ast.ScenarioItem | None) -> Failure:
     """A rule's run-time error as a failure: at the rule's line, in the rule's file, with a note at the
     scenario's line that was running when it is elsewhere."""
     message = f"error[{exc.code}]: {exc.message}"
@@ -150,9 +150,10 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
             env["player"] = player
         return env
 
-    item = None
+    running: ast.ScenarioItem | None = None  # the item being played, for a note where a rule stops
     try:
         for item in scenario.items:
+            running = item
             if isinstance(item, ast.Set):
                 compiler.statement(item, env_names)(g, env_for())
             elif isinstance(item, ast.ScenarioDice):
@@ -211,7 +212,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
         if g.forced_dice:
             result.failures.append(Failure(scenario.span.line, f"{len(g.forced_dice)} forced dice were never rolled"))
     except RuleRuntimeError as exc:
-        result.failures.append(_stopped(exc, scenario, item))
+        result.failures.append(_stopped(exc, scenario, running))
     except AgentError as exc:
         result.failures.append(Failure(scenario.span.line, str(exc)))
     result.events = g.events
