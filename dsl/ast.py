@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, Union, cast
 
 import attrs
 
-from .diagnostics import Span
+from .diagnostics import Diagnostic, Span
 
 if TYPE_CHECKING:
     from typing_extensions import TypeAlias, dataclass_transform
@@ -995,3 +995,4 @@ class RulesFile:
     sources: dict[str, str] = attrs.Factory(dict)  # every file's text by path, the base files of a variant too
     overrides: tuple[Override, ...] = ()  # a variant's `override param`s: Override records, base's first
     removals: tuple[Variation, ...] = ()  # a variant's `remove …` Variations, base's first: named where what they removed is missed
+    warnings: tuple[Diagnostic, ...] = ()  # Diagnostics of applying a variant's changes that do not stop it (R0517), base's first

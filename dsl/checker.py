@@ -1036,6 +1036,7 @@ def check_program(rules: ast.RulesFile) -> Checked:
     checker = Checker(program, diags)
     checker.run()
     checked = Checked(program, diags, checker.types, checker.assumptions)
+    diags.extend(getattr(rules, "warnings", ()))  # what applying a variant's changes found (R0517)
     if checked.ok:  # the soundness analyses read names and types the checker found sound
         diags.extend(soundness.analyse(checked))
     checked.allowances, problems = allowances((*rules.decls, *getattr(rules, "removals", ())), program.path)

@@ -27,7 +27,8 @@ from importlib import resources
 
 import attrs
 
-from .diagnostics import Diagnostic, Label, Span
+from .diagnostics import Diagnostic, Fix, Label, Span
+from .fixes import fixes_of
 
 ERROR = "error"  # the file cannot be played: `rulesc` exits with status 1 (or `exit_status`)
 WARNING = "warning"  # the file can be played, but something in it is probably a mistake
@@ -50,9 +51,10 @@ class Code:
         return _explanations()[self.code]
 
     def diagnostic(self, message: str, path: str, span: Span | None = None, *, labels: tuple[Label, ...] = (),
-                   notes: tuple[str, ...] = (), help: str | None = None) -> Diagnostic:
+                   notes: tuple[str, ...] = (), help: str | None = None, fixes: tuple[Fix, ...] = ()) -> Diagnostic:
         """A diagnostic of this code, with the code's severity."""
-        return Diagnostic(self.severity, self.code, message, path, span, tuple(labels), tuple(notes), help)
+        return Diagnostic(self.severity, self.code, message, path, span, tuple(labels), tuple(notes),
+                          None if help is None else str(help), tuple(fixes) or fixes_of(help, span))
 
 
 @attrs.frozen
@@ -185,6 +187,8 @@ OVERRIDE_TYPE_MISMATCH = Code("R0514", "override-type-mismatch", ERROR,
 SETUP_READS_PLAYERS = Code("R0515", "setup-reads-players", ERROR,
                            "a default that reads the players or whose turn it is")
 BAD_SUPPLY = Code("R0516", "bad-supply", ERROR, "a supply not on a state count field, or of a size that changes")
+PHASE_KEEPS_BASE_CONDITION = Code("R0517", "phase-keeps-base-condition", WARNING,
+                                  "a replaced phase keeps the base's `when` or `optional`, which it does not state")
 
 
 # ---- R06xx: tables -------------------------------------------------------------------------------
@@ -248,6 +252,8 @@ NEGATIVE_PAYMENT = Code("R1105", "negative-payment", ERROR, "a payment whose amo
 PAYMENT_TO_ITSELF = Code("R1106", "payment-to-itself", WARNING, "a payment from an account to the same account")
 ACCOUNT_NEVER_PAID_INTO = Code("R1107", "account-never-paid-into", WARNING,
                                "an account that rules pay out of and no rule pays into")
+MONEY_SET_WITHOUT_PAYMENT = Code("R1108", "money-set-without-payment", WARNING,
+                                 "a rule changes a money field by `set`, not by a payment")
 
 
 # ---- R12xx: players and information (rulesc/dsl/soundness/) ---------------------------------------

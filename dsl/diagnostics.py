@@ -48,6 +48,26 @@ class Label:
     path: str | None = None
 
 
+MACHINE_APPLICABLE = "machine-applicable"  # applied alone, the file checks with no error it did not have
+MAYBE_INCORRECT = "maybe-incorrect"  # the diagnostic goes, but the fix may be the wrong one (a near name)
+
+
+@attrs.frozen
+class Fix:
+    """A suggested edit: within `span`, the one occurrence of `original` becomes `replacement`. Naming
+    the text it replaces (not only a region) lets a fix be attached where the span covers more than the
+    slip (a whole statement for a misspelt procedure) and refused where the text is not there
+    (`dsl.fixes.apply`). Each fix of a diagnostic is an alternative, applied alone; applied, the file has
+    no more that diagnostic, and a machine-applicable one no error it did not have (tests/test_fixes.py
+    holds every fix raised on the examples to it). A near name is only maybe right: `deposit` is near
+    `position`, which is of another type."""
+
+    span: Span
+    original: str
+    replacement: str
+    applicability: str = MACHINE_APPLICABLE
+
+
 @attrs.frozen
 class Diagnostic:
     severity: str  # "error" | "warning" | "note"
@@ -58,6 +78,7 @@ class Diagnostic:
     labels: tuple[Label, ...] = ()
     notes: tuple[str, ...] = ()
     help: str | None = None
+    fixes: tuple[Fix, ...] = ()  # alternatives, each machine-applicable to the file at `path`
 
     @property
     def is_error(self) -> bool:

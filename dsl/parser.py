@@ -22,6 +22,7 @@ from lark.indenter import DedentError, Indenter
 from . import ast, codes
 from .cache import cached_parser
 from .diagnostics import TAB_WIDTH, Diagnostic, RulesError, Span
+from .fixes import fixes_of
 from .slips import slip_hint
 from .transform import ToAst
 from .walk import walk_depth
@@ -210,7 +211,7 @@ def _syntax_diagnostic(exc: Exception, path: str, last_line: int, first: tuple |
     hint = None if diag.code == codes.DESIGNED_NOT_BUILT.code else slip_hint(
         exc, diag, lines, chunk, _accepted(exc) if isinstance(exc, UnexpectedToken) else set(), _parser())
     if hint is not None:
-        diag = attrs.evolve(diag, help=hint)
+        diag = attrs.evolve(diag, help=str(hint), fixes=fixes_of(hint, diag.span))
     if first is not None and first[1] in VARIANT_FORMS and span.line == first[0]:
         today = f"{diag.help}; " if diag.code == codes.DESIGNED_NOT_BUILT.code or hint is not None else ""
         diag = attrs.evolve(diag, help=f"{today}a variant can write {VARIANT_FORMS[first[1]]} (docs/language.md 5.21)")

@@ -17,7 +17,8 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError
 
-from .diagnostics import TAB_WIDTH, Diagnostic
+from .diagnostics import TAB_WIDTH, Diagnostic, Span
+from .fixes import Help
 from .typecheck import nearest_hint
 
 DECIMAL_MONEY = re.compile(r"\$[0-9,]*\.[0-9]+")
@@ -142,8 +143,11 @@ def _c_operator_hint(exc: Exception, chunk: str) -> str | None:
     found = C_OPERATOR.match(chunk, cast(int, exc.pos_in_stream))  # where lexing stopped (Lark declares it None)
     if found is None:
         return None
-    return (f"write `{C_OPERATOR_WORDS[found.group()[0]]}` for `{found.group()}`: conditions combine with "
-            "`and`, `or` and `not`")
+    word = C_OPERATOR_WORDS[found.group()[0]]
+    before = "" if chunk[found.start() - 1:found.start()].isspace() or found.start() == 0 else " "
+    after = "" if chunk[found.end():found.end() + 1].isspace() else " "
+    return Help(f"write `{word}` for `{found.group()}`: conditions combine with `and`, `or` and `not`",
+                found.group(), [before + word + after])
 
 
 def _comparison_hint(exc: Exception, chunk: str, parser: Lark) -> str | None:
@@ -151,7 +155,8 @@ def _comparison_hint(exc: Exception, chunk: str, parser: Lark) -> str | None:
     expression before the `=` (one may be followed by `=`, in `set x = …`), so what it accepts there no
     longer tells that a comparison could come (it says it expected `:`); trying `==` in its place does."""
     if isinstance(exc, UnexpectedToken) and exc.token.type == "EQUAL" and _mends(parser, chunk, exc.token, "=="):
-        return "to compare, write `==`; a single `=` gives a value (`set x = …`, `let x = …`, `param x = …`)"
+        return Help("to compare, write `==`; a single `=` gives a value (`set x = …`, `let x = …`, `param x = …`)",
+                    "=", ["=="])
     return None
 
 
@@ -164,7 +169,9 @@ def _keyword_hint(exc: Exception, accepted: set[str], chunk: str, parser: Lark) 
     keywords = _keywords(parser)
     near = difflib.get_close_matches(str(exc.token), [keywords[t] for t in accepted if t in keywords],
                                      n=3, cutoff=0.6)
-    return nearest_hint(str(exc.token), [word for word in near if _mends(parser, chunk, exc.token, word)])
+    mending = [word for word in near if _mends(parser, chunk, exc.token, word)]
+    hint = nearest_hint(str(exc.token), mending)
+    return hint and Help(hint, str(exc.token), mending)  # each mends the line: no near guess
 
 
 def _bluffing_hint(line: str, column: int) -> str | None:
@@ -189,7 +196,10 @@ def _set_hint(line_number: int, chunk: str, parser: Lark) -> str | None:
     start = starts[line_number - 1]
     indent = len(chunk[start:]) - len(chunk[start:].lstrip(" \t"))
     if _reads_with(parser, chunk, start + indent, start + indent, "set "):
-        return "to change a value, write `set` before it: `set NAME = VALUE`"
+        target = chunk[start + indent:chunk.index("=", start + indent)].rstrip()
+        column = indent + 1
+        return Help("to change a value, write `set` before it: `set NAME = VALUE`", target, [f"set {target}"],
+                    Span(line_number, column, line_number, column + len(target)))
     return None
 
 

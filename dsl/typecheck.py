@@ -9,15 +9,13 @@ interpreter's compiler. The declarations' own checks build on it in `checker.py`
 
 from __future__ import annotations
 
-import difflib
-
 import attrs
 
-from . import ast, codes
+from . import ast, codes, fixes
 from . import types as T
 from .builtins import (ACCOUNT_FIELDS, BUILTIN_TYPES, NAME_FIELDS, CONTEXT_NAMES, DECK_FIELDS, ENGINE_VALUES, FUNCTIONS, AGGREGATES,
                        GLOBAL_NAMES, MOVE_NAMES, PLAYER_FIELDS, BID_NAMES, ROLL_FIELDS, SALE_FIELDS, SUPPLY_FIELDS)
-from .diagnostics import Diagnostic, Label, Span
+from .diagnostics import MAYBE_INCORRECT, Diagnostic, Label, Span
 from .model import Program
 from .types import Type
 
@@ -116,10 +114,8 @@ def forget(env: dict, fields) -> dict:
 
 
 def nearest_hint(name: str, candidates) -> str | None:
-    matches = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
-    if not matches:
-        return None
-    return "did you mean " + " or ".join(f"`{m}`" for m in matches) + "?"
+    """"did you mean `a`?" for the names nearest a misspelt one, each a machine-applicable fix (`fixes.Help`)."""
+    return fixes.nearest(name, candidates)
 
 
 def _not_a_player(program: Program) -> frozenset | None:
@@ -254,9 +250,37 @@ class TypeChecker:
                         help=f"check it first: `when {path} != none`, or `if {path} != none:`" if path
                         else "check that it is not `none` first")
         else:
+            help = self._account_help(node) if actual.name == "account" and expected.name == "player" else None
+            if expected.name == "money" and actual.name == "count" and not (expected.optional or actual.optional):
+                help = self._dollar_help((node, actual))
             self.report(codes.WRONG_TYPE, f"{what} must be {a_type(expected)}, but this is {a_type(actual)}", node.span,
-                        help=self._account_help(node) if actual.name == "account" and expected.name == "player" else None)
+                        help=help)
         return actual
+
+    def _dollar_help(self, *operands) -> str | None:
+        """Where money meets a count (`pay 50 …`, `cash > 100`, `fee + 5`), the count is most often money
+        written without its `$`: say so, and offer the `$` as a fix where the count is written as a number,
+        here (machine-applicable) or as a parameter's value (maybe the wrong fix: the parameter may be
+        counted elsewhere). None where the two are not money and a count."""
+        names = {t.name for _, t in operands}
+        if len(operands) > 1 and names != {"money", "count"}:
+            return None
+        text = "write amounts of money with `$`, e.g. `$10`"
+        count = next(n for n, t in operands if t.name == "count")
+        if isinstance(count, ast.Name) and count.id in self.p.params:
+            param = self.p.params[count.id]
+            value = param.value
+            written = self.p.text_at(value.span) if isinstance(value, ast.Literal) else ""
+            here = (value.span.file or self.p.path) == (count.span.file or self.p.path)  # a fix edits one file
+            if written.replace(",", "").isdigit() and here:
+                return fixes.Help(f"`{count.id}` is a count (`param {count.id} = {written}`): if it is money, "
+                                  f"write `param {count.id} = ${written}`", written, [f"${written}"], value.span,
+                                  applicability=MAYBE_INCORRECT)
+            return text
+        written = self.p.text_at(count.span) if isinstance(count, ast.Literal) else ""
+        if written.replace(",", "").isdigit():
+            return fixes.Help(f"write amounts of money with `$`: `${written}`", written, [f"${written}"], count.span)
+        return text
 
     def _account_help(self, node) -> str:
         """How to prove an account a player, where a player is needed."""
@@ -322,7 +346,8 @@ class TypeChecker:
         if isinstance(node, ast.Compare):
             left, right = self.infer(node.left, env), self.infer(node.right, env)
             if not T.comparable(left, right, self.board_kinds):
-                self.report(codes.INCOMPARABLE_VALUES, f"cannot compare {a_type(left)} with {a_type(right)}", node.span)
+                self.report(codes.INCOMPARABLE_VALUES, f"cannot compare {a_type(left)} with {a_type(right)}", node.span,
+                            help=self._dollar_help((node.left, left), (node.right, right)))
             elif node.op not in ("==", "!=") and (left.name not in ("money", "count", "percent", "any")
                                                   or left.optional or right.optional):
                 self.report(codes.INCOMPARABLE_VALUES, f"`{node.op}` compares numbers; this is {a_type(left)}", node.span)
@@ -394,38 +419,44 @@ class TypeChecker:
         self.report(codes.UNKNOWN_NAME, f"unknown name `{node.id}`", node.span, help=help)
         return T.ANY
 
+    def fields_of(self, base: Type, deck: str | None = None) -> dict[str, Type] | None:
+        """The fields a value of type `base` has (a deck's cards too, for the deck named `deck`), or None
+        for a type with no fields. The editor's completion after `x.` asks it too (rulesc/langinfo.py)."""
+        if base.name == "player":
+            return self.player_fields()
+        if base.name == "roll":
+            return dict(ROLL_FIELDS)
+        if base.name == "sale":
+            return dict(SALE_FIELDS)
+        if base.name in self.p.kinds or base.name in self.p.groups:
+            return self.kind_fields(base.name)
+        if base.name in ("square", "card"):
+            return dict(NAME_FIELDS)
+        if base.name == "deck":
+            fields = dict(DECK_FIELDS)
+            if deck in self.p.decks:
+                fields.update({c.name: Type("card") for c in self.p.decks[deck].cards})
+            return fields
+        if base.name == "account":
+            return dict(ACCOUNT_FIELDS)
+        if base.name == "supply":
+            return dict(SUPPLY_FIELDS)
+        return None
+
     def attribute(self, node: ast.Attr, env) -> Type:
         base = self.infer(node.obj, env)
         if base.name == "any":
             return T.ANY
-        if base.name == "player":
-            fields = self.player_fields()
-        elif base.name == "roll":
-            fields = ROLL_FIELDS
-        elif base.name == "sale":
-            fields = SALE_FIELDS
-        elif base.name in self.p.kinds or base.name in self.p.groups:
-            fields = self.kind_fields(base.name)
-        elif base.name == "square":
-            fields = dict(NAME_FIELDS)
-        elif base.name == "deck":
-            fields = dict(DECK_FIELDS)
-            deck = self.p.decks.get(node.obj.id) if isinstance(node.obj, ast.Name) else None
-            if deck is not None:
-                fields.update({c.name: Type("card") for c in deck.cards})
-                if node.name == "showing" and not any(c.lasting for c in deck.cards):
-                    self.report(codes.SHOWING_WITHOUT_LASTING,
-                                f"deck `{deck.name}` has no `lasting` card, so `{deck.name}.showing` is always `none`",
-                                node.span, help="flag the cards that stay in force `lasting`")
-        elif base.name == "card":
-            fields = dict(NAME_FIELDS)
-        elif base.name == "account":
-            fields = dict(ACCOUNT_FIELDS)
-        elif base.name == "supply":
-            fields = dict(SUPPLY_FIELDS)
-        else:
+        fields = self.fields_of(base, node.obj.id if isinstance(node.obj, ast.Name) else None)
+        if fields is None:
             self.report(codes.VALUE_WITHOUT_FIELDS, f"{a_type(base)} has no fields", node.span)
             return T.ANY
+        if base.name == "deck" and isinstance(node.obj, ast.Name) and node.obj.id in self.p.decks:
+            deck = self.p.decks[node.obj.id]
+            if node.name == "showing" and not any(c.lasting for c in deck.cards):
+                self.report(codes.SHOWING_WITHOUT_LASTING,
+                            f"deck `{deck.name}` has no `lasting` card, so `{deck.name}.showing` is always `none`",
+                            node.span, help="flag the cards that stay in force `lasting`")
         if node.name not in fields:
             self.report(codes.UNKNOWN_FIELD, f"{a_type(base)} has no field `{node.name}`", node.span,
                         help=nearest_hint(node.name, fields) or f"its fields are {', '.join(f'`{f}`' for f in fields)}")
@@ -574,7 +605,7 @@ class TypeChecker:
                 return left
         help = None
         if "money" in pair and "count" in pair and node.op in "+-":
-            help = "write amounts of money with `$`, e.g. `$10`"
+            help = self._dollar_help((node.left, left), (node.right, right))
         elif "percent" in pair and node.op in "*/":
             help = "`of … rounded` is read left to right with `*` and `/`: write `n * (P of X rounded down)`"
         self.report(codes.IMPOSSIBLE_ARITHMETIC, f"cannot compute {a_type(left)} {node.op} {a_type(right)}", node.span, help=help)

@@ -12,12 +12,12 @@ diagnostics and events point into the base where the base is meant.
 
 from __future__ import annotations
 
-import difflib
 import os
 from pathlib import Path
 
 from . import ast, codes
-from .diagnostics import Diagnostic, Label, RulesError
+from .diagnostics import Diagnostic, Label, RulesError, Span
+from .fixes import Help, nearest
 from .parsed import parse_file
 
 MAX_CHAIN = 16
@@ -89,12 +89,13 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
     decls = list(base.decls)
     overrides = list(base.overrides)
     removals = list(base.removals)
+    warnings = list(base.warnings)
     problems: list[Diagnostic] = []
     for decl in rules.decls[1:]:
         if isinstance(decl, ast.Variation):
             if decl.what.startswith("remove "):
                 removals.append(decl)
-            problem = _apply(decls, decl, overrides)
+            problem = _apply(decls, decl, overrides, warnings)
             if problem is not None:
                 problems.append(problem)
         else:
@@ -103,7 +104,7 @@ def _resolve(rules: ast.RulesFile, path: Path, chain: list) -> ast.RulesFile:
         raise RulesError(problems)
     sources = {**base.sources, rules.path: rules.source}
     return ast.evolve(rules, decls=tuple(decls), sources=sources, overrides=tuple(overrides),
-                      removals=tuple(removals))
+                      removals=tuple(removals), warnings=tuple(warnings))
 
 
 def _shipped_dirs() -> list[Path]:
@@ -156,7 +157,7 @@ REMOVALS = {
 }
 
 
-def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
+def _apply(decls: list, v: ast.Variation, overrides: list, warnings: list) -> Diagnostic | None:
     """Apply one change to the base's declarations (in place); a Diagnostic if it cannot be.
     An overridden parameter is recorded in `overrides` as (the override, the base's declaration),
     so that the type checker can report a value of the wrong type at the override."""
@@ -199,7 +200,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
     elif v.what == "override table":
         return _override_table(decls, v)
     elif v.what in ("replace phase", "remove phase", "insert phase after", "insert phase before"):
-        return _change_phase(decls, v)
+        return _change_phase(decls, v, warnings)
     elif v.what == "override board":
         i = _find(decls, ast.Board)
         if i is None:
@@ -227,7 +228,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
     return None
 
 
-def _change_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
+def _change_phase(decls: list, v: ast.Variation, warnings: list) -> Diagnostic | None:
     """`replace phase NAME`, `remove phase NAME`, `insert phase NAME … after|before OTHER`: the
     turn's phases are changed in place; an inserted phase goes next to the one it names."""
     i = _find(decls, ast.Turn)
@@ -240,9 +241,44 @@ def _change_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
     elif v.node is None:
         del phases[j]
     else:
-        phases[j] = v.node
+        assert isinstance(v.node, ast.Phase)
+        base = phases[j]
+        phases[j], kept = _replaced_phase(base, v.node)
+        if kept:
+            warnings.append(_kept_warning(v, base, kept))
     decls[i] = ast.evolve(decls[i], phases=tuple(phases))
     return None
+
+
+def _replaced_phase(base: ast.Phase, new: ast.Phase) -> tuple[ast.Phase, list[str]]:
+    """The phase `replace phase` makes: the replacement's, with the base's `when` and `optional` where it
+    states none (a phase that runs only in some turns, or may be skipped, stays so unless the variant
+    says otherwise: `when true` runs it every turn). Also which of the two it kept."""
+    kept = []
+    if new.when is None and base.when is not None:
+        new = ast.evolve(new, when=base.when)
+        kept.append("when")
+    if base.optional and not new.optional:
+        new = ast.evolve(new, optional=True)
+        kept.append("optional")
+    return new, kept
+
+
+def _kept_warning(v: ast.Variation, base: ast.Phase, kept: list[str]) -> Diagnostic:
+    """R0517 at the variant's `replace phase`, with a note at the base's phase."""
+    condition = _text(base.when) if "when" in kept else None
+    what = " and ".join(f"`when {condition or '…'}`" if k == "when" else "`optional`" for k in kept)
+    helps = []
+    if "when" in kept:
+        helps.append(f"write the condition on the replacement to keep it (`when {condition or '…'}`), or "
+                     "`when true` to run the phase in every turn")
+    if "optional" in kept:
+        helps.append("write `optional` to keep it; a phase that may no longer be skipped is removed and inserted "
+                     "again (`remove phase`, then `insert phase … after`)")
+    return codes.PHASE_KEEPS_BASE_CONDITION.diagnostic(
+        f"`replace phase {v.target}` keeps the base's {what}, which the replacement does not state",
+        v.span.file or "", v.span, help="; ".join(helps),
+        labels=(Label(base.span, f"the base's phase `{base.name}`", base.span.file or ""),))
 
 
 def _put(decls: list, i: int, node) -> None:
@@ -291,15 +327,41 @@ def _apply_handler(decls: list, v: ast.Variation) -> Diagnostic | None:
 
 
 def _which_help(v: ast.Variation, found: list) -> str:
+    """Name the handlers a header matches more than once. Each form is the base handler's header written
+    again with its bound name (`replace on land Lease p as rent …:`), so the body reads the names it
+    did; applied as a fix to a replacement with no `when`, the header takes the base's condition too, or
+    the replacement would run where the base's never did."""
     verb = v.what.split()[0]
     if all(d.name for d in found):
         if verb == "remove":
             forms = [f"`remove handler {d.name}`" for d in found]
-        else:
-            forms = [f"`replace {v.target} as {d.name} …:`" for d in found]
-        return "name the one you mean: " + " or ".join(forms)
+            return "name the one you mean: " + " or ".join(forms)
+        node = v.node
+        bound = getattr(node, "var", None)
+        written = f"{v.target} {bound}" if bound else v.target
+        forms, headers = [], []
+        for d in found:
+            var = bound or getattr(d, "var", None)
+            header = f"{v.target} {var} as {d.name}" if var else f"{v.target} as {d.name}"
+            forms.append(f"`replace {header} …:`")
+            condition = _text(d.when) if getattr(node, "when", None) is None and var == getattr(d, "var", None) else None
+            headers.append(f"{header} when {condition}" if condition else header)
+        line = Span(v.span.line, v.span.column, v.span.line, v.span.column + len(f"replace {written}"), v.span.file)
+        return Help("name the one you mean: " + " or ".join(forms), written, headers, line)
     return ("name the one you mean: give each a name in the base (`on land Square as NAME:`) and write "
             "`remove handler NAME` or `replace on land Square as NAME …:`")
+
+
+def _text(node) -> str | None:
+    """The source text of a one-line node of a file on disk (a base's condition), or None."""
+    span = getattr(node, "span", None)
+    if span is None or span.file is None or span.end_line != span.line:
+        return None
+    try:
+        lines = Path(span.file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    return lines[span.line - 1][span.column - 1:span.end_column - 1] if span.line <= len(lines) else None
 
 
 def _remove_row(decls: list, v: ast.Variation) -> Diagnostic | None:
@@ -365,8 +427,6 @@ def _missing(v: ast.Variation, what: str, names: list, target: str | None = None
     elif v.what.startswith("insert phase"):  # `insert phase NEW after OLD`
         assert isinstance(v.node, ast.Phase)
         shown = f"insert phase {v.node.name} {v.what.split()[-1]} {v.target}"
-    near = difflib.get_close_matches(target, names, n=3, cutoff=0.6)
-    help = ("did you mean " + " or ".join(f"`{n}`" for n in near) + "?") if near else \
-        (f"the base has: {', '.join(f'`{n}`' for n in names)}" if names else None)
+    help = nearest(target, names) or (f"the base has: {', '.join(f'`{n}`' for n in names)}" if names else None)
     return _error(codes.VARIANT_TARGET_MISSING, f"`{shown}`: the base has no {what} `{target}`{where}", v, help=help)
 

@@ -307,7 +307,7 @@ class ExpressionCodegen:
         if name in ("winner", "game_over"):
             self.reads.add(UNTRACKED)
             return "g.state.winner" if name == "winner" else "g.state.over"
-        raise RuleRuntimeError(f"unknown name `{name}`", p.path, node.span)
+        raise RuleRuntimeError(f"unknown name `{name}`", node.span.file or p.path, node.span)
 
     def _attr(self, node: ast.Attr, sub, local, bound, constants, used) -> str:
         obj = sub(node.obj)

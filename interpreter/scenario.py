@@ -27,8 +27,32 @@ from .scenario_agent import ScenarioAgent, Scripted, Watch
 
 @attrs.define
 class Failure:
+    """A line and what failed there. `file` is the file the line is in when it is not the scenario's own
+    (a rule of a variant's base that stopped with an error: base.rules:136, not the house rule's line
+    136), and `notes` then name the scenario's line that ran it."""
+
     line: int
     message: str
+    file: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def where(self, scenario_file: str) -> str:
+        """`file:line`, in the file the line belongs to."""
+        return f"{self.file or scenario_file}:{self.line}"
+
+
+def _stopped(exc: RuleRuntimeError, scenario: ast.Scenario, item: ast.ScenarioItem | None) -> Failure:
+    """A rule's run-time error as a failure: at the rule's line, in the rule's file, with a note at the
+    scenario's line that was running when it is elsewhere."""
+    message = f"error[{exc.code}]: {exc.message}"
+    if exc.span is None:
+        return Failure(scenario.span.line, message)
+    here = scenario.span.file or exc.path
+    file = exc.span.file or exc.path
+    if file == here:
+        return Failure(exc.span.line, message)
+    at = item.span if item is not None else scenario.span
+    return Failure(exc.span.line, message, file, (f"while the scenario ran its line {at.line} ({here}:{at.line})",))
 
 
 @attrs.define
@@ -178,8 +202,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
         result.failures.append(Failure(scenario.span.line, str(exc)))
         return result
     except RuleRuntimeError as exc:  # a default that cannot be computed before the game begins
-        result.failures.append(Failure(exc.span.line if exc.span else scenario.span.line,
-                                       f"error[{exc.code}]: {exc.message}"))
+        result.failures.append(_stopped(exc, scenario, None))
         return result
     g.observer = watch.observe
     players = {p.name: p for p in g.state.players}
@@ -192,9 +215,11 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
             env["player"] = player
         return env
 
+    running: ast.ScenarioItem | None = None  # the item being played, for a note where a rule stops
     try:
         _script(rules, scenario, players, agents, watch, g)
         for item in scenario.items:
+            running = item
             if isinstance(item, ast.Set):
                 compiler.statement(item, env_names)(g, env_for())
             elif isinstance(item, ast.ScenarioDice):
@@ -273,8 +298,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
         if g.forced_dice:
             result.failures.append(Failure(scenario.span.line, f"{len(g.forced_dice)} forced dice were never rolled"))
     except RuleRuntimeError as exc:
-        line = exc.span.line if exc.span else scenario.span.line
-        result.failures.append(Failure(line, f"error[{exc.code}]: {exc.message}"))
+        result.failures.append(_stopped(exc, scenario, running))
     except AgentError as exc:
         result.failures.append(Failure(scenario.span.line, str(exc)))
     result.refusals.extend(Failure(line, message) for line, message in watch.refusals)

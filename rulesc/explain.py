@@ -35,7 +35,15 @@ house.rules:27:9: error[R0206]: a `Property` has no field `prize`
 `path:line:column: severity[CODE]: message`, then the source line with a caret under the span,
 then `note:` lines (for example where a duplicate was first defined) and a `help:` line. Messages
 are lowercase, names are in backticks. `rulesc check --format json` prints the same diagnostics
-as JSON (`severity`, `code`, `message`, `path`, `span`, `labels`, `notes`, `help`) for tools.
+as JSON (`severity`, `code`, `message`, `path`, `span`, `labels`, `notes`, `help`, `fixes`) for tools.
+
+Where the help suggests an edit (a near name, `==` for `=`, `and` for `&&`, a forgotten `set`, the
+header of the handler a variant means), the diagnostic also carries it as a fix: the text to replace,
+within which span, and by what. `--format json` and `--format sarif` give the fixes, and the language
+server (`rulesc lsp`) offers them as quick fixes. A *machine-applicable* fix, applied, leaves a file
+with no error it did not have; a *maybe-incorrect* one (a near name, which may be of another type)
+removes the diagnostic but may be the wrong word. The suite applies every fix raised on the examples
+of this page and of examples/broken/ and checks the file again (tests/test_fixes.py).
 
 - **error**: the file cannot be played; `rulesc` exits with status 1 (status 2 for the
   input and usage codes {usage}).

@@ -49,7 +49,8 @@ def to_xml(suites: list[Suite]) -> str:
                                  line=str(result.line))
             tests += 1
             if not result.passed:
-                lines = [f"{where}:{f.line}: {f.message}" for f in result.failures]
+                lines = [f"{f.where(where)}: {f.message}" + "".join(f"\n  note: {n}" for n in f.notes)
+                         for f in result.failures]
                 if is_inherited(suite.path, result):
                     skipped += 1
                     ET.SubElement(case, "skipped", message="CHANGED by the house rule: "

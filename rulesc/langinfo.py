@@ -22,7 +22,10 @@ import attrs
 
 from rulesc.dsl import ast, codes, variants
 from rulesc.dsl import builtins as B
+from rulesc.dsl import types as T
 from rulesc.dsl.checker import Checked, check_program
+from rulesc.dsl.model import rule_roots
+from rulesc.dsl.typecheck import TypeChecker
 from rulesc.dsl.diagnostics import RulesError, Span
 from rulesc.dsl.parser import _parser, parse_text, split_declarations
 from rulesc.dsl.source import MAX_BYTES, decode_source
@@ -320,9 +323,38 @@ def hover(analysis: Analysis, line: int, column: int) -> tuple[str, Span] | None
             parts.append(BUILTIN_DOCS[name])
         elif t is not None:
             parts.append(f"**`{name}`**: `{t}`")
-        else:
-            return None
+    said = _line_meta(analysis, line)
+    if said is not None and not any(said in part for part in parts):
+        parts.append(said)
+    if not parts:
+        return None
     return "\n\n---\n\n".join(parts), span
+
+
+def _line_meta(analysis: Analysis, line: int) -> str | None:
+    """What the rule or statement written on `line` says of itself: its citation (the rulebook's words)
+    and its `assumed` mark, for a hover on its keywords (`pay`, `on land …`), where no name is declared."""
+    if analysis.rules is None:
+        return None
+    best = None
+    for node in walk(tuple(analysis.rules.decls)):
+        span = getattr(node, "span", None)
+        if span is None or span.line != line or not same_file(span.file or analysis.path, analysis.path):
+            continue
+        meta = getattr(node, "meta", None)
+        body = getattr(node, "body", None)
+        if not isinstance(meta, ast.Meta) or not (meta.cite or meta.assumed):
+            meta = body.meta if isinstance(body, ast.Block) else None
+        if isinstance(meta, ast.Meta) and (meta.cite or meta.assumed):
+            best = meta
+    if best is None:
+        return None
+    text = []
+    if best.cite:
+        text.append(f'§ "{best.cite}"')
+    if best.assumed:
+        text.append("assumed" + (f": {best.assumed_note}" if best.assumed_note else ""))
+    return "\n\n".join(text)
 
 
 def definition(analysis: Analysis, line: int, column: int) -> list[Decl]:
@@ -360,7 +392,12 @@ def completions(analysis: Analysis, line: int, column: int) -> list[Completion]:
     decls = declarations(analysis)
     m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_0-9]*)$", s)
     if m:
-        return _field_completions(analysis, decls, m.group(1))
+        typed = _typed_field_completions(analysis, m.group(1), line)
+        return typed if typed is not None else _field_completions(analysis, decls, m.group(1))
+    if PAYER.search(s):
+        accounts = _account_completions(analysis, line)
+        if accounts is not None:
+            return accounts
     items = {}
     for name, ds in decls.items():
         if all("field of `" in d.what for d in ds):
@@ -375,6 +412,78 @@ def completions(analysis: Analysis, line: int, column: int) -> list[Completion]:
     for word in keywords():
         items.setdefault(word, Completion(word, "keyword", "keyword"))
     return sorted(items.values(), key=lambda c: ({"name": 0, "function": 1, "type": 2, "keyword": 3}[c.kind], c.label))
+
+
+PAYER = re.compile(r"\bpay\b.*\b(from|to)\s+[A-Za-z_0-9]*$")  # `pay AMOUNT from |`, `… to |`: an account
+
+
+def _typed_names(analysis: Analysis, line: int) -> dict[str, object]:
+    """The names used in the rule around `line` of the file (its declaration's lines) with the types the
+    checker inferred for them, the nearest use first: a rule's `p`, `sale`, `d`, a parameter."""
+    checked = analysis.checked
+    if checked is None:
+        return {}
+    p = checked.program
+    here = [d for d in rule_roots(p) if same_file(d.span.file or p.path, analysis.path)
+            and d.span.line <= line <= max(d.span.last_line, d.span.line)]
+    found: dict[str, tuple[int, object]] = {}
+    for root in here:
+        if isinstance(root, ast.Handler) and root.var and root.target in p.kinds:
+            found[root.var] = (0, T.Type(root.target))
+        for node in walk(root):
+            if isinstance(node, ast.Name) and id(node) in checked.types:
+                distance = abs(node.span.line - line)
+                if node.id not in found or distance < found[node.id][0]:
+                    found[node.id] = (distance, checked.types[id(node)])
+    return {name: t for name, (_, t) in found.items()}
+
+
+def _typed_field_completions(analysis: Analysis, owner: str, line: int) -> list[Completion] | None:
+    """After `x.`, the fields of x's type where the checker knows it (a name of the rule around the
+    cursor, a thing, a deck, a global), or None where it does not."""
+    checked = analysis.checked
+    if checked is None:
+        return None
+    p = checked.program
+    t = _typed_names(analysis, line).get(owner)
+    if t is None and owner in p.things:
+        t = T.Type(p.things[owner].kind)
+    elif t is None and owner in p.decks:
+        t = T.Type("deck")
+    elif t is None and owner in B.GLOBAL_NAMES:
+        t = B.GLOBAL_NAMES[owner]
+    elif t is None and owner == B.PLAYER:
+        t = T.PLAYER
+    if t is None or t.name == "any" or t.is_list:
+        return None
+    fields = TypeChecker(p, []).fields_of(t.required() if t.optional else t, owner)
+    if fields is None:
+        return []
+    where = f"field of `{t.name}`" if t.name in p.kinds else f"{t.name} field"
+    return [Completion(n, "field", f"{ft}, {where}") for n, ft in sorted(fields.items())]
+
+
+def _account_completions(analysis: Analysis, line: int) -> list[Completion] | None:
+    """After `pay … from` or `to`: what may pay or be paid, the players and accounts the rule names (its
+    `player`, the bank, a rule's player-valued names, the global account fields), or None where the file
+    is not checked."""
+    checked = analysis.checked
+    if checked is None:
+        return None
+    p = checked.program
+    items = {name: Completion(name, "name", str(t)) for name, t in B.GLOBAL_NAMES.items()
+             if t.name in ("player", "account") and not t.is_list}
+    for name, t in _typed_names(analysis, line).items():
+        if not t.is_list and t.name in ("player", "account"):
+            items[name] = Completion(name, "name", str(t))
+    rule = [d for d in rule_roots(p) if same_file(d.span.file or p.path, analysis.path)
+            and d.span.line <= line <= max(d.span.last_line, d.span.line)]
+    if rule and not any(isinstance(d, ast.Procedure) for d in rule):  # a procedure sees only its parameters
+        items.setdefault(B.PLAYER, Completion(B.PLAYER, "name", "the player the rule runs for"))
+    for name, f in p.global_fields.items():
+        if f.type.name == "account" and not f.type.is_list:
+            items.setdefault(name, Completion(name, "name", "account (global)"))
+    return sorted(items.values(), key=lambda c: c.label)
 
 
 def _field_completions(analysis: Analysis, decls: dict, owner: str) -> list[Completion]:

@@ -5,7 +5,8 @@ resolved relative to the document's path, from disk; a diagnostic whose code the
 marks `unnecessary` — an unused declaration, a rule that never runs — is tagged so, and an editor fades
 that text rather than underlining it), and answers hover (a name's declaration,
 type and rulebook citation), go to definition (into a variant's base too), completion (names,
-fields after `.`, keywords) and the document outline. The answers come from `rulesc.langinfo`;
+fields after `.`, keywords), the document outline and quick fixes (a diagnostic's suggested edits,
+`dsl/fixes.py`). The answers come from `rulesc.langinfo`;
 this module only translates positions and shapes between it and the protocol.
 
 Positions: the protocol counts lines from 0 and characters in UTF-16 code units; spans count
@@ -14,6 +15,9 @@ both from 1, characters in code points.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from importlib import metadata
 
 from lsprotocol import types as T
@@ -21,8 +25,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from rulesc import langinfo
-from rulesc.dsl import codes
-from rulesc.dsl.diagnostics import Span
+from rulesc.dsl import codes, fixes
+from rulesc.dsl.diagnostics import MACHINE_APPLICABLE, Span
 
 SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
             "note": T.DiagnosticSeverity.Information}
@@ -216,6 +220,32 @@ def completion(ls: RulesServer, params: T.CompletionParams):
     return T.CompletionList(is_incomplete=False, items=items)
 
 
+@server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
+                T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+def code_action(ls: RulesServer, params: T.CodeActionParams):
+    """The suggested fixes of the diagnostics in the range as quick fixes: each one edit of the buffer, the
+    only fix of its diagnostic that is machine-applicable marked preferred (an editor may apply it alone)."""
+    uri = params.text_document.uri
+    analysis = ls.analyses.get(uri) or ls.analyse(uri)
+    text = analysis.text
+    wanted = params.range
+    actions = []
+    for d in analysis.diagnostics:
+        where = span_range(text, d.span)
+        if d.span is None or _lt(where.end, wanted.start) or _lt(wanted.end, where.start):  # touching is near
+            continue
+        found = [(fix, fixes.region(text, fix)) for fix in d.fixes]
+        found = [(fix, span) for fix, span in found if span is not None]
+        for fix, span in found:
+            edit = T.TextEdit(range=span_range(text, span), new_text=fix.replacement)
+            actions.append(T.CodeAction(
+                title=f"{d.code}: replace `{fix.original}` with `{fix.replacement}`", kind=T.CodeActionKind.QuickFix,
+                diagnostics=[T.Diagnostic(range=where, message=d.message, code=d.code, source="rulesc")],
+                is_preferred=len(found) == 1 and fix.applicability == MACHINE_APPLICABLE or None,
+                edit=T.WorkspaceEdit(changes={uri: [edit]})))
+    return actions or None
+
+
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: RulesServer, params: T.DocumentSymbolParams):
     uri = params.text_document.uri
@@ -237,7 +267,20 @@ def _le(a: T.Position, b: T.Position) -> bool:
     return (a.line, a.character) <= (b.line, b.character)
 
 
+def _lt(a: T.Position, b: T.Position) -> bool:
+    return (a.line, a.character) < (b.line, b.character)
+
+
+def _interrupted(signum, frame) -> None:
+    """Ctrl-C ends the server at once. pygls reads stdin in a worker thread, blocked in a read that a
+    KeyboardInterrupt in the main thread does not end (and that Python's exit would wait for), so the
+    process leaves without unwinding: there is nothing to save, and every reply is written whole."""
+    sys.stdout.flush()
+    os._exit(128 + signal.SIGINT)
+
+
 def serve() -> int:
-    """Speak the protocol on stdin and stdout until the client says `exit`."""
+    """Speak the protocol on stdin and stdout until the client says `exit`, closes stdin, or Ctrl-C."""
+    signal.signal(signal.SIGINT, _interrupted)
     server.start_io()
     return 0

@@ -88,7 +88,8 @@ def scenario_results(rules_path: str, results: list) -> dict:
         file = r.file or rules_path
         out.append({"title": r.title, "file": file, "line": r.line, "passed": r.passed,
                     "inherited": is_inherited(rules_path, r),
-                    "failures": [{"line": f.line, "message": f.message} for f in r.failures],
+                    "failures": [{"file": f.file or file, "line": f.line, "message": f.message, "notes": list(f.notes)}
+                                 for f in r.failures],
                     "refused": [{"line": f.line, "message": f.message} for f in r.refusals]})
     return {"passed": sum(1 for r in out if r["passed"]),
             "failed": sum(1 for r in out if not r["passed"] and not r["inherited"]),
@@ -108,7 +109,8 @@ def format_scenarios(data: dict) -> str:
         label = "CHANGED" if r["inherited"] else "FAIL"
         out.append(f"  {label:<8}{r['file']}:{r['line']}  {r['title']}")
         for f in r["failures"]:
-            out.append(f"          {r['file']}:{f['line']}: {f['message']}")
+            out.append(f"          {f.get('file', r['file'])}:{f['line']}: {f['message']}")
+            out.extend(f"            note: {note}" for note in f.get("notes", ()))
     if data["changed_by_variant"]:
         n = data["changed_by_variant"]
         out.append(f"  {n} of the base's scenarios {'gives' if n == 1 else 'give'} other results under this house "

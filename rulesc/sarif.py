@@ -4,7 +4,7 @@ One run of one tool: `tool.driver` lists a reporting descriptor (a "rule") for e
 diagnostic code (dsl/codes.py), with its name, its summary as short description and its docs/errors
 entry as help, plus `invariant` for an invariant the property tests broke; each result names its rule by id and index, has the
 diagnostic's level and message (with its help and notes), the file and region of its span, and
-its secondary labels as related locations. Columns count code points, as spans do.
+its secondary labels as related locations, its suggested fixes as SARIF fixes. Columns count code points, as spans do.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import explain
-from .dsl import codes
+from .dsl import codes, fixes
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERSION = "2.1.0"
@@ -52,6 +52,25 @@ def _location(path: str, span, message: str | None = None, id_: int | None = Non
     return loc
 
 
+def _fixes(d) -> list[dict]:
+    """The diagnostic's fixes as SARIF fixes: each one replacement in the diagnostic's file, at the
+    exact region of the text it replaces (read from the file; a fix whose text is not there is left out)."""
+    if not d.fixes:
+        return []
+    try:
+        source = Path(d.path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    out = []
+    for fix in d.fixes:
+        where = fixes.region(source, fix)
+        if where is not None:
+            out.append({"description": {"text": f"replace `{fix.original}` with `{fix.replacement}` ({fix.applicability})"},
+                        "artifactChanges": [{"artifactLocation": _artifact(d.path), "replacements": [
+                            {"deletedRegion": _region(where), "insertedContent": {"text": fix.replacement}}]}]})
+    return out
+
+
 class Log:
     """A SARIF log being built: add diagnostics and property failures, then `to_json()`."""
 
@@ -89,6 +108,9 @@ class Log:
                    for i, label in enumerate(d.labels)]
         if related:
             result["relatedLocations"] = related
+        suggested = _fixes(d)
+        if suggested:
+            result["fixes"] = suggested
         self.results.append(result)
 
     def add_failure(self, path: str, failure) -> None:

@@ -66,7 +66,7 @@ def test_hover_shows_an_expression_type_for_a_local_name():
     analysis = langinfo.analyse(text, str(path))
     number = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("    pay p.rents[p.houses]"))
     markdown, span = langinfo.hover(analysis, number, 9)  # the `p` of `p.rents`
-    assert markdown == "**`p`**: `Lease`" and (span.column, span.end_column) == (9, 10)
+    assert markdown == '**`p`**: `Lease`\n\n---\n\n§ "House Rents"' and (span.column, span.end_column) == (9, 10)
 
 
 def test_completion_after_a_dot_offers_the_fields_of_what_is_before_it():
@@ -95,3 +95,59 @@ def test_a_variant_buffer_is_checked_with_its_base_and_a_base_problem_is_shown_o
     assert langinfo.analyse(text, str(variant)).diagnostics == []
     (problem,) = langinfo.analyse(text.replace("salary", "wages"), str(variant)).diagnostics
     assert problem.code == "R0510" and problem.span.line == 3
+
+
+FINANCE = ROOT / "games" / "finance.rules"
+
+
+def _finance():
+    text = FINANCE.read_text("utf-8")
+    return text, langinfo.analyse(text, str(FINANCE))
+
+
+def _typed(analysis, text: str, line: int, prefix: str) -> set:
+    """The labels offered with `prefix` typed at the start of line `line` of the rule there (the buffer as
+    the editor has it: a line being typed, the last analysis that parsed)."""
+    lines = text.splitlines()
+    indent = lines[line - 1][:len(lines[line - 1]) - len(lines[line - 1].lstrip())]
+    lines.insert(line, indent + prefix)
+    probe = langinfo.Analysis(analysis.path, "\n".join(lines) + "\n", [], analysis.rules, analysis.checked)
+    return {c.label for c in langinfo.completions(probe, line + 1, len(indent + prefix) + 1)}
+
+
+def _line(text: str, start: str) -> int:
+    return next(i for i, s in enumerate(text.splitlines(), 1) if s.lstrip().startswith(start))
+
+
+def test_completion_after_a_dot_offers_only_the_fields_of_the_names_type():
+    text, analysis = _finance()
+    rent = _line(text, "pay p.rents[p.houses]")
+    lease = _typed(analysis, text, rent, "pay p.")
+    assert lease == {"houses", "name", "number", "owner", "rents", "series", "value", "withdrawn"}
+    roll = _typed(analysis, text, _line(text, "move player by d.total"), "move player by d.")
+    assert roll == {"total", "doubles", "faces"}
+    sale = _typed(analysis, text, _line(text, "pay sale.price from sale.winner"), "pay sale.")
+    assert sale == {"price", "winner"}
+    player = _typed(analysis, text, rent, "pay player.")
+    assert {"cash", "position", "out"} <= player and "rents" not in player and "total" not in player
+
+
+def test_completion_after_pay_from_or_to_offers_what_pays_and_is_paid():
+    text, analysis = _finance()
+    rent = _line(text, "pay p.rents[p.houses]")
+    payers = _typed(analysis, text, rent, "pay $1 from ")
+    assert {"player", "bank", "current"} <= payers and not payers & {"Lease", "pay", "Wayback", "p", "count"}
+    assert _typed(analysis, text, rent, "pay $1 from player to ") == payers
+
+
+def test_hover_on_a_rules_keywords_shows_its_citation_and_its_assumed_mark():
+    text, analysis = _finance()
+    rent = _line(text, "on land Lease p as rent")
+    markdown, _ = langinfo.hover(analysis, rent, 2)  # `on`
+    assert markdown.startswith('§ "The owner may collect the amount of rent stipulated')
+    tariff = _line(text, "pay tariff of player.cash rounded down")
+    markdown, _ = langinfo.hover(analysis, tariff, 6)  # `pay`
+    assert markdown == "assumed: the rulebook gives no rounding"
+    bid = _line(text, "param opening_bid")
+    markdown, _ = langinfo.hover(analysis, bid, 8)  # the parameter's name: its declaration says it once
+    assert markdown.count("assumed: the rulebook names no lowest bid") == 1

@@ -7,6 +7,9 @@ Every wait has a timeout, so a server that hangs or never answers fails the test
 from __future__ import annotations
 
 import asyncio
+import json
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -209,3 +212,65 @@ def test_a_file_that_does_not_parse_gets_its_syntax_errors_and_the_server_keeps_
             assert await s.stop() == 0
 
     run(session())
+
+
+def test_a_diagnostics_fix_is_a_quick_fix_that_edits_the_buffer(tmp_path):
+    text = FINANCE.read_text("utf-8").replace("pay circuit_income from bank to player",
+                                               "pay circuit_incom from bank to player")
+
+    async def session():
+        s = Session()
+        init = await s.start()
+        assert init.capabilities.code_action_provider
+        try:
+            uri = s.open(FINANCE, text)
+            (error,) = [d for d in await s.diagnostics_for(uri) if d.severity == T.DiagnosticSeverity.Error]
+            actions = await asyncio.wait_for(s.client.text_document_code_action_async(T.CodeActionParams(
+                text_document=T.TextDocumentIdentifier(uri=uri), range=error.range,
+                context=T.CodeActionContext(diagnostics=[error]))), WAIT)
+            (action,) = actions
+            assert action.kind == T.CodeActionKind.QuickFix and "circuit_income" in action.title
+            (edit,) = action.edit.changes[uri]
+            assert edit.new_text == "circuit_income" and edit.range == error.range
+            assert not action.is_preferred  # a near name may be the wrong one: the editor does not apply it alone
+        finally:
+            assert await s.stop() == 0
+
+    run(session())
+
+
+def _server() -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "rulesc", "lsp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _answers_initialize(process: subprocess.Popen) -> None:
+    """Send `initialize` and read the reply: the server is up and in its loop."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+    process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    process.stdin.flush()
+    header = process.stdout.readline()
+    assert header.startswith(b"Content-Length:"), header
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "end of input", "exit"])
+def test_the_server_ends_on_ctrl_c_on_the_end_of_its_input_and_on_exit(how):
+    process = _server()
+    try:
+        _answers_initialize(process)
+        if how == "ctrl-c":
+            process.send_signal(signal.SIGINT)
+        elif how == "end of input":
+            process.stdin.close()
+        else:
+            body = b'{"jsonrpc": "2.0", "method": "exit"}'
+            process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            process.stdin.flush()
+        code = process.wait(WAIT)  # a bound against a hang, not a measure
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert code == (128 + signal.SIGINT if how == "ctrl-c" else 0)
+    assert b"Traceback" not in process.stderr.read()

@@ -121,3 +121,28 @@ SHIPPED = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "examples").
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_shipped_games_and_house_rules_give_no_money_or_ownership_finding(path):
     assert findings(path) == []
+
+
+# ---- money changed by `set` (R1108) -------------------------------------------------------------------
+
+def test_a_set_of_cash_in_a_rule_is_money_from_nowhere_at_the_set_line():
+    (found,) = [d for d in findings(BROKEN / "money_from_nowhere.rules") if d.code == "R1108"]
+    assert (found.severity, found.span.line, found.span.column) == ("warning", 7, 5)
+    assert found.message.startswith("`set player.cash` changes money with no payment")
+    assert found.labels[0].path.endswith("base.rules") and "allow money-set-without-payment" in found.help
+
+
+def test_a_money_field_declared_to_be_set_is_not_reported_and_the_declaration_is_what_allows_it(tmp_path):
+    text = (DATA / "good_amounts.rules").read_text(encoding="utf-8")
+    assert findings(DATA / "good_amounts.rules") == []
+    undeclared = tmp_path / "undeclared.rules"
+    undeclared.write_text(text.replace("allow money-set-without-payment   ", "").replace(
+        '"../../games/finance.rules"', f'"{ROOT / "games" / "finance.rules"}"'), encoding="utf-8")
+    assert [d.code for d in findings(undeclared)] == ["R1108"]
+
+
+def test_the_setup_and_scenarios_may_set_money(tmp_path):
+    path = tmp_path / "setup.rules"
+    path.write_text(f'extends "{ROOT / "games" / "finance.rules"}"\n\nsetup:\n    for p in players:\n'
+                    '        set p.cash = $900\n', encoding="utf-8")
+    assert [d for d in findings(path) if d.code == "R1108"] == []

@@ -161,7 +161,7 @@ def test_an_action_is_replaced_and_removed(tmp_path):
 
 def test_invariants_end_conditions_params_and_decks_are_removed(tmp_path):
     rules = load(tmp_path, 'remove invariant "houses within the cap"\nremove end "time is up"\n'
-                           'replace phase spare "nothing":\n    pass\nremove deck Spare\n')
+                           'replace phase spare "nothing" when true:\n    pass\nremove deck Spare\n')
     assert [d.text for d in rules.decls if isinstance(d, ast.Invariant)] == ["a lot with houses has an owner"]
     assert [d.reason for d in rules.decls if isinstance(d, ast.EndDecl)] == ["last player standing"]
     assert not [d for d in rules.decls if isinstance(d, ast.Deck) and d.name == "Spare"]

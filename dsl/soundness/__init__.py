@@ -23,9 +23,9 @@ Analysis = Callable[..., Iterable[Diagnostic]]
 # Each analysis, in the order their findings are reported (they are sorted by position afterwards).
 ANALYSES: tuple[Analysis, ...] = ()
 
-from . import accounts, amounts, ownership, payers  # noqa: E402  (money and ownership: R11xx)
+from . import accounts, amounts, money_set, ownership, payers  # noqa: E402  (money and ownership: R11xx)
 
-ANALYSES += (accounts.analyse, payers.analyse, ownership.analyse, amounts.analyse)
+ANALYSES += (accounts.analyse, payers.analyse, ownership.analyse, amounts.analyse, money_set.analyse)
 
 
 def _players_and_information() -> tuple[Analysis, ...]:

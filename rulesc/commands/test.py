@@ -53,7 +53,9 @@ def run(args) -> int:
                 changed += 1
             print(f"{verdict}  {where}:{result.line}  {result.title}")
             for f in result.failures:
-                print(f"      {where}:{f.line}: {f.message}")
+                print(f"      {f.where(where)}: {f.message}")
+                for note in f.notes:
+                    print(f"        note: {note}")
             _refusals(where, result)
             if args.verbose:
                 for line in events_to_jsonl(result.events).splitlines():
