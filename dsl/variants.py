@@ -328,7 +328,7 @@ def _apply_handler(decls: list, v: ast.Variation) -> Diagnostic | None:
 
 def _which_help(v: ast.Variation, found: list) -> str:
     """Name the handlers a header matches more than once. Each form is the base handler's header written
-    again with its bound name (`replace on land Lease p as rent …:`), so the body reads the names it
+    again with its bound name (`replace on land Kind p as NAME …:`), so the body reads the names it
     did; applied as a fix to a replacement with no `when`, the header takes the base's condition too, or
     the replacement would run where the base's never did."""
     verb = v.what.split()[0]
