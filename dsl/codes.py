@@ -135,6 +135,7 @@ ROLL_AGAIN_NEVER_ROLLS = Code("R0315", "roll-again-never-rolls", ERROR,
                               "a roll again on doubles that never rolls again")
 UNKNOWN_SCENARIO_ANSWER = Code("R0316", "unknown-scenario-answer", ERROR,
                                "a scenario answers a decision the rules never ask, or with an option it does not have")
+SPLIT_WITHOUT_ROUNDING = Code("R0317", "split-without-rounding", ERROR, "a `split` that does not say how shares are rounded")
 
 
 # ---- R04xx: reachability and unused declarations -------------------------------------------------

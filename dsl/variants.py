@@ -200,6 +200,14 @@ def _apply(decls: list, v: ast.Variation, overrides: list) -> Diagnostic | None:
         return _override_table(decls, v)
     elif v.what in ("replace phase", "remove phase", "insert phase after", "insert phase before"):
         return _change_phase(decls, v)
+    elif v.what in ("replace status phase", "remove status phase"):
+        return _change_status_phase(decls, v)
+    elif v.what in ("replace procedure", "replace define"):
+        kind = ast.Procedure if v.what == "replace procedure" else ast.Define
+        i = _find(decls, kind, lambda d: d.name == v.target)
+        if i is None:
+            return _missing(v, v.what.split()[1], [d.name for d in decls if isinstance(d, kind)])
+        decls[i] = v.node
     elif v.what == "override board":
         i = _find(decls, ast.Board)
         if i is None:
@@ -238,6 +246,25 @@ def _change_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
     if v.what.startswith("insert"):
         phases.insert(j + 1 if v.what.endswith("after") else j, v.node)
     elif v.node is None:
+        del phases[j]
+    else:
+        phases[j] = v.node
+    decls[i] = ast.evolve(decls[i], phases=tuple(phases))
+    return None
+
+
+def _change_status_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
+    """`replace phase STATUS.NAME …:` / `remove phase STATUS.NAME`: a phase of a status's own turn,
+    changed in place."""
+    status_name, _, name = v.target.partition(".")
+    i = _find(decls, ast.Status, lambda d: d.name == status_name)
+    if i is None:
+        return _missing(v, "status", [d.name for d in decls if isinstance(d, ast.Status)], status_name)
+    phases = list(decls[i].phases)
+    j = next((k for k, p in enumerate(phases) if p.name == name), None)
+    if j is None:
+        return _missing(v, f"phase in status `{status_name}`", [p.name for p in phases], name)
+    if v.node is None:
         del phases[j]
     else:
         phases[j] = v.node

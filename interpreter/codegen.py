@@ -469,11 +469,19 @@ class ExpressionCodegen:
 
     def _percent_of(self, node: ast.PercentOf, sub, local, bound, constants, used) -> str:
         pct, base = sub(node.percent), sub(node.base)
+        if node.unit is not None:  # `rounded up to $100`
+            return f"_round({base} * {pct}, 100, {sub(node.unit)}, {node.rounding!r})"
         if node.rounding == "down":
             return f"({base} * {pct} // 100)"
         if node.rounding == "up":
             return f"(-(-{base} * {pct} // 100))"
         return f"(({base} * {pct} * 2 + 100) // 200)"
+
+    def _rounded(self, node: ast.Rounded, sub, local, bound, constants, used) -> str:
+        value = node.value
+        if isinstance(value, ast.BinOp) and value.op == "/":  # the exact quotient is rounded
+            return f"_round({sub(value.left)}, {sub(value.right)}, {sub(node.unit)}, {node.rounding!r})"
+        return f"_round({sub(value)}, 1, {sub(node.unit)}, {node.rounding!r})"
 
     def _list(self, node: ast.ListExpr, sub, local, bound, constants, used) -> str:
         return "[" + ", ".join(sub(i) for i in node.items) + "]"
@@ -484,7 +492,7 @@ class ExpressionCodegen:
     _TRANSLATIONS: ClassVar[dict[type, Callable[..., str]]] = {
         ast.Literal: _literal, ast.Name: _name, ast.Attr: _attr, ast.Index: _index, ast.Call: _call,
         ast.Aggregate: _aggregate, ast.BinOp: _binop, ast.Compare: _compare, ast.BoolOp: _boolop,
-        ast.Not: _not, ast.Neg: _neg, ast.PercentOf: _percent_of, ast.ListExpr: _list,
+        ast.Not: _not, ast.Neg: _neg, ast.PercentOf: _percent_of, ast.Rounded: _rounded, ast.ListExpr: _list,
         ast.Conditional: _conditional}
 
     # ---- the shapes written as what they compute (found by `Shapes`, analysis.py) ---------------

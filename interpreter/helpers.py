@@ -29,6 +29,21 @@ def _div(a, b):
     return a // b
 
 
+def _round(num, den, unit, mode):
+    """num / den rounded to a multiple of `unit`: down (toward minus infinity), up, or to the nearest
+    (halves up), computed exactly in whole numbers: `rounded up to $100`, `10% of x rounded down`."""
+    if den == 0:
+        raise Problem("division by zero")
+    if unit <= 0:
+        raise Problem(f"a rounding unit of {unit}: it must be above 0")
+    whole = den * unit
+    if mode == "down":
+        return (num // whole) * unit
+    if mode == "up":
+        return -((-num) // whole) * unit
+    return ((2 * num + whole) // (2 * whole)) * unit
+
+
 def _extreme(fn, values, name):
     if not values:
         raise Problem(f"`{name}` of an empty list")
@@ -53,5 +68,5 @@ def _one(item, kind: str) -> tuple:
 # that each `except` in generated code is a few bytes (its handler lies between the lines that run).
 EXPRESSION_ERRORS = (Problem, AttributeError, TypeError, KeyError, IndexError)
 
-HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_one": _one, "_Thing": Thing,
+HELPERS = {"_at": _at, "_div": _div, "_round": _round, "_extreme": _extreme, "_best": _best, "_one": _one, "_Thing": Thing,
            "_ERRORS": EXPRESSION_ERRORS}

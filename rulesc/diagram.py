@@ -523,11 +523,13 @@ class _Builder:
         label.line("each player in turn may act", size=9)
         for name in p.actions:  # declaration order
             action = p.actions[name]
-            head = name + (f"({action.param.name}: {action.param.kind})" if action.param else "")
+            head = name + (f"({action.param.name}: {' or '.join(action.param.kinds)})" if action.param else "")
             if action.amount is not None:  # an amount the player chooses: its step, the range is in the file
                 head = f"{name}({action.param.name}: {action.param.kind} in steps of {self.cond(action.amount.step)})"
             limit = ""
-            if action.limit is not None:
+            if action.limit_expr is not None:
+                limit = f", ({self.cond(action.limit_expr)}) per {action.per}"
+            elif action.limit is not None:
                 limit = f", {'once' if action.limit == 1 else action.limit} per {action.per}"
             timing = action.timing + (f" {action.relation} {action.phase}" if action.phase is not None else "")
             label.line(f"• {head}, {timing}{limit}")
