@@ -811,7 +811,7 @@ class Checker(TypeChecker):
     def check_ends(self, scope):
         for end in self.p.ends:
             self.expect(end.condition, T.BOOL, scope, "an end condition")
-            self.expect(end.winner, T.PLAYER.maybe(), scope, "the winner")
+            self.expect_winner(end.winner, scope)
         if not self.p.ends and not any(isinstance(n, ast.EndGame) for n in walk.walk(rule_roots(self.p))):
             self.report(codes.NO_END_CONDITION, "the game has no `end when`; only the turn limit will end it",
                         self.p.game.span if self.p.game else Span(1, 1, 1, 2))
@@ -822,6 +822,7 @@ class Checker(TypeChecker):
             self.assume(f"scenario \"{scenario.title}\"", scenario.meta, scenario.span)
             env = dict(scope)
             env["winner"] = T.PLAYER.maybe()
+            env["winners"] = T.list_of(T.PLAYER)
             env["game_over"] = T.BOOL
             first_players = None
             self.scenario_players: set[str] = set()

@@ -171,6 +171,13 @@ class TypeChecker:
         self.board_kinds = program.board_kinds
         self.not_a_player = _not_a_player(program)
 
+    def expect_winner(self, node, env) -> None:
+        """A winner: a player, `none`, or a list of players who share the win (`leaders(…)`)."""
+        t = self.infer(node, env)
+        if t.is_list and t.element is not None and t.element.name in ("player", "any"):
+            return
+        self.expect(node, T.PLAYER.maybe(), env, "the winner")
+
     def rounding_unit(self, unit, t: Type, env) -> None:
         """The `to U` of a rounding: of the rounded value's type, and above 0 where it is written out."""
         self.expect(unit, t, env, "the unit rounded to")
@@ -559,14 +566,15 @@ class TypeChecker:
             if node.body is not None:
                 self.expect(node.body, T.BOOL, inner, "the condition of `first`")
             return element.maybe()
-        if node.func == "best":
+        if node.func in ("best", "leaders"):  # the first with the highest score / all tied for it
             if node.body is None:
-                self.report(codes.WRONG_ARGUMENT_COUNT, "`best(x in list: score)` needs a score", node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT, f"`{node.func}(x in list: score)` needs a score", node.span)
             else:
                 t = self.infer(node.body, inner)
                 if t.name not in ("money", "count", "any"):
-                    self.report(codes.WRONG_TYPE, f"`best` ranks by money or a count; this is {a_type(t)}", node.body.span)
-            return element.maybe()
+                    self.report(codes.WRONG_TYPE, f"`{node.func}` ranks by money or a count; this is {a_type(t)}",
+                                node.body.span)
+            return element.maybe() if node.func == "best" else T.list_of(element)
         if node.func in ("all", "any"):
             if node.body is None:
                 self.report(codes.WRONG_ARGUMENT_COUNT, f"`{node.func}(x in list: condition)` needs a condition", node.span)
@@ -814,7 +822,7 @@ class TypeChecker:
                             help="`raise cash` lets a debtor sell and borrow; put it in `on debt:`")
             return env
         if isinstance(s, ast.EndGame):
-            self.expect(s.winner, T.PLAYER.maybe(), env, "the winner")
+            self.expect_winner(s.winner, env)
             return env
         if isinstance(s, ast.If):
             branch_env = env

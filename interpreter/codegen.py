@@ -304,9 +304,9 @@ class ExpressionCodegen:
         if name in self._marks():
             self.reads.add(UNTRACKED)
             return f"({name!r} in g.move_marks)"
-        if name in ("winner", "game_over"):
+        if name in ("winner", "winners", "game_over"):
             self.reads.add(UNTRACKED)
-            return "g.state.winner" if name == "winner" else "g.state.over"
+            return {"winner": "g.state.winner", "winners": "g.state.winners"}.get(name, "g.state.over")
         raise RuleRuntimeError(f"unknown name `{name}`", p.path, node.span)
 
     def _attr(self, node: ast.Attr, sub, local, bound, constants, used) -> str:
@@ -433,6 +433,8 @@ class ExpressionCodegen:
             return f"next(({var} {loop}), None)"
         if node.func == "best":
             return f"_best(({body}, {var}) {loop})"
+        if node.func == "leaders":
+            return f"_leaders(({body}, {var}) {loop})"
         if node.func == "count":  # a list's length: cheaper than a sum over a generator
             if body is None and where is None:
                 return f"len({source})"

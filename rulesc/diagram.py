@@ -549,7 +549,20 @@ class _Builder:
             self.draws("action_window", action.body)
             if self.has(action.body, ast.Move):
                 self.movers.append("action_window")
+        self.trade_handlers()
         return "action_window"
+
+    def trade_handlers(self) -> None:
+        """`on trade` handlers: a node each, reached from the action window when a trade completes."""
+        for i, handler in enumerate((h for h in self.p.handlers if h.event == "trade"), 1):
+            nid = f"trade_{i}"
+            label = _Label().title("on trade" + (f" {handler.target} {handler.var}" if handler.target else ""))
+            label.line("each thing of it that changes hands" if handler.target else "a trade completes", size=9)
+            self.rule_text(label, handler.when, handler.body.meta, name=handler.name)
+            self.notes(label, handler.body)
+            self.g.node(nid, str(label), **_style("actions"))
+            self.edge("action_window", nid, "a trade completes", style="dashed", color=COLOURS["actions"][1])
+            self.record_body(nid, handler.body)
 
     def end_checks(self) -> tuple[dict, str]:
         """One diamond per `end when` (and the turn limit), chained; the last loops to the next turn."""
