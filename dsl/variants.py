@@ -263,7 +263,7 @@ def _change_status_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
     phases = list(decls[i].phases)
     j = next((k for k, p in enumerate(phases) if p.name == name), None)
     if j is None:
-        return _missing(v, f"phase in status `{status_name}`", [p.name for p in phases], name)
+        return _missing(v, "phase", [p.name for p in phases], name, f" in status `{status_name}`")
     if v.node is None:
         del phases[j]
     else:
@@ -386,7 +386,7 @@ def _override_table(decls: list, v: ast.Variation) -> Diagnostic | None:
 
 def _missing(v: ast.Variation, what: str, names: list, target: str | None = None, where: str = "") -> Diagnostic:
     target = target or v.target
-    shown = f"{v.what} {v.target}"
+    shown = f"{v.what.replace('status ', '')} {v.target}"
     if v.what.endswith("handler") and " " in v.target:  # `remove on land Square`, `replace before turn`
         shown = f"{v.what.split()[0]} {v.target}"
     elif v.what.startswith("insert phase"):  # `insert phase NEW after OLD`
