@@ -188,11 +188,24 @@ class Neg:
 
 @node
 class PercentOf:
-    """`10% of player.cash rounded down`: a percentage with its declared rounding."""
+    """`10% of player.cash rounded down`: a percentage with its declared rounding, to the currency's
+    unit or, with `to U`, to a multiple of U (`rounded up to $100`)."""
 
     percent: Expr
     base: Expr
     rounding: str
+    span: Span
+    unit: Expr | None = None
+
+
+@node
+class Rounded:
+    """`X rounded R to U`: X to a multiple of U (money or a count), down, up or to the nearest; after a
+    `/` (`bonus / count(tied) rounded up to $100`) the exact quotient is rounded, not the whole-number one."""
+
+    value: Expr
+    rounding: str  # "down" | "up" | "nearest"
+    unit: Expr
     span: Span
 
 
@@ -204,7 +217,7 @@ class ListExpr:
 
 # An expression: every node class above (tests/test_types.py checks that the union holds them all).
 Expr: TypeAlias = Union[Literal, Name, Attr, Index, Call, Aggregate, Conditional, BinOp, Compare, BoolOp, Not, Neg,
-                        PercentOf, ListExpr]
+                        PercentOf, Rounded, ListExpr]
 
 
 # ---- statements ----------------------------------------------------------------
@@ -249,6 +262,20 @@ class Pay:
     amount: Expr
     source: Expr
     target: Expr
+    span: Span
+    meta: Meta = NO_META
+
+
+@statement
+class Split:
+    """`split A from X among PS rounded R to U`: each player of PS is paid A / count(PS), rounded to a
+    multiple of U; the payer keeps what rounding down leaves (nothing happens for no one)."""
+
+    amount: Expr
+    source: Expr
+    among: Expr
+    rounding: str  # "" when none is written (an error the checker reports)
+    unit: Expr | None
     span: Span
     meta: Meta = NO_META
 
@@ -738,6 +765,11 @@ class ParamDecl:
     name: str
     kind: str
     span: Span
+    also: tuple[str, ...] = ()  # `(p: Street or Railroad or Utility)`: the other kinds it ranges over
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return (self.kind, *self.also)
 
 
 @node
@@ -764,6 +796,7 @@ class ActionDecl:
     amount: AmountRange | None = None  # `param` is (var, "money" or "count") chosen in this range
     limit: int | None = None  # how many times a player may take it ...
     per: str | None = None  # ... per "turn" (each turn of the game) or per "visit" (each arrival of his token)
+    limit_expr: Expr | None = None  # `(EXPR) per turn`: the limit computed when the action is offered (`player` bound)
 
 
 @node
@@ -962,7 +995,7 @@ class Scenario:
 
 # A statement: a line of a rule's body, every class declared with @statement (STATEMENT_CLASSES;
 # tests/test_types.py checks that the two agree).
-Stmt: TypeAlias = Union[Roll, RollAgain, Move, Pay, Set, Let, Draw, Discard, DiscardHeld, PlayCard, ExtraTurn, Pass,
+Stmt: TypeAlias = Union[Roll, RollAgain, Move, Pay, Split, Set, Let, Draw, Discard, DiscardHeld, PlayCard, ExtraTurn, Pass,
                         Window, UseCard, Put, Release, Eliminate, EndTurn, EndGame, RaiseCash, If, For, Auction,
                         ChooseFor, Choose, Do]
 

@@ -65,7 +65,7 @@ ENGINE_VALUES = frozenset({"roll", "sale", "deck", "card", "square", "account", 
 # ---- functions -----------------------------------------------------------------------------------------
 
 FUNCTIONS = ("count", "min", "max", "even", "odd", "ahead", "holds")  # called `f(a, b)`
-AGGREGATES = frozenset({"all", "any", "count", "sum", "min", "max", "first", "best", "list"})  # `f(x in c: …)`
+AGGREGATES = frozenset({"all", "any", "count", "sum", "min", "max", "first", "best", "leaders", "list"})  # `f(x in c: …)`
 
 # ---- the game header -----------------------------------------------------------------------------------
 

@@ -446,7 +446,7 @@ class Checker(TypeChecker):
             for action in p.actions.values():
                 takes = any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr) and n.target.name == supply.field
                             and getattr(self.types.get(id(n.target.obj)), "name", None) == supply.kind
-                            for n in walk.walk(action.body))
+                            and not _returns_pieces(n) for n in walk.walk(action.body))
                 tests = action.when is not None and any(isinstance(n, ast.Name) and n.id == supply.name
                                                         for n in walk.walk(action.when))
                 if takes and not tests:
@@ -545,6 +545,22 @@ class Checker(TypeChecker):
                                 help=nearest_hint(h.target, list(p.squares) + list(p.kinds) + list(p.things)))
                     if h.var is not None:
                         env[h.var] = T.ANY  # already reported: don't report every use of the name too
+            elif h.event == "trade":  # `on trade:` each completed trade; `on trade K x:` each thing of K traded
+                env["partner"] = T.PLAYER
+                traded = [k.id for k in p.trade.kinds] if p.trade is not None else []
+                if h.target is not None and h.target not in p.kinds:
+                    self.report(codes.BAD_HANDLER_TARGET, f"`on trade` takes a kind, and `{h.target}` is not one",
+                                h.target_span, help=nearest_hint(h.target, traded) or "e.g. `on trade Property p:`")
+                elif h.target is not None and h.var is None:
+                    self.report(codes.UNNAMED_HANDLER_THING, f"`on trade {h.target}` needs a name for the thing",
+                                h.target_span, help=f"e.g. `on trade {h.target} x:`")
+                elif h.target is not None:
+                    env[h.var] = Type(h.target)
+                if p.trade is None or (h.target is not None and h.target in p.kinds and h.target not in traded):
+                    self.report(codes.UNREACHABLE_HANDLER,
+                                "no `trade` declaration lets " + (f"a `{h.target}`" if h.target else "anything")
+                                + " be traded, so this handler never runs", h.target_span or h.span,
+                                help="list the kind in the file's `trade` line")
             elif h.target is not None:
                 self.report(codes.BAD_HANDLER_TARGET, f"`on {h.event}` takes no square or kind", h.target_span,
                             help=f"write `on {h.event}:`; it applies to every player")
@@ -683,6 +699,13 @@ class Checker(TypeChecker):
                 labels=(Label(proc.span, f"procedure `{name}`", proc.span.file or self.p.path),),
                 help="put the `do` under a condition that ends the repeat (`if …:`), or loop with `for`"))
 
+    def _checked_once_more(self, env, action) -> None:
+        """Check an action's condition and body with its thing of another kind (a problem found again
+        is reported once: `_add`)."""
+        if action.when is not None:
+            self.expect(action.when, T.BOOL, env, "an action's condition")
+        self.block(action.body, narrow(env, action.when), "action")
+
     def check_actions(self, scope):
         p = self.p
         for action in p.actions.values():
@@ -704,8 +727,10 @@ class Checker(TypeChecker):
                 env[var] = amount_type
             elif action.param is not None:
                 var, kind = action.param.name, action.param.kind
-                if kind not in p.kinds and kind not in p.groups:
-                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{kind}`", action.span, help=nearest_hint(kind, p.kinds))
+                for k in action.param.kinds:
+                    if k not in p.kinds and (k not in p.groups or action.param.also):
+                        self.report(codes.UNKNOWN_NAME, f"unknown kind `{k}`", action.param.span,
+                                    help=nearest_hint(k, p.kinds))
                 env[var] = Type(kind)
             if action.phase is not None and (p.turn is None or all(ph.name != action.phase for ph in p.turn.phases)):
                 phases = [ph.name for ph in p.turn.phases] if p.turn is not None else []
@@ -715,6 +740,16 @@ class Checker(TypeChecker):
                 self.report(codes.ACTION_LIMIT_ZERO,
                             f"action `{action.name}` may be taken 0 times per {action.per}, that is never",
                             action.span, help="write `once per …` or a number above 0, or remove the action")
+            if action.limit_expr is not None:  # `(EXPR) per turn`: computed when offered, with `player` bound
+                self.expect(action.limit_expr, T.COUNT, {**scope, "player": T.PLAYER}, "how many times per "
+                            f"{action.per}")
+            # An action over several kinds (`(p: Street or Railroad)`) is checked once for each, as if written
+            # once for each: a field it reads must be on every one. The first kind's types are the ones kept.
+            if action.param is not None and action.param.also and action.amount is None:
+                for other in reversed(action.param.also):
+                    if other in p.kinds:
+                        self._checked_once_more({**env, action.param.name: Type(other)}, action)
+                env[action.param.name] = Type(action.param.kind)
             if action.when is not None:
                 self.expect(action.when, T.BOOL, env, "an action's condition")
             self.block(action.body, narrow(env, action.when), "action")
@@ -777,8 +812,8 @@ class Checker(TypeChecker):
     def check_ends(self, scope):
         for end in self.p.ends:
             self.expect(end.condition, T.BOOL, scope, "an end condition")
-            self.expect(end.winner, T.PLAYER.maybe(), scope, "the winner")
-        if not self.p.ends:
+            self.expect_winner(end.winner, scope)
+        if not self.p.ends and not any(isinstance(n, ast.EndGame) for n in walk.walk(rule_roots(self.p))):
             self.report(codes.NO_END_CONDITION, "the game has no `end when`; only the turn limit will end it",
                         self.p.game.span if self.p.game else Span(1, 1, 1, 2))
 
@@ -788,6 +823,7 @@ class Checker(TypeChecker):
             self.assume(f"scenario \"{scenario.title}\"", scenario.meta, scenario.span)
             env = dict(scope)
             env["winner"] = T.PLAYER.maybe()
+            env["winners"] = T.list_of(T.PLAYER)
             env["game_over"] = T.BOOL
             first_players = None
             self.scenario_players: set[str] = set()
@@ -847,7 +883,10 @@ class Checker(TypeChecker):
                                     f"action `{item.action}` takes {'one argument' if action.param else 'no argument'}",
                                     item.span)
                     elif item.argument is not None:
-                        self.expect(item.argument, Type(action.param.kind), env, "the action's argument")
+                        kinds = action.param.kinds if action.amount is None else (action.param.kind,)
+                        argument = self.infer(item.argument, env)
+                        if argument.name not in kinds or len(kinds) == 1:  # one kind: `expect` says what is wrong
+                            self.expect(item.argument, Type(kinds[0]), env, "the action's argument")
                 elif isinstance(item, ast.ScenarioSees):
                     self.need_player(item.player, env, item.span)
                     self.infer(item.value, env)
@@ -1046,3 +1085,20 @@ def check_program(rules: ast.RulesFile) -> Checked:
     # A variant's diagnostics come from several files: group them by file, then in reading order.
     diags.sort(key=lambda d: (d.path, d.span.line if d.span else 0, d.span.column if d.span else 0))
     return checked
+
+
+def _returns_pieces(s: ast.Set) -> bool:
+    """A `set` of a supply's field that can only lower it (`set p.houses = p.houses - 1`, `= 0`): it gives
+    pieces back to the bank, so it needs no test of what the bank has left (R0415)."""
+    value, target = s.value, s.target
+    if isinstance(value, ast.Literal) and value.value == 0:
+        return True
+    return (isinstance(value, ast.BinOp) and value.op == "-" and isinstance(value.left, ast.Attr)
+            and isinstance(target, ast.Attr) and value.left.name == target.name
+            and _same_path(value.left.obj, target.obj))
+
+
+def _same_path(a, b) -> bool:
+    if isinstance(a, ast.Name) and isinstance(b, ast.Name):
+        return a.id == b.id
+    return isinstance(a, ast.Attr) and isinstance(b, ast.Attr) and a.name == b.name and _same_path(a.obj, b.obj)

@@ -141,6 +141,7 @@ SCENARIO_SETUP_MISPLACED = Code("R0317", "scenario-setup-misplaced", ERROR,
                                 "a scenario's `setup` after its play has begun, or twice")
 UNREFUSABLE_ANSWER = Code("R0318", "unrefusable-answer", ERROR,
                           "a scenario's `refuse` of an answer no rule can refuse")
+SPLIT_WITHOUT_ROUNDING = Code("R0319", "split-without-rounding", ERROR, "a `split` that does not say how shares are rounded")
 
 
 # ---- R04xx: reachability and unused declarations -------------------------------------------------

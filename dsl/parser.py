@@ -123,7 +123,7 @@ def _describe_token(token: Token) -> str:
 # than list them all.
 STATEMENT_WORDS = {"roll", "move", "send", "place", "pay", "set", "let", "draw", "discard", "give", "eliminate",
                    "end", "raise", "extra", "use", "play", "do", "window", "pass", "if", "for", "auction", "choose",
-                   "put", "release"}
+                   "put", "release", "split"}
 
 
 def _expected_words(expected) -> str:

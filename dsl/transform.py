@@ -227,6 +227,22 @@ class ToAst(Transformer):
                           optional=optional is not None, body=body, span=span_of(meta))
         return ast.Variation(what=f"insert phase {place}", target=str(anchor), node=phase, span=span_of(meta))
 
+    def replace_status_phase(self, meta, c):
+        status, name, title, when, optional, body = c
+        phase = ast.Phase(name=str(name), title=_unquote(title) if title is not None else None, when=when,
+                          optional=optional is not None, body=body, span=span_of(meta))
+        return ast.Variation(what="replace status phase", target=f"{status}.{name}", node=phase, span=span_of(meta))
+
+    def remove_status_phase(self, meta, c):
+        return ast.Variation(what="remove status phase", target=f"{c[0]}.{c[1]}", node=None, span=span_of(meta),
+                             meta=c[2])
+
+    def replace_procedure(self, meta, c):
+        return ast.Variation(what="replace procedure", target=c[0].name, node=c[0], span=span_of(meta))
+
+    def replace_define(self, meta, c):
+        return ast.Variation(what="replace define", target=c[0].name, node=c[0], span=span_of(meta))
+
     def override_board(self, meta, c):
         return ast.Variation(what="override board", target="board", node=c[0], span=span_of(meta))
 
@@ -402,6 +418,9 @@ class ToAst(Transformer):
     def action_decl(self, meta, c):
         name, param, timing, limit, when, body = c
         count, per = limit if limit is not None else (None, None)
+        limit_expr = None
+        if not isinstance(count, (int, type(None))):  # `(EXPR) per turn`
+            count, limit_expr = None, count
         amount = None
         if isinstance(param, _AmountParam):
             amount = param.range
@@ -410,11 +429,18 @@ class ToAst(Transformer):
         if isinstance(timing, tuple):  # `own turn before PHASE`
             timing, relation, phase = timing
         return ast.ActionDecl(name=str(name), param=param, timing=timing, when=when, body=body, limit=count, per=per,
-                              relation=relation, phase=phase, amount=amount, span=span_of(meta))
+                              relation=relation, phase=phase, amount=amount, span=span_of(meta),
+                              limit_expr=limit_expr)
 
     def action_limit(self, meta, c):
         count = _number(c[0]) if len(c) == 2 else 1  # `once per …` has no INT token
         return (count, str(c[-1]))
+
+    def action_limit_expr(self, meta, c):
+        return (c[0], str(c[1]))
+
+    def kinds_param(self, meta, c):
+        return ast.ParamDecl(name=str(c[0]), kind=str(c[1]), also=tuple(str(k) for k in c[2:]), span=span_of(meta))
 
     def action_param(self, meta, c):
         return ast.ParamDecl(name=str(c[0]), kind=str(c[1]), span=span_of(meta))
@@ -569,6 +595,13 @@ class ToAst(Transformer):
 
     def pay_stmt(self, meta, c):
         return ast.Pay(amount=c[0], source=c[1], target=c[2], span=span_of(meta))
+
+    def split_stmt(self, meta, c):
+        among: ast.Expr = c[2]
+        rounding, unit = "", None  # no rounding written: the checker says to write one
+        if isinstance(c[2], ast.Rounded):  # `among PS rounded up to $100`: the share's rounding
+            among, rounding, unit = c[2].value, c[2].rounding, c[2].unit
+        return ast.Split(amount=c[0], source=c[1], among=among, rounding=rounding, unit=unit, span=span_of(meta))
 
     def set_stmt(self, meta, c):
         return ast.Set(target=c[0], value=c[1], span=span_of(meta))
@@ -730,9 +763,13 @@ class ToAst(Transformer):
         return (lambda left, span: ast.BinOp(op=op, left=left, right=right, span=span)), span_of(meta)
 
     def of_link(self, meta, c):
-        base, rounding = c
-        return (lambda percent, span: ast.PercentOf(percent=percent, base=base, rounding=rounding, span=span),
-                span_of(meta))
+        base, rounding, unit = c
+        return (lambda percent, span: ast.PercentOf(percent=percent, base=base, rounding=rounding, span=span,
+                                                    unit=unit), span_of(meta))
+
+    def round_link(self, meta, c):
+        rounding, unit = c
+        return (lambda value, span: ast.Rounded(value=value, rounding=rounding, unit=unit, span=span), span_of(meta))
 
     def neg(self, meta, c):
         return ast.Neg(operand=c[0], span=span_of(meta))

@@ -41,12 +41,30 @@ def _path(node) -> str | None:
     return None
 
 
-def _proven_unequal(cond, truth: bool) -> set[tuple[str, str]]:
+DEFINES = "$defines"  # env key: the file's functions, for `narrow` to see through a call of one
+
+
+def _proven_unequal(cond, truth: bool, defines=None, depth: int = 0) -> set[tuple[str, str]]:
     """Pairs (P, other) that `cond` having this truth value proves differ, `other` being `none` or a
     name (`bank`, a global): `P != other` when true, `P == other` when false, through `not`, `and`
-    and `or`."""
+    and `or`, and through a call of a `define` (what its body proves of its parameters, it proves of
+    the arguments: `define owned(p: Street) = p.owner != none`, then `when owned(s)` narrows `s.owner`)."""
+    defines = defines or {}
     if isinstance(cond, ast.Not):
-        return _proven_unequal(cond.operand, not truth)
+        return _proven_unequal(cond.operand, not truth, defines, depth)
+    if isinstance(cond, ast.Call) and cond.func in defines and depth < 8:
+        define = defines[cond.func]
+        if len(define.params) != len(cond.args):
+            return set()
+        paths: dict[str, str | None] = {name: _path(arg) for (name, _), arg in zip(define.params, cond.args)}
+        out = set()
+        for proven, unequal in _proven_unequal(define.value, truth, defines, depth + 1):
+            head, _, rest = proven.partition(".")
+            arg_path = paths.get(head, head)
+            arg_other = paths.get(unequal, unequal)
+            if arg_path is not None and arg_other is not None:  # (an argument that is no name or field path proves nothing)
+                out.add((arg_path + ("." + rest if rest else ""), arg_other))
+        return out
     if isinstance(cond, ast.Compare) and cond.op == ("!=" if truth else "=="):
         for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
             path = _path(side)
@@ -55,7 +73,7 @@ def _proven_unequal(cond, truth: bool) -> set[tuple[str, str]]:
             if path and isinstance(other, ast.Name):
                 return {(path, other.id)}
     if isinstance(cond, ast.BoolOp) and cond.op == ("and" if truth else "or"):
-        return set().union(*(_proven_unequal(o, truth) for o in cond.operands))
+        return set().union(*(_proven_unequal(o, truth, defines, depth) for o in cond.operands))
     return set()
 
 
@@ -69,7 +87,7 @@ def narrow(env: dict, cond, truth: bool = True) -> dict:
     account field: see `TypeChecker.infer`)."""
     if cond is None:
         return env
-    pairs = _proven_unequal(cond, truth)
+    pairs = _proven_unequal(cond, truth, env.get(DEFINES) or {})
     paths = {path for path, other in pairs if other == "none"}
     if paths:
         env = {**env, NARROWED: env.get(NARROWED, frozenset()) | paths}
@@ -84,12 +102,12 @@ def narrow(env: dict, cond, truth: bool = True) -> dict:
 
 # Statements that run other rules (handlers, `on debt`, `on eliminate`, cards, procedures, actions in a
 # window): whatever those rules set to `none` may be `none` after them, whatever a test proved before.
-RUNS_RULES = (ast.Move, ast.Pay, ast.Eliminate, ast.Draw, ast.Do, ast.Window, ast.UseCard, ast.PlayCard, ast.RaiseCash,
+RUNS_RULES = (ast.Move, ast.Pay, ast.Split, ast.Eliminate, ast.Draw, ast.Do, ast.Window, ast.UseCard, ast.PlayCard, ast.RaiseCash,
               ast.Auction)  # an auction `with window` lets bidders act
 
 
 EXPRESSIONS = (ast.Literal, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Aggregate, ast.Conditional, ast.BinOp,
-               ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.PercentOf, ast.ListExpr)  # hold no statements
+               ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.PercentOf, ast.Rounded, ast.ListExpr)  # hold no statements
 
 
 def _set_field(stmt) -> str | None:
@@ -148,6 +166,20 @@ class TypeChecker:
         self.drawn_decks: set[str] = set()
         self.board_kinds = program.board_kinds
         self.not_a_player = _not_a_player(program)
+
+    def expect_winner(self, node, env) -> None:
+        """A winner: a player, `none`, or a list of players who share the win (`leaders(…)`)."""
+        t = self.infer(node, env)
+        if t.is_list and t.element is not None and t.element.name in ("player", "any"):
+            return
+        self.expect(node, T.PLAYER.maybe(), env, "the winner")
+
+    def rounding_unit(self, unit, t: Type, env) -> None:
+        """The `to U` of a rounding: of the rounded value's type, and above 0 where it is written out."""
+        self.expect(unit, t, env, "the unit rounded to")
+        if isinstance(unit, ast.Literal) and isinstance(unit.value, int) and unit.value <= 0:
+            self.report(codes.NON_POSITIVE_STEP, "the unit rounded to must be above 0", unit.span,
+                        help="e.g. `rounded up to $100`")
 
     # ---- reporting ---------------------------------------------------------------------
     def report(self, code: codes.Code, message, span, help=None):
@@ -218,6 +250,8 @@ class TypeChecker:
             scope[name] = Type("status")
         for name in self.p.supplies:
             scope[name] = Type("supply")
+        if self.p.defines:  # for `narrow`: a call of a define proves what its body proves
+            scope[DEFINES] = self.p.defines  # type: ignore[assignment]  # (not a name: data beside them)
         return scope
 
     def check_override(self, override, new: Type, env: dict) -> None:
@@ -369,7 +403,17 @@ class TypeChecker:
         if isinstance(node, ast.PercentOf):
             self.expect(node.percent, T.PERCENT, env, "the left of `of`")
             base = self.expect(node.base, T.MONEY, env, "the base of a percentage")
+            if node.unit is not None:
+                self.rounding_unit(node.unit, T.MONEY, env)
             return base if base.name == "money" else T.MONEY
+        if isinstance(node, ast.Rounded):
+            t = self.infer(node.value, env)
+            if t.name not in ("money", "count", "any") or t.optional:
+                self.report(codes.WRONG_TYPE, f"only money or a count can be rounded; this is {a_type(t)}",
+                            node.value.span, help="e.g. `bonus / count(tied) rounded up to $100`")
+                return T.ANY
+            self.rounding_unit(node.unit, t, env)
+            return t
         if isinstance(node, ast.ListExpr):
             items = [self.infer(i, env) for i in node.items]
             element = next((t for t in items if t.name != "none"), T.ANY)
@@ -555,14 +599,15 @@ class TypeChecker:
             if node.body is not None:
                 self.expect(node.body, T.BOOL, inner, "the condition of `first`")
             return element.maybe()
-        if node.func == "best":
+        if node.func in ("best", "leaders"):  # the first with the highest score / all tied for it
             if node.body is None:
-                self.report(codes.WRONG_ARGUMENT_COUNT, "`best(x in list: score)` needs a score", node.span)
+                self.report(codes.WRONG_ARGUMENT_COUNT, f"`{node.func}(x in list: score)` needs a score", node.span)
             else:
                 t = self.infer(node.body, inner)
                 if t.name not in ("money", "count", "any"):
-                    self.report(codes.WRONG_TYPE, f"`best` ranks by money or a count; this is {a_type(t)}", node.body.span)
-            return element.maybe()
+                    self.report(codes.WRONG_TYPE, f"`{node.func}` ranks by money or a count; this is {a_type(t)}",
+                                node.body.span)
+            return element.maybe() if node.func == "best" else T.list_of(element)
         if node.func in ("all", "any"):
             if node.body is None:
                 self.report(codes.WRONG_ARGUMENT_COUNT, f"`{node.func}(x in list: condition)` needs a condition", node.span)
@@ -697,6 +742,17 @@ class TypeChecker:
             self.expect(s.source, T.ACCOUNT, env, "who pays")
             self.expect(s.target, T.ACCOUNT, env, "who is paid")
             return env
+        if isinstance(s, ast.Split):
+            self.expect(s.amount, T.MONEY, env, "an amount split")
+            self.expect(s.source, T.ACCOUNT, env, "who pays")
+            self.expect(s.among, T.list_of(T.PLAYER), env, "the players who share it")
+            if s.unit is None:
+                self.report(codes.SPLIT_WITHOUT_ROUNDING, "a split must say how each share is rounded", s.span,
+                            help="end it with `rounded down to $1` (the payer keeps the rest), `rounded up to $100`, "
+                                 "or `rounded nearest to $10`")
+            else:
+                self.rounding_unit(s.unit, T.MONEY, env)
+            return env
         if isinstance(s, ast.Set):
             if not isinstance(s.target, (ast.Attr, ast.Name)):
                 self.report(codes.UNSETTABLE_TARGET, "only a field or a global can be set", s.target.span)
@@ -799,7 +855,7 @@ class TypeChecker:
                             help="`raise cash` lets a debtor sell and borrow; put it in `on debt:`")
             return env
         if isinstance(s, ast.EndGame):
-            self.expect(s.winner, T.PLAYER.maybe(), env, "the winner")
+            self.expect_winner(s.winner, env)
             return env
         if isinstance(s, ast.If):
             branch_env = env

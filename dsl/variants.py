@@ -201,6 +201,14 @@ def _apply(decls: list, v: ast.Variation, overrides: list, warnings: list) -> Di
         return _override_table(decls, v)
     elif v.what in ("replace phase", "remove phase", "insert phase after", "insert phase before"):
         return _change_phase(decls, v, warnings)
+    elif v.what in ("replace status phase", "remove status phase"):
+        return _change_status_phase(decls, v)
+    elif v.what in ("replace procedure", "replace define"):
+        kind = ast.Procedure if v.what == "replace procedure" else ast.Define
+        i = _find(decls, kind, lambda d: d.name == v.target)
+        if i is None:
+            return _missing(v, v.what.split()[1], [d.name for d in decls if isinstance(d, kind)])
+        decls[i] = v.node
     elif v.what == "override board":
         i = _find(decls, ast.Board)
         if i is None:
@@ -279,6 +287,25 @@ def _kept_warning(v: ast.Variation, base: ast.Phase, kept: list[str]) -> Diagnos
         f"`replace phase {v.target}` keeps the base's {what}, which the replacement does not state",
         v.span.file or "", v.span, help="; ".join(helps),
         labels=(Label(base.span, f"the base's phase `{base.name}`", base.span.file or ""),))
+
+
+def _change_status_phase(decls: list, v: ast.Variation) -> Diagnostic | None:
+    """`replace phase STATUS.NAME …:` / `remove phase STATUS.NAME`: a phase of a status's own turn,
+    changed in place."""
+    status_name, _, name = v.target.partition(".")
+    i = _find(decls, ast.Status, lambda d: d.name == status_name)
+    if i is None:
+        return _missing(v, "status", [d.name for d in decls if isinstance(d, ast.Status)], status_name)
+    phases = list(decls[i].phases)
+    j = next((k for k, p in enumerate(phases) if p.name == name), None)
+    if j is None:
+        return _missing(v, "phase", [p.name for p in phases], name, f" in status `{status_name}`")
+    if v.node is None:
+        del phases[j]
+    else:
+        phases[j] = v.node
+    decls[i] = ast.evolve(decls[i], phases=tuple(phases))
+    return None
 
 
 def _put(decls: list, i: int, node) -> None:
@@ -421,7 +448,7 @@ def _override_table(decls: list, v: ast.Variation) -> Diagnostic | None:
 
 def _missing(v: ast.Variation, what: str, names: list, target: str | None = None, where: str = "") -> Diagnostic:
     target = target or v.target
-    shown = f"{v.what} {v.target}"
+    shown = f"{v.what.replace('status ', '')} {v.target}"
     if v.what.endswith("handler") and " " in v.target:  # `remove on land Square`, `replace before turn`
         shown = f"{v.what.split()[0]} {v.target}"
     elif v.what.startswith("insert phase"):  # `insert phase NEW after OLD`

@@ -94,7 +94,7 @@ class Actions:
 
     def _allowed_now(self, g, action, player: Player) -> bool:
         """An action's `once per turn` (or visit) not used up, and its `own turn before/in/after PHASE` now."""
-        if action.limit is not None and self._times_taken(g, action, player) >= action.limit:
+        if action.limit is not None and self._times_taken(g, action, player) >= self._limit(g, action, player):
             return False
         return action.relation is None or self._in_time(g, action)
 
@@ -233,6 +233,13 @@ class Actions:
         if action.relation == "in":
             return at == index
         return at > index
+
+    @staticmethod
+    def _limit(g, action, player: Player) -> int:
+        """How many times per turn (or visit) the player may take it: written, or computed now."""
+        if action.limit_expr is not None:
+            return action.limit_expr(g, {"player": player})
+        return action.limit
 
     def _stamp(self, g, action, player: Player) -> int:
         """The turn (or, for `per visit`, the visit) an action's limit counts in now."""

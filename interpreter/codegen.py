@@ -304,9 +304,9 @@ class ExpressionCodegen:
         if name in self._marks():
             self.reads.add(UNTRACKED)
             return f"({name!r} in g.move_marks)"
-        if name in ("winner", "game_over"):
+        if name in ("winner", "winners", "game_over"):
             self.reads.add(UNTRACKED)
-            return "g.state.winner" if name == "winner" else "g.state.over"
+            return {"winner": "g.state.winner", "winners": "g.state.winners"}.get(name, "g.state.over")
         raise RuleRuntimeError(f"unknown name `{name}`", node.span.file or p.path, node.span)
 
     def _attr(self, node: ast.Attr, sub, local, bound, constants, used) -> str:
@@ -433,6 +433,8 @@ class ExpressionCodegen:
             return f"next(({var} {loop}), None)"
         if node.func == "best":
             return f"_best(({body}, {var}) {loop})"
+        if node.func == "leaders":
+            return f"_leaders(({body}, {var}) {loop})"
         if node.func == "count":  # a list's length: cheaper than a sum over a generator
             if body is None and where is None:
                 return f"len({source})"
@@ -469,11 +471,19 @@ class ExpressionCodegen:
 
     def _percent_of(self, node: ast.PercentOf, sub, local, bound, constants, used) -> str:
         pct, base = sub(node.percent), sub(node.base)
+        if node.unit is not None:  # `rounded up to $100`
+            return f"_round({base} * {pct}, 100, {sub(node.unit)}, {node.rounding!r})"
         if node.rounding == "down":
             return f"({base} * {pct} // 100)"
         if node.rounding == "up":
             return f"(-(-{base} * {pct} // 100))"
         return f"(({base} * {pct} * 2 + 100) // 200)"
+
+    def _rounded(self, node: ast.Rounded, sub, local, bound, constants, used) -> str:
+        value = node.value
+        if isinstance(value, ast.BinOp) and value.op == "/":  # the exact quotient is rounded
+            return f"_round({sub(value.left)}, {sub(value.right)}, {sub(node.unit)}, {node.rounding!r})"
+        return f"_round({sub(value)}, 1, {sub(node.unit)}, {node.rounding!r})"
 
     def _list(self, node: ast.ListExpr, sub, local, bound, constants, used) -> str:
         return "[" + ", ".join(sub(i) for i in node.items) + "]"
@@ -484,7 +494,7 @@ class ExpressionCodegen:
     _TRANSLATIONS: ClassVar[dict[type, Callable[..., str]]] = {
         ast.Literal: _literal, ast.Name: _name, ast.Attr: _attr, ast.Index: _index, ast.Call: _call,
         ast.Aggregate: _aggregate, ast.BinOp: _binop, ast.Compare: _compare, ast.BoolOp: _boolop,
-        ast.Not: _not, ast.Neg: _neg, ast.PercentOf: _percent_of, ast.ListExpr: _list,
+        ast.Not: _not, ast.Neg: _neg, ast.PercentOf: _percent_of, ast.Rounded: _rounded, ast.ListExpr: _list,
         ast.Conditional: _conditional}
 
     # ---- the shapes written as what they compute (found by `Shapes`, analysis.py) ---------------

@@ -482,12 +482,17 @@ class Game:
         raise TurnEnded()
 
     def end_game(self, reason: str, winner, where: RuleRef) -> None:
+        """End the game; `winner` a player, None, or a list of the players who share the win (the first
+        of them, in seat order, is `state.winner` for the tools that count one winner a game)."""
         state = self.state
         state.over = True
-        state.winner = winner
+        winners = sorted(winner, key=lambda p: p.seat) if isinstance(winner, list) else [winner] if winner else []
+        state.winner = winners[0] if winners else None
+        state.winners = winners
         state.end_reason = reason
         if self.emitting:
-            self.emit("end", where, reason, winner.name if winner is not None else None)
+            shown = [w.name for w in winners] if len(winners) > 1 else winners[0].name if winners else None
+            self.emit("end", where, reason, shown)
         raise GameEnded()
 
     def check_end(self, turn_over: bool = True) -> None:

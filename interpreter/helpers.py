@@ -29,6 +29,21 @@ def _div(a, b):
     return a // b
 
 
+def _round(num, den, unit, mode):
+    """num / den rounded to a multiple of `unit`: down (toward minus infinity), up, or to the nearest
+    (halves up), computed exactly in whole numbers: `rounded up to $100`, `10% of x rounded down`."""
+    if den == 0:
+        raise Problem("division by zero")
+    if unit <= 0:
+        raise Problem(f"a rounding unit of {unit}: it must be above 0")
+    whole = den * unit
+    if mode == "down":
+        return (num // whole) * unit
+    if mode == "up":
+        return -((-num) // whole) * unit
+    return ((2 * num + whole) // (2 * whole)) * unit
+
+
 def _extreme(fn, values, name):
     if not values:
         raise Problem(f"`{name}` of an empty list")
@@ -44,6 +59,17 @@ def _best(pairs):
     return best
 
 
+def _leaders(pairs):
+    """Every item with the highest score, in their order (all those tied for the top); [] for none."""
+    top, best = None, []
+    for score, item in pairs:
+        if top is None or score > top:
+            top, best = score, [item]
+        elif score == top:
+            best.append(item)
+    return best
+
+
 def _one(item, kind: str) -> tuple:
     """The things of `kind` that are `item`: it alone, or none (see `Shapes.picked`, analysis.py)."""
     return (item,) if isinstance(item, Thing) and item.kind == kind else ()
@@ -53,5 +79,5 @@ def _one(item, kind: str) -> tuple:
 # that each `except` in generated code is a few bytes (its handler lies between the lines that run).
 EXPRESSION_ERRORS = (Problem, AttributeError, TypeError, KeyError, IndexError)
 
-HELPERS = {"_at": _at, "_div": _div, "_extreme": _extreme, "_best": _best, "_one": _one, "_Thing": Thing,
+HELPERS = {"_at": _at, "_div": _div, "_round": _round, "_extreme": _extreme, "_best": _best, "_leaders": _leaders, "_one": _one, "_Thing": Thing,
            "_ERRORS": EXPRESSION_ERRORS}

@@ -246,3 +246,26 @@ class Market:
             g.pay(offer.cash, offer.proposer, offer.partner, where)
         elif offer.cash < 0:
             g.pay(-offer.cash, offer.partner, offer.proposer, where)
+        if g.rules.traded:
+            self._after_trade(g, offer)
+
+    @staticmethod
+    def _after_trade(g, offer: TradeOffer) -> None:
+        """`on trade` handlers, once the trade is complete: `on trade K x` for each thing of K that
+        changed hands (`player` its new owner, `partner` who gave it), in the order of the sides;
+        then `on trade` for the trade (`player` the proposer). Every `when` is tested before any of a
+        thing's handlers runs, as for an arrival."""
+        traded = g.rules.traded
+        moves = [(receiver, giver, t) for giver, receiver, side in ((offer.proposer, offer.partner, offer.gives),
+                                                                  (offer.partner, offer.proposer, offer.takes))
+                 for t in side if not isinstance(t, Held)]
+        for receiver, giver, thing in moves:
+            handlers = traded.get(thing.kind, ())
+            envs = [(h, {"player": receiver, "partner": giver, h.var: thing}) for h in handlers]
+            for h, env in [(h, env) for h, env in envs if h.when is None or h.when(g, env)]:
+                if not receiver.out:
+                    h.body(g, env)
+        for h in traded.get(None, ()):
+            env = {"player": offer.proposer, "partner": offer.partner}
+            if not offer.proposer.out and (h.when is None or h.when(g, env)):
+                h.body(g, env)

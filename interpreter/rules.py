@@ -61,6 +61,13 @@ class ActionDef:
     limit: int | None = None  # times a player may take it per turn or per visit (`once per turn`)
     per: str | None = None  # "turn" | "visit"
     select: tuple | None = None  # the volatile part as a fixed field to match and the rest: see `_selector`
+    limit_expr: Expression | None = None  # `(EXPR) per turn`: the limit, computed with `player` bound
+
+
+def thing_kinds_key(kinds: tuple) -> str:
+    """The key in `Game.kind_things` of the things an action ranges over: its kind, or for several
+    (`(p: Street or Railroad)`) their things together in table order, under `Street or Railroad`."""
+    return " or ".join(kinds)
 
 
 @attrs.define
@@ -186,6 +193,7 @@ class Rules:
     setup: Body | None = None  # the `setup:` block, compiled; run once before the first turn
     trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
     statuses: dict = attrs.Factory(dict)  # name -> StatusDef
+    traded: dict = attrs.Factory(dict)  # `on trade` handlers: kind -> [Handler] (None: the whole trade's)
     supplies: dict = attrs.Factory(dict)  # name -> Supply
     written: WrittenTurn | None = None  # the turn and the arrivals written out as Python (set by `compile_rules`)
     # What the engine works out from the rules alone, once for every game of them, on first use:
@@ -375,7 +383,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
 
     def handler(h) -> Handler:
         local = frozenset({"player"} | ({h.var} if getattr(h, "var", None) else set())
-                          | (set(DEBT_NAMES) if getattr(h, "event", "") == "debt" else set()))
+                          | (set(DEBT_NAMES) if getattr(h, "event", "") == "debt" else set())
+                          | (set(TRADE_NAMES) if getattr(h, "event", "") == "trade" else set()))
         when = compiler.expr(h.when, local) if h.when is not None else None
         return Handler(getattr(h, "var", None), when, compiler.block(h.body, local, settles=True), compiler.where(h),
                        h, local)
@@ -383,6 +392,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     land: dict = {}
     passing: dict = {}
     debt, eliminate = [], []
+    traded: dict = {}
     for h in p.handlers:
         if h.event == "land":
             land.setdefault(h.target, []).append(handler(h))
@@ -390,6 +400,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
             passing.setdefault(h.target, []).append(handler(h))
         elif h.event == "debt":
             debt.append(handler(h))
+        elif h.event == "trade":  # by the kind of thing traded; None: once for the whole trade
+            traded.setdefault(h.target, []).append(handler(h))
         else:
             eliminate.append(handler(h))
     hooks: dict[str, list[Handler]] = {"before": [], "after": []}
@@ -411,7 +423,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     actions = []
     phase_names = [phase.name for phase in turn.phases]
     for a in p.actions.values():
-        var, kind = (a.param.name, a.param.kind) if a.param else (None, None)
+        var, kind = (a.param.name, thing_kinds_key(a.param.kinds)) if a.param else (None, None)
         local = frozenset({"player"} | ({var} if var else set()))
         when, volatile, select = _split_condition(compiler, a.when, local, var, kind)
         prefilter = owner_prefilter(a.when, var) if var and a.when is not None else None
@@ -420,7 +432,8 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
                                  a.relation, phase_names.index(a.phase) if a.phase is not None else None,
                                  tuple(compiler.expr(n, frozenset({"player"}))
                                        for n in (a.amount.low, a.amount.high, a.amount.step)) if a.amount else None,
-                                 a.limit, a.per, select))
+                                 a.limit if a.limit_expr is None else 0, a.per, select,
+                                 compiler.expr(a.limit_expr, frozenset({"player"})) if a.limit_expr is not None else None))
 
     decks = {}
     for deck in p.decks.values():
@@ -486,7 +499,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         bank_amount=compiler.expr(p.bank.amount) if p.bank is not None and p.bank.amount is not None else None,
         group_fields=group_fields, players_range=players_range, start=settings["start"].value.id,
         first_player=_first_player(settings.get("first player")), turn_limit=turn_limit, phases=phases, hooks=hooks,
-        land=land, passing=passing, debt=debt, eliminate=eliminate, actions=actions,
+        land=land, passing=passing, debt=debt, eliminate=eliminate, actions=actions, traded=traded,
         action_named={a.name: a for a in actions},
         trade_kinds=tuple(k.id for k in p.trade.kinds) if p.trade else (),
         trade_cash=bool(p.trade and p.trade.with_cash),

@@ -73,6 +73,10 @@ def lay_out(game, rules, names: list, rng) -> None:
         things[k].index = i
     game.square_list = [game.board[i] for i in once]  # each square once, in board order
     game.kind_things = {kind: [things[k] for k in positions] for kind, positions in kinds}
+    for action in rules.actions:  # an action over several kinds: their things together, in table order
+        if action.kind is not None and " or " in action.kind and action.kind not in game.kind_things:
+            several = set(action.kind.split(" or "))
+            game.kind_things[action.kind] = [t for t in things if t.kind in several]
     state = GameState(players=[], things=game.things, globals={}, bank=Bank(0, rules.bank_unlimited),
                       decks={}, discards={}, rng=rng)
     game.state = state

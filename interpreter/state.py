@@ -211,6 +211,7 @@ class GameState:
     current: int = 0
     over: bool = False
     winner: Player | None = None
+    winners: list = attrs.Factory(list)  # every winner: several when they share the win
     end_reason: str | None = None
     showing: dict = attrs.Factory(dict)  # deck name -> the `lasting` card in force (Held), if any
 
@@ -257,6 +258,7 @@ def state_to_json(state: GameState) -> dict:
         "current": state.current,
         "over": state.over,
         "winner": state.winner.name if state.winner else None,
+        **({"winners": [w.name for w in state.winners]} if len(state.winners) > 1 else {}),  # a shared win
         "end_reason": state.end_reason,
         "bank": {"balance": state.bank.balance, "unlimited": state.bank.unlimited},
         "players": [{"seat": p.seat, "name": p.name, "at": p.at, "out": p.out, "owing": p.owing,
@@ -314,6 +316,7 @@ def state_from_json(data: dict, things: list, squares: dict, player_class: type)
         decks={k: list(v) for k, v in data["decks"].items()}, discards={k: list(v) for k, v in data["discards"].items()},
         rng=rng, turn=data["turn"], current=data["current"], over=data["over"],
         winner=by_player[data["winner"]] if data["winner"] else None, end_reason=data["end_reason"],
+        winners=[by_player[n] for n in data.get("winners", [data["winner"]] if data["winner"] else [])],
         showing={k: Held(d, c) for k, (d, c) in data.get("showing", {}).items()},
     )
 

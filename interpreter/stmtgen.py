@@ -306,6 +306,24 @@ class StatementCodegen:
             fn.add(indent, f"g.pay({amount}, {source}, {target}, {w})")
         return local
 
+    def _w_Split(self, fn, node, local, indent, where):
+        """`split A from X among PS rounded R to U`: each of PS is paid A / count(PS) rounded, by
+        `Game.pay` (a player who pays and cannot opens `on debt`); the payer keeps what is left."""
+        self._tick(fn, node, indent)
+        amount = self._expr(fn, node.amount, local, indent)
+        source = self._needed(fn, node.source, local, indent, "who pays")
+        among = self._expr(fn, node.among, local, indent)
+        unit = self._expr(fn, node.unit, local, indent) if node.unit is not None else "1"
+        w = fn.name("_w", where)
+        share, each = fn.temp(), fn.temp()
+        fn.add(indent, f"if {among}:")
+        fn.add(indent + 1, f"{share} = _round({amount}, len({among}), {unit}, {node.rounding or 'down'!r})")
+        fn.add(indent + 1, f"if {share} < 0:")
+        fn.add(indent + 2, f"{fn.name('_negative', self.compiler.negative_payment(node))}({share})")
+        fn.add(indent + 1, f"for {each} in list({among}):")
+        fn.add(indent + 2, f"g.pay({share}, {source}, {each}, {w})")
+        return local
+
     def _w_Set(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
         w = fn.name("_w", where)

@@ -523,11 +523,13 @@ class _Builder:
         label.line("each player in turn may act", size=9)
         for name in p.actions:  # declaration order
             action = p.actions[name]
-            head = name + (f"({action.param.name}: {action.param.kind})" if action.param else "")
+            head = name + (f"({action.param.name}: {' or '.join(action.param.kinds)})" if action.param else "")
             if action.amount is not None:  # an amount the player chooses: its step, the range is in the file
                 head = f"{name}({action.param.name}: {action.param.kind} in steps of {self.cond(action.amount.step)})"
             limit = ""
-            if action.limit is not None:
+            if action.limit_expr is not None:
+                limit = f", ({self.cond(action.limit_expr)}) per {action.per}"
+            elif action.limit is not None:
                 limit = f", {'once' if action.limit == 1 else action.limit} per {action.per}"
             timing = action.timing + (f" {action.relation} {action.phase}" if action.phase is not None else "")
             label.line(f"• {head}, {timing}{limit}")
@@ -547,7 +549,20 @@ class _Builder:
             self.draws("action_window", action.body)
             if self.has(action.body, ast.Move):
                 self.movers.append("action_window")
+        self.trade_handlers()
         return "action_window"
+
+    def trade_handlers(self) -> None:
+        """`on trade` handlers: a node each, reached from the action window when a trade completes."""
+        for i, handler in enumerate((h for h in self.p.handlers if h.event == "trade"), 1):
+            nid = f"trade_{i}"
+            label = _Label().title("on trade" + (f" {handler.target} {handler.var}" if handler.target else ""))
+            label.line("each thing of it that changes hands" if handler.target else "a trade completes", size=9)
+            self.rule_text(label, handler.when, handler.body.meta, name=handler.name)
+            self.notes(label, handler.body)
+            self.g.node(nid, str(label), **_style("actions"))
+            self.edge("action_window", nid, "a trade completes", style="dashed", color=COLOURS["actions"][1])
+            self.record_body(nid, handler.body)
 
     def end_checks(self) -> tuple[dict, str]:
         """One diamond per `end when` (and the turn limit), chained; the last loops to the next turn."""

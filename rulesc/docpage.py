@@ -250,9 +250,11 @@ class _Writer:
         rows = []
         for a in p.actions.values():
             timing = a.timing + (f" {a.relation} {a.phase}" if a.phase else "")
-            if a.limit is not None:
+            if a.limit_expr is not None:
+                timing += f", ({self.text(a.limit_expr)}) per {a.per}"
+            elif a.limit is not None:
                 timing += f", {'once' if a.limit == 1 else a.limit} per {a.per}"
-            head = a.name + (f"({a.param.name}: {a.param.kind})" if a.param else "")
+            head = a.name + (f"({a.param.name}: {' or '.join(a.param.kinds)})" if a.param else "")
             rows.append([_cell(head), _cell(timing), _code(self.text(a.when)) if a.when else "",
                          _source(a.body.meta), self.where(a.span)])
         if p.trade is not None:

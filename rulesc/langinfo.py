@@ -193,7 +193,7 @@ def _declarations(analysis: Analysis) -> dict[str, list[Decl]]:
             title = f" \"{phase.title}\"" if phase.title else ""
             add(phase.name, f"phase{title} of the turn in `{status.name}`", None, phase.span, phase.body)
     for action in p.actions.values():
-        param = f"({action.param.name}: {action.param.kind})" if action.param else ""
+        param = f"({action.param.name}: {' or '.join(action.param.kinds)})" if action.param else ""
         add(action.name, f"action{param}, {action.timing}", None, action.span, action.body)
     for define in p.defines.values():
         add(define.name, "function", None, define.span, define)

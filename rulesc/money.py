@@ -140,7 +140,12 @@ def payments(checked) -> list[Payment]:
     found = []
     for rule, body, cite in _rules(p):
         for node in walk.walk(body):
-            if isinstance(node, ast.Pay):
+            if isinstance(node, ast.Split):  # each share goes to a player of those it is split among
+                source = accounts.of(node.source)
+                found.append(Payment(source, OTHER_PLAYER if source == PLAYERS else PLAYERS,
+                                     f"({text.of(node.amount)}) split", rule, Path(node.span.file or p.path).name,
+                                     node.span.line, node.meta.cite or cite))
+            elif isinstance(node, ast.Pay):
                 source, target = accounts.of(node.source), accounts.of(node.target)
                 if source == target == PLAYERS:  # from one player to another: drawn as two nodes, not a loop
                     target = OTHER_PLAYER

@@ -26,7 +26,7 @@ KEYWORDS = (
     "copies", "cut", "cycle", "debt", "dice", "die", "discard", "do", "doubles", "down", "draw", "elif", "eliminate", "else",
     "expect", "extra", "for", "forbid", "from", "give", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "many", "move",
     "nearest", "off", "offer", "once", "only", "option", "optional", "own", "pass", "passes", "pay", "per", "place", "play",
-    "players", "put", "raise", "refuse", "release", "reshuffle", "roll", "rounded", "row", "see", "sees", "send", "set", "step",
+    "players", "put", "raise", "refuse", "release", "reshuffle", "roll", "rounded", "row", "see", "sees", "send", "set", "split", "step",
     "stop", "then", "time", "times", "to", "too", "tradable", "unlimited", "up", "use", "visit", "when", "where", "while",
     "window", "winner", "with",
 )

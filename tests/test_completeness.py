@@ -72,7 +72,7 @@ FORMS = {
     (ast.BinOp, "op"): {"+", "-", "*", "/"},
     (ast.Compare, "op"): {"==", "!=", "<", "<=", ">", ">="},
     (ast.BoolOp, "op"): {"and", "or"},
-    (ast.Handler, "event"): {"land", "pass", "debt", "eliminate"},
+    (ast.Handler, "event"): {"land", "pass", "debt", "eliminate", "trade"},
     (ast.Hook, "which"): {"before", "after"},
     (ast.Deck, "policy"): {"cut", "reshuffle", "once", "cycle"},
     (ast.ActionDecl, "timing"): {"any time", "own turn"},
@@ -83,7 +83,8 @@ FORMS = {
                               "replace card", "remove card", "extend deck", "remove scenario",
                               "replace handler", "remove handler", "replace action", "remove action",
                               "remove invariant", "remove end", "remove row", "remove deck", "remove param",
-                              "override table", "override board", "insert phase after", "insert phase before"},
+                              "override table", "override board", "insert phase after", "insert phase before",
+                              "replace status phase", "remove status phase", "replace procedure", "replace define"},
     (ast.Bank, "unlimited"): {True},
     (ast.Card, "keep"): {True, False},
     (ast.Card, "lasting"): {True, False},
@@ -208,7 +209,7 @@ def test_the_money_flow_shows_every_payment(rules):
               + list(program.procedures.values()) + [c for d in program.decks.values() for c in d.cards]
               + list(program.turn.phases) + ([program.setup] if program.setup is not None else [])
               + [phase for status in program.statuses.values() for phase in status.phases])
-    pays = {(n.span.file, n.span.line) for n in walk.walk(tuple(bodies)) if isinstance(n, ast.Pay)}
+    pays = {(n.span.file, n.span.line) for n in walk.walk(tuple(bodies)) if isinstance(n, (ast.Pay, ast.Split))}
     assert pays
     shown = payments(program)
     assert {(p.line) for p in shown if p.rule != "a trade"} == {line for _, line in pays}

@@ -477,3 +477,47 @@ if __name__ == "__main__":
     # the new output into the pages (all, or those named); review it with `git diff docs README.md`.
     for name in sys.argv[1:] or [p.relative_to(ROOT).as_posix() for p in PAGES]:
         print(f"{name}: {rewrite(ROOT / name)} outputs written again")
+
+
+# ---- fragments of the language reference, parsed in context (#32) -----------------------------------
+
+FRAGMENT_CONTEXTS = ("{}", "procedure doc_fragment():\n{i}", 'scenario "doc":\n{i}', "turn:\n{i}",
+                     "deck Doc reshuffle:\n{i}", 'procedure doc_fragment():\n    choose "doc" by current:\n{ii}')
+# Fragments that mix contexts (a card beside a handler), show a template (`NAME(x: Type, …)`), expressions
+# alone, or the designed `skip`: parsed by none of the contexts, named by their first line.
+UNPARSED_FRAGMENTS = {
+    "player:", "card MasterKey", "skip next turn of player", "card NearestUtility", "define NAME(x: Type",
+    "procedure NAME(x: Type", 'extends "wheeler.rules"', "all(q in p.series", 'phase move "Roll and move"',
+    "action buy_car(c: Car) own turn before move", "deck WheelerDealer once:", "turn:", "bank $5,000,000 then ious",
+}
+
+
+def _parses_in_some_context(block: str) -> bool:
+    import textwrap
+    from rulesc.dsl.diagnostics import RulesError
+    from rulesc.dsl.parser import parse_text
+    body = textwrap.dedent(block)
+    for dots in ("", r"\1pass"):  # `...` stands for lines left out: dropped, or a statement
+        text = re.sub(r"(?m)^(\s*)\.\.\.\s*$", dots, body)
+        for context in FRAGMENT_CONTEXTS:
+            source = context.replace("{i}", textwrap.indent(text, "    ")).replace("{ii}", textwrap.indent(text, "        "))
+            try:
+                parse_text((text if context == "{}" else source) + "\n", "fragment.rules")
+                return True
+            except RulesError:
+                pass
+    return False
+
+
+def test_every_fragment_of_the_language_reference_parses_in_context():
+    """Each ```rules block of docs/language.md (whole files are checked above) parses as a file, or as the
+    body of a procedure, a scenario, a turn, a deck or a choice: a slip in an example is found."""
+    page = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    unparsed = []
+    for block in re.findall(r"```rules\n(.*?)```", page, re.S):
+        first = block.strip().splitlines()[0].strip()
+        if "designed" in block or any(first.startswith(known) for known in UNPARSED_FRAGMENTS):
+            continue
+        if not _parses_in_some_context(block):
+            unparsed.append(first)
+    assert not unparsed, f"fragments of docs/language.md that parse in no context: {unparsed}"

@@ -71,7 +71,7 @@ def pay_lines(path) -> list[int]:
         if line and not line[0].isspace():
             in_scenario = line.startswith("scenario")
         code = line.split("#", 1)[0]
-        if not in_scenario and re.match(r"\s*pay\s", code):
+        if not in_scenario and re.match(r"\s*(pay|split)\s", code):  # a split is a payment to each
             lines.append(n)
     return lines
 

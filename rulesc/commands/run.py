@@ -77,7 +77,7 @@ def run(args) -> int:
         _write_log(args, rules, game)
         if args.log == "-":
             return 1 if failure is not None else 0
-    winner = state.winner.name if state.winner else "nobody"
+    winner = " and ".join(w.name for w in state.winners) if state.winners else "nobody"
     how = "the checker's draws" if args.draws else f"{args.agents} agents"
     print(f"{rules.title}: seed {args.seed}, {seats} players, {how}")
     if failure is not None:
