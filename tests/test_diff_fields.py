@@ -265,4 +265,6 @@ def test_the_scenarios_a_variant_changes_are_said_without_games(tmp_path, capsys
     assert main(["diff", str(root / "games/wheeler.rules"), str(root / "examples/wheeler-no-poaching.rules"),
                  "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["scenarios"] == [{"title": "poaching a debt-ridden property", "base": True, "variant": None}]
+    assert data["scenarios"] == [{"title": title, "base": True, "variant": None} for title in
+                                 ("poaching a debt-ridden property", "poaching only a debt-ridden property",
+                                  "borrowing before poaching the debt-ridden property landed on")]
