@@ -336,17 +336,27 @@ def _line_meta(analysis: Analysis, line: int) -> str | None:
     and its `assumed` mark, for a hover on its keywords (`pay`, `on land …`), where no name is declared."""
     if analysis.rules is None:
         return None
-    best = None
-    for node in walk(tuple(analysis.rules.decls)):
-        span = getattr(node, "span", None)
-        if span is None or span.line != line or not same_file(span.file or analysis.path, analysis.path):
-            continue
-        meta = getattr(node, "meta", None)
-        body = getattr(node, "body", None)
-        if not isinstance(meta, ast.Meta) or not (meta.cite or meta.assumed):
-            meta = body.meta if isinstance(body, ast.Block) else None
-        if isinstance(meta, ast.Meta) and (meta.cite or meta.assumed):
-            best = meta
+    if "meta" not in analysis._cache:  # each line's last rule or statement that says something of itself
+        by_line: dict[int, ast.Meta] = {}
+        mine: dict = {}  # file -> whether it is this one
+
+        def in_this_file(file: str) -> bool:
+            if file not in mine:
+                mine[file] = same_file(file, analysis.path)
+            return mine[file]
+
+        for node in walk(tuple(analysis.rules.decls)):
+            span = getattr(node, "span", None)
+            if span is None or not in_this_file(span.file or analysis.path):
+                continue
+            meta = getattr(node, "meta", None)
+            body = getattr(node, "body", None)
+            if not isinstance(meta, ast.Meta) or not (meta.cite or meta.assumed):
+                meta = body.meta if isinstance(body, ast.Block) else None
+            if isinstance(meta, ast.Meta) and (meta.cite or meta.assumed):
+                by_line[span.line] = meta
+        analysis._cache["meta"] = by_line
+    best = analysis._cache["meta"].get(line)
     if best is None:
         return None
     text = []
