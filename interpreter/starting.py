@@ -73,6 +73,8 @@ def lay_out(game, rules, names: list, rng) -> None:
         things[k].index = i
     game.square_list = [game.board[i] for i in once]  # each square once, in board order
     game.kind_things = {kind: [things[k] for k in positions] for kind, positions in kinds}
+    by_name = game.by_name
+    game.adjacent = {by_name[name]: [by_name[n] for n in around] for name, around in rules.adjacency.items()}
     state = GameState(players=[], things=game.things, globals={}, bank=Bank(0, rules.bank_unlimited),
                       decks={}, discards={}, rng=rng)
     game.state = state
