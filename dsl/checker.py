@@ -879,7 +879,8 @@ class Checker(TypeChecker):
                         self.report(codes.UNKNOWN_NAME,
                                     f"unknown deck `{item.deck}`", item.span, help=nearest_hint(item.deck, self.p.decks))
                     else:
-                        cards = {c.name for c in deck.cards}
+                        cards = {c.name for c in deck.cards} if deck.of is None else \
+                            {n for n, t in self.p.things.items() if t.kind == deck.of}
                         for c in item.cards:
                             if c.id not in cards:
                                 self.report(codes.UNKNOWN_NAME, f"deck `{item.deck}` has no card `{c.id}`", c.span,
