@@ -86,8 +86,8 @@ def narrow(env: dict, cond, truth: bool = True) -> dict:
 
 # Statements that run other rules (handlers, `on debt`, `on eliminate`, cards, procedures, actions in a
 # window): whatever those rules set to `none` may be `none` after them, whatever a test proved before.
-RUNS_RULES = (ast.Move, ast.Pay, ast.Eliminate, ast.Draw, ast.Do, ast.Window, ast.UseCard, ast.PlayCard, ast.RaiseCash,
-              ast.Auction)  # an auction `with window` lets bidders act
+RUNS_RULES = (ast.Move, ast.Pay, ast.Eliminate, ast.Draw, ast.DrawAs, ast.Do, ast.Window, ast.UseCard, ast.PlayCard,
+              ast.RaiseCash, ast.Auction)  # an auction `with window` lets bidders act
 
 
 EXPRESSIONS = (ast.Literal, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Aggregate, ast.Conditional, ast.BinOp,
