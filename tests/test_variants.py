@@ -180,7 +180,7 @@ def test_a_removed_parameter_that_is_still_used_is_reported(tmp_path):
 
 def test_override_table_changes_only_the_listed_cells(tmp_path):
     rules = load(tmp_path, "override table Lot:\n    name  price\n    R1    $70\n")
-    [table] = [d for d in rules.decls if isinstance(d, ast.Table)]
+    [table] = [d for d in rules.decls if isinstance(d, ast.Table) and d.kind == "Lot"]
     r1 = next(r for r in table.rows if r.name == "R1")
     cols = [c.id for c in table.columns[1:]]
     assert r1.cells[cols.index("price")].value == 70
@@ -191,7 +191,7 @@ def test_override_table_changes_only_the_listed_cells(tmp_path):
 
 def test_override_table_keeps_the_assumed_marks_of_other_columns(tmp_path):
     rules = load(tmp_path, "override table Lot:\n    name  price\n    R2    $65\n")
-    [table] = [d for d in rules.decls if isinstance(d, ast.Table)]
+    [table] = [d for d in rules.decls if isinstance(d, ast.Table) and d.kind == "Lot"]
     r2 = next(r for r in table.rows if r.name == "R2")
     assert [str(a) for a in r2.assumed_columns] == ["rents[1]", "rents[2]"]
 
