@@ -298,8 +298,26 @@ class Let:
 
 @statement
 class Draw:
+    """`draw from Deck [for P]`: the next card, its effect run for P (`player` without `for`)."""
+
     deck: str
     deck_span: Span
+    span: Span
+    meta: Meta = NO_META
+    who: Expr | None = None  # `for P`: whom the card is drawn for
+
+
+@statement
+class DrawAs:
+    """`draw from Deck [for P] as x:` block [`else:` block]: what was drawn (a card, or a thing of a
+    deck of things) is `x` in the block; `else` runs when the pile is empty."""
+
+    deck: str
+    deck_span: Span
+    who: Expr | None
+    var: str
+    body: Block
+    orelse: Block | None
     span: Span
     meta: Meta = NO_META
 
@@ -641,6 +659,30 @@ class Board:
 
 
 @node
+class GraphLink:
+    """One line of a graph's links: `Lyon - Paris, Marseille` (Lyon is next to each, and each to Lyon)."""
+
+    node: Name
+    neighbours: tuple[Name, ...]
+    span: Span
+
+
+@node
+class GraphDecl:
+    """`graph NAME of K: grid R by C` (R x C things of K named A1 … by row letter and column, each next
+    to the four beside it) or `graph NAME of K:` with lines of links between K's things."""
+
+    name: str
+    kind: str
+    kind_span: Span
+    rows: int | None  # a grid's size; None for a graph of links
+    columns: int | None
+    links: tuple[GraphLink, ...]
+    span: Span
+    meta: Meta = NO_META
+
+
+@node
 class AssumedValue:
     """One entry of a row's `assumed` list: a column (`rents`), or one element of a list column
     (`income[2]`, counting from 0) when the rulebook states the others."""
@@ -663,10 +705,42 @@ class Row:
 
 
 @node
+class RowRange:
+    """One loop of a generated row: `n in 1 to 25` (low, high) or `c in Chain` (a kind's things or a
+    group's values, `names`)."""
+
+    var: str
+    low: int | None
+    high: int | None
+    names: Name | None
+    span: Span
+
+
+@node
+class RowGenerator:
+    """`for c in Chain, n in 1 to 25: "{c}{n}" c n`: a row for each combination of the loops' values
+    (the last loop varies fastest), named by the template with each `{var}` replaced by the value's name
+    or number; a cell that names a loop's variable takes its value."""
+
+    ranges: tuple[RowRange, ...]
+    template: str
+    template_span: Span
+    cells: tuple[Expr, ...]
+    assumed_columns: tuple[AssumedValue, ...] | None
+    cite: str | None
+    span: Span
+
+    @property
+    def name(self) -> str:
+        """The rows' name template, where a variant looks for a row by name (`remove row`)."""
+        return self.template
+
+
+@node
 class Table:
     kind: str
     columns: tuple[Name, ...]
-    rows: tuple[Row, ...]
+    rows: tuple[Row | RowGenerator, ...]
     span: Span
     meta: Meta = NO_META
 
@@ -692,6 +766,8 @@ class Deck:
     cards: tuple[Card, ...]
     span: Span
     meta: Meta = NO_META
+    of: str | None = None  # `deck Bag of K once`: its cards are K's things, drawn with no effect
+    of_span: Span | None = None
 
 
 @node
@@ -995,7 +1071,7 @@ class Scenario:
 
 # A statement: a line of a rule's body, every class declared with @statement (STATEMENT_CLASSES;
 # tests/test_types.py checks that the two agree).
-Stmt: TypeAlias = Union[Roll, RollAgain, Move, Pay, Split, Set, Let, Draw, Discard, DiscardHeld, PlayCard, ExtraTurn, Pass,
+Stmt: TypeAlias = Union[Roll, RollAgain, Move, Pay, Split, Set, Let, Draw, DrawAs, Discard, DiscardHeld, PlayCard, ExtraTurn, Pass,
                         Window, UseCard, Put, Release, Eliminate, EndTurn, EndGame, RaiseCash, If, For, Auction,
                         ChooseFor, Choose, Do]
 
@@ -1006,7 +1082,7 @@ ScenarioItem: TypeAlias = Union[ScenarioPlayers, ScenarioDice, ScenarioCards, Sc
 # A declaration at the top of a rules file (`extends` and a variant's variations only until the variant
 # is applied to its base, dsl/variants.py).
 Decl: TypeAlias = Union[Game, Extends, Variation, Param, Bank, Supply, PlayerDecl, GlobalDecl, Kind, GroupDecl,
-                        SquareDecl, Board, Table, Deck, Setup, Turn, Status, Handler, Hook, ActionDecl, TradeDecl,
+                        SquareDecl, Board, GraphDecl, Table, Deck, Setup, Turn, Status, Handler, Hook, ActionDecl, TradeDecl,
                         EndDecl, Define, Procedure, Hint, Invariant, Scenario]
 
 

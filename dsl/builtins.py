@@ -64,8 +64,9 @@ ENGINE_VALUES = frozenset({"roll", "sale", "deck", "card", "square", "account", 
 
 # ---- functions -----------------------------------------------------------------------------------------
 
-FUNCTIONS = ("count", "min", "max", "even", "odd", "ahead", "holds")  # called `f(a, b)`
-AGGREGATES = frozenset({"all", "any", "count", "sum", "min", "max", "first", "best", "leaders", "list"})  # `f(x in c: …)`
+FUNCTIONS = ("count", "min", "max", "even", "odd", "ahead", "holds", "neighbours")  # called `f(a, b)`
+AGGREGATES = frozenset({"all", "any", "count", "sum", "min", "max", "first", "best", "leaders", "list",
+                        "connected"})  # `f(x in c: …)`; `connected(x in S where F)`: S's group in its graph
 
 # ---- the game header -----------------------------------------------------------------------------------
 

@@ -139,6 +139,7 @@ class Checker(TypeChecker):
                             group.span, help=f"add `{group.name.lower()}: {group.name}` to kind `{group.kind}`")
         self.check_tables(scope)
         self.check_board()
+        self.check_graphs()
         self.check_decks(scope)
         self.check_setup(scope)
         self.check_turn(scope)
@@ -189,8 +190,12 @@ class Checker(TypeChecker):
                                     setting.value.span, help="tokens begin on a square of `board:`")
             elif key == "first player":
                 words = " ".join(setting.value) if isinstance(setting.value, tuple) else ""
-                if not any(words.startswith(rule) for rule in FIRST_PLAYER_RULES):
-                    self.report(codes.BAD_SETTING_VALUE, "`first player` is `highest roll N dice` or `seat order`", setting.span)
+                if not isinstance(setting.value, tuple) and setting.upper is None:
+                    # a rule: the player it names once the setup has run (`best(p in players: …)`)
+                    self.expect(setting.value, T.PLAYER.maybe(), scope, "the first player")
+                elif not any(words.startswith(rule) for rule in FIRST_PLAYER_RULES):
+                    self.report(codes.BAD_SETTING_VALUE, "`first player` is `highest roll N dice`, `seat order` or an "
+                                "expression naming a player", setting.span)
                 elif words.startswith("highest roll") and len(setting.value) > 2 and setting.value[2].isdigit() \
                         and not 1 <= int(setting.value[2]) <= MAX_FIRST_DICE:
                     self.report(codes.BAD_SETTING_VALUE, f"`first player: highest roll` of {setting.value[2]} dice; "
@@ -342,9 +347,66 @@ class Checker(TypeChecker):
                             help="add it to `board:`, or declare it `off board` if tokens reach it only by `move … to`")
             self.assume(f"square `{name}`", sq.meta, sq.span)
 
+    def check_graphs(self):
+        """Each board graph: of a known kind, no kind in two; a grid of a size it can name, its kind's fixed
+        fields only `row` and `column` (which it fills); each link between things of its kind."""
+        p = self.p
+        kinds: dict[str, ast.GraphDecl] = {}
+        for graph in p.graphs.values():
+            self.assume(f"graph `{graph.name}`", graph.meta, graph.span)
+            kind = p.kinds.get(graph.kind)
+            if kind is None:
+                self.report(codes.UNKNOWN_NAME, f"unknown kind `{graph.kind}`", graph.kind_span,
+                            help=nearest_hint(graph.kind, p.kinds) or "declare it: `kind NAME:` and its state fields")
+                continue
+            if graph.kind in kinds:
+                self.report(codes.KIND_IN_TWO_GRAPHS, f"the things of `{graph.kind}` are already in graph "
+                            f"`{kinds[graph.kind].name}` (line {kinds[graph.kind].span.line})", graph.kind_span,
+                            help="a kind's things are the squares of one graph; join them all in one")
+                continue
+            kinds[graph.kind] = graph
+            if graph.rows is not None:
+                self.check_grid(graph, kind)
+                continue
+            for link in graph.links:
+                for square in (link.node, *link.neighbours):
+                    thing = p.things.get(square.id)
+                    if thing is None or thing.kind != graph.kind:
+                        self.report(codes.GRAPH_SQUARE_NOT_OF_KIND, f"`{square.id}` is not a thing of `{graph.kind}`",
+                                    square.span, help=nearest_hint(square.id, [n for n, t in p.things.items()
+                                                                               if t.kind == graph.kind])
+                                    or f"graph `{graph.name}` joins things of `{graph.kind}`, its table's rows")
+
+    def check_grid(self, graph, kind):
+        from .model import ROW_LETTERS, MAX_GENERATED
+        assert graph.rows is not None and graph.columns is not None
+        if not (0 < graph.rows <= len(ROW_LETTERS) and 0 < graph.columns and graph.rows * graph.columns <= MAX_GENERATED):
+            self.report(codes.BAD_GRID, f"a grid of {graph.rows} by {graph.columns} cannot be made: it has 1 to "
+                        f"{len(ROW_LETTERS)} rows (named A to Z) and at most {MAX_GENERATED:,} squares", graph.span,
+                        help="`grid 9 by 12`: 9 rows, A to I, of 12 columns")
+        for f in kind.fields:
+            if not f.is_state and (f.name not in ("row", "column") or self.resolve_type(f.type) != T.COUNT):
+                self.report(codes.BAD_GRID, f"grid `{graph.name}` makes the things of `{kind.name}`, so it cannot fill "
+                            f"their fixed field `{f.name}`", f.span,
+                            help="a grid's kind has fixed fields `row: count` and `column: count` only (the grid "
+                                 "fills them); make the others `state` fields")
+        if kind.name in self.p.tables:
+            self.report(codes.BAD_GRID, f"grid `{graph.name}` makes the things of `{kind.name}`, which a table "
+                        "declares too", self.p.tables[kind.name][0].span,
+                        help="a grid's squares are all its kind's things: remove the table, or use a graph of links")
+
     def check_decks(self, scope):
         for deck in self.p.decks.values():
             self.assume(f"deck `{deck.name}`", deck.meta, deck.span)
+            if deck.of is not None:
+                if deck.of not in self.p.kinds:
+                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{deck.of}`", deck.of_span or deck.span,
+                                help=nearest_hint(deck.of, self.p.kinds))
+                if deck.policy != "once":
+                    self.report(codes.THING_DECK_NOT_ONCE, f"deck `{deck.name}` of things is `{deck.policy}`; a deck of "
+                                "things is drawn `once`", deck.span,
+                                help="a drawn thing leaves the deck for good (the rules say where it goes): write "
+                                     f"`deck {deck.name} of {deck.of} once`")
             size = sum(card.copies for card in deck.cards)
             if size > MAX_DECK:
                 big = max(deck.cards, key=lambda card: card.copies)
@@ -867,7 +929,8 @@ class Checker(TypeChecker):
                         self.report(codes.UNKNOWN_NAME,
                                     f"unknown deck `{item.deck}`", item.span, help=nearest_hint(item.deck, self.p.decks))
                     else:
-                        cards = {c.name for c in deck.cards}
+                        cards = {c.name for c in deck.cards} if deck.of is None else \
+                            {n for n, t in self.p.things.items() if t.kind == deck.of}
                         for c in item.cards:
                             if c.id not in cards:
                                 self.report(codes.UNKNOWN_NAME, f"deck `{item.deck}` has no card `{c.id}`", c.span,

@@ -198,6 +198,7 @@ FIRST_COLUMN_NOT_NAME = Code("R0601", "first-column-not-name", ERROR, "first col
 UNKNOWN_COLUMN = Code("R0602", "unknown-column", ERROR, "column that is no fixed field")
 MISSING_COLUMN = Code("R0603", "missing-column", ERROR, "fixed field without a column")
 ROW_WIDTH_MISMATCH = Code("R0604", "row-width-mismatch", ERROR, "row with the wrong number of cells")
+BAD_GENERATED_ROW = Code("R0605", "bad-generated-row", ERROR, "a generated row (`for … :`) that cannot be made")
 
 
 # ---- R07xx: the board ----------------------------------------------------------------------------
@@ -208,6 +209,10 @@ THING_MISSING_FROM_BOARD = Code("R0703", "thing-missing-from-board", ERROR, "a t
 OFF_BOARD_SQUARE_ON_BOARD = Code("R0704", "off-board-square-on-board", ERROR,
                                  "an `off board` square listed in `board:`")
 STOP_SQUARE_OFF_BOARD = Code("R0705", "stop-square-off-board", ERROR, "a `stop` square that is `off board`")
+GRAPH_SQUARE_NOT_OF_KIND = Code("R0706", "graph-square-not-of-kind", ERROR,
+                                "a graph's link names something that is not a thing of the graph's kind")
+BAD_GRID = Code("R0707", "bad-grid", ERROR, "a grid that cannot be made")
+KIND_IN_TWO_GRAPHS = Code("R0708", "kind-in-two-graphs", ERROR, "a kind whose things are in two graphs")
 
 
 # ---- R08xx: the turn -----------------------------------------------------------------------------
@@ -231,6 +236,7 @@ TRADABLE_CARD_NEVER_TRADED = Code("R0908", "tradable-card-never-traded", WARNING
 BLUFF_WITHOUT_BLUFFING = Code("R0909", "bluff-without-bluffing", ERROR,
                               "a `bluff:` block on an auction that is not `bluffing`")
 DECK_TOO_LARGE = Code("R0910", "deck-too-large", ERROR, "a deck of more than 10,000 cards")
+THING_DECK_NOT_ONCE = Code("R0911", "thing-deck-not-once", ERROR, "a deck of things that is not drawn `once`")
 
 
 # ---- R10xx: while a game runs ------------------------------------------------------------------------

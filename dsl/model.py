@@ -44,6 +44,7 @@ class Program:
     groups: dict = attrs.Factory(dict)
     squares: dict = attrs.Factory(dict)
     board: ast.Board | None = None
+    graphs: dict = attrs.Factory(dict)  # name -> ast.GraphDecl: board graphs (a grid, a map of links)
     tables: dict = attrs.Factory(dict)
     things: dict = attrs.Factory(dict)
     decks: dict = attrs.Factory(dict)
@@ -102,6 +103,88 @@ def move_marks(p: Program) -> dict:
             for mark in node.marks:
                 marks.setdefault(mark, node)
     return marks
+
+
+ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_GENERATED = 10_000  # rows one generator may make, as a deck may hold
+
+
+def grid_squares(graph: ast.GraphDecl) -> list[tuple[int, int, str]]:
+    """A grid's squares, row by row: (row, column, name), counting from 1, named by the row's letter and the
+    column's number (A1, A2, … B1, …). Nothing for a graph of links, or a grid too large to name."""
+    if graph.rows is None or graph.columns is None or not 0 < graph.rows <= len(ROW_LETTERS) \
+            or not 0 < graph.rows * graph.columns <= MAX_GENERATED:
+        return []
+    return [(r, c, f"{ROW_LETTERS[r - 1]}{c}") for r in range(1, graph.rows + 1) for c in range(1, graph.columns + 1)]
+
+
+def _range_values(rng: ast.RowRange, decls, report) -> list | None:
+    """The values a generated row's loop takes: numbers, or the names of a kind's things or a group's values."""
+    if rng.names is None:
+        assert rng.low is not None and rng.high is not None
+        return list(range(rng.low, rng.high + 1))
+    name = rng.names.id
+    for d in decls:
+        if isinstance(d, ast.GroupDecl) and d.name == name:
+            return [m.id for m in d.members]
+    rows = [r.name for d in decls if isinstance(d, ast.Table) and d.kind == name for r in d.rows
+            if isinstance(r, ast.Row)]
+    if rows:
+        return rows
+    report(codes.BAD_GENERATED_ROW, f"`{name}` is neither a group nor a kind with table rows: a generated row "
+           "loops over numbers (`n in 1 to 25`), a group's values or a kind's rows", rng.names.span,
+           help="name a group or a kind whose table writes its rows out")
+    return None
+
+
+def _substitute(cell, values: dict):
+    """A generated row's cell with each loop variable it names replaced by that loop's value."""
+    if isinstance(cell, ast.Name) and cell.id in values:
+        value = values[cell.id]
+        if isinstance(value, int):
+            return ast.Literal(value=value, type="count", span=cell.span)
+        return ast.Name(id=value, span=cell.span)
+    if isinstance(cell, ast.ListExpr):
+        return ast.evolve(cell, items=tuple(_substitute(x, values) for x in cell.items))
+    return cell
+
+
+def generated_rows(table: ast.Table, decls, report) -> tuple:
+    """A table's rows with each generator (`for n in 1 to 3: "T{n}" n`) written out as the rows it makes."""
+    import itertools
+    import re as _re
+    if not any(isinstance(r, ast.RowGenerator) for r in table.rows):
+        return table.rows
+    rows: list = []
+    for row in table.rows:
+        if not isinstance(row, ast.RowGenerator):
+            rows.append(row)
+            continue
+        loops = [_range_values(rng, decls, report) for rng in row.ranges]
+        if any(loop is None for loop in loops):
+            continue
+        names = [rng.var for rng in row.ranges]
+        unused = [n for n in names if "{" + n + "}" not in row.template]
+        total = 1
+        for loop in loops:
+            total *= len(loop or ())
+        if unused or total == 0 or total > MAX_GENERATED:
+            problem = (f"its name `\"{row.template}\"` does not use `{{{unused[0]}}}`, so rows would share a name"
+                       if unused else "its loops make no row" if total == 0
+                       else f"its loops make {total:,} rows; the most is {MAX_GENERATED:,}")
+            report(codes.BAD_GENERATED_ROW, f"this generated row cannot be made: {problem}", row.template_span,
+                   help="write `{VAR}` in the name for each loop (`\"S{c}_{n}\"`), and loops that make 1 to 10,000 rows")
+            continue
+        for combination in itertools.product(*(values or () for values in loops)):
+            chosen = dict(zip(names, combination))
+            name = _re.sub(r"\{(\w+)\}", lambda m: str(chosen.get(m.group(1), m.group(0))), row.template)
+            if not _re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                report(codes.BAD_GENERATED_ROW, f"this generated row cannot be made: its name `{name}` is not a name",
+                       row.template_span, help="a name is letters, digits and `_`, starting with a letter")
+                break
+            rows.append(ast.Row(name=name, cells=tuple(_substitute(c, chosen) for c in row.cells),
+                                assumed_columns=row.assumed_columns, cite=row.cite, span=row.span))
+    return tuple(rows)
 
 
 def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
@@ -177,9 +260,19 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                 prog.squares[decl.name] = decl
         elif isinstance(decl, ast.Board):
             single("board", decl, "`board`")
+        elif isinstance(decl, ast.GraphDecl):
+            if declare(decl.name, "graph", decl.span):
+                prog.graphs[decl.name] = decl
+                for r, c, name in grid_squares(decl):
+                    if declare(name, f"square of grid {decl.name}", decl.span):
+                        coordinates = {"row": ast.Literal(value=r, type="count", span=decl.span),
+                                       "column": ast.Literal(value=c, type="count", span=decl.span)}
+                        prog.things[name] = ThingDef(name, decl.kind, coordinates, (), decl.meta.cite, decl.span)
         elif isinstance(decl, ast.Table):
+            decl = ast.evolve(decl, rows=generated_rows(decl, rules.decls, report))
             prog.tables.setdefault(decl.kind, []).append(decl)
             for row in decl.rows:
+                assert isinstance(row, ast.Row)  # (generated rows are written out above)
                 if declare(row.name, f"row of table {decl.kind}", row.span):
                     columns = [c.id for c in decl.columns[1:]]
                     values = dict(zip(columns, row.cells))

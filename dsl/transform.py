@@ -307,6 +307,41 @@ class ToAst(Transformer):
     def board_line(self, meta, c):
         return self.name_list(meta, c)
 
+    def graph_grid(self, meta, c):
+        name, kind, rows, columns, m = c
+        return ast.GraphDecl(name=str(name), kind=str(kind), kind_span=token_span(kind), rows=_number(rows),
+                             columns=_number(columns), links=(), span=span_of(meta), meta=m)
+
+    def graph_links(self, meta, c):
+        name, kind, m, *links = c
+        return ast.GraphDecl(name=str(name), kind=str(kind), kind_span=token_span(kind), rows=None, columns=None,
+                             links=tuple(links), span=span_of(meta), meta=m)
+
+    def graph_line(self, meta, c):
+        names = [ast.Name(id=str(t), span=token_span(t)) for t in c]
+        return ast.GraphLink(node=names[0], neighbours=tuple(names[1:]), span=span_of(meta))
+
+    def row_generator(self, meta, c):
+        ranges = [x for x in c if isinstance(x, ast.RowRange)]
+        template = next(x for x in c if isinstance(x, Token) and x.type == "STRING")
+        cells, assumed_columns, cite = [], None, None
+        for child in c[len(ranges) + 1:]:
+            if isinstance(child, tuple) and child and child[0] == "row_assumed":
+                assumed_columns = child[1]
+            elif isinstance(child, tuple) and child and child[0] == "cite":
+                cite = child[1]
+            else:
+                cells.append(child)
+        return ast.RowGenerator(ranges=tuple(ranges), template=_unquote(template), template_span=token_span(template),
+                                cells=tuple(cells), assumed_columns=assumed_columns, cite=cite, span=span_of(meta))
+
+    def range_numbers(self, meta, c):
+        return ast.RowRange(var=str(c[0]), low=_number(c[1]), high=_number(c[2]), names=None, span=span_of(meta))
+
+    def range_names(self, meta, c):
+        return ast.RowRange(var=str(c[0]), low=None, high=None, names=ast.Name(id=str(c[1]), span=token_span(c[1])),
+                            span=span_of(meta))
+
     def table_decl(self, meta, c):
         header = c[2]
         return ast.Table(kind=str(c[0]), columns=header, rows=tuple(c[3:]), span=span_of(meta), meta=c[1])
@@ -345,6 +380,11 @@ class ToAst(Transformer):
     # ---- decks ------------------------------------------------------------------
     def deck_decl(self, meta, c):
         return ast.Deck(name=str(c[0]), policy=str(c[1]), cards=tuple(c[3:]), span=span_of(meta), meta=c[2])
+
+    def thing_deck_decl(self, meta, c):
+        name, kind, policy, m = c
+        return ast.Deck(name=str(name), policy=str(policy), cards=(), span=span_of(meta), meta=m, of=str(kind),
+                        of_span=token_span(kind))
 
     def card_decl(self, meta, c):
         name, title, copies, keep, lasting, tradable, body = c
@@ -659,7 +699,12 @@ class ToAst(Transformer):
         return (str(c[0]), c[1])
 
     def draw_stmt(self, meta, c):
-        return ast.Draw(deck=str(c[0]), deck_span=token_span(c[0]), span=span_of(meta))
+        return ast.Draw(deck=str(c[0]), deck_span=token_span(c[0]), span=span_of(meta), who=c[1])
+
+    def draw_as_stmt(self, meta, c):
+        deck, who, var, body, orelse = c
+        return ast.DrawAs(deck=str(deck), deck_span=token_span(deck), who=who, var=str(var), body=body,
+                          orelse=orelse[1] if orelse else None, span=span_of(meta), meta=body.meta)
 
     def eliminate_stmt(self, meta, c):
         return ast.Eliminate(who=c[0], span=span_of(meta))

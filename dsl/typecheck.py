@@ -102,8 +102,8 @@ def narrow(env: dict, cond, truth: bool = True) -> dict:
 
 # Statements that run other rules (handlers, `on debt`, `on eliminate`, cards, procedures, actions in a
 # window): whatever those rules set to `none` may be `none` after them, whatever a test proved before.
-RUNS_RULES = (ast.Move, ast.Pay, ast.Split, ast.Eliminate, ast.Draw, ast.Do, ast.Window, ast.UseCard, ast.PlayCard, ast.RaiseCash,
-              ast.Auction)  # an auction `with window` lets bidders act
+RUNS_RULES = (ast.Move, ast.Pay, ast.Split, ast.Eliminate, ast.Draw, ast.DrawAs, ast.Do, ast.Window, ast.UseCard,
+              ast.PlayCard, ast.RaiseCash, ast.Auction)  # an auction `with window` lets bidders act
 
 
 EXPRESSIONS = (ast.Literal, ast.Name, ast.Attr, ast.Index, ast.Call, ast.Aggregate, ast.Conditional, ast.BinOp,
@@ -532,6 +532,11 @@ class TypeChecker:
             else:
                 self.expect(node.args[0], T.PLAYER, env, "the argument of `ahead`")
             return T.list_of(T.SQUARE)
+        if node.func == "neighbours":
+            if len(args) != 1:
+                self.report(codes.WRONG_ARGUMENT_COUNT, f"`neighbours` takes 1 argument, not {len(args)}", node.span)
+                return T.ANY
+            return T.list_of(self.graph_square(args[0], node.args[0], "`neighbours`"))
         if node.func == "holds":
             if len(args) != 2:
                 self.report(codes.WRONG_ARGUMENT_COUNT,
@@ -585,12 +590,38 @@ class TypeChecker:
         self.function_types[define.name] = t
         return t
 
+    def graph_square(self, t: Type, node, what: str) -> Type:
+        """The type of a square of a graph (a thing of a graph's kind), which `t` must be."""
+        kinds = {g.kind for g in self.p.graphs.values()}
+        if t.name == "any" or (t.name in kinds and not t.is_list and not t.optional):
+            return t.required()
+        self.report(codes.WRONG_TYPE, f"{what} takes a square of a graph; this is {a_type(t)}", node.span,
+                    help=f"the graphs' squares are things of {', '.join(f'`{k}`' for k in sorted(kinds))}" if kinds
+                    else "declare a board graph: `graph NAME of KIND: grid ROWS by COLUMNS`")
+        return T.ANY
+
+    def connected(self, node: ast.Aggregate, env) -> Type:
+        """`connected(x in S where F)`: S (a square of a graph, or a list of them) and every square joined to
+        it through squares where F holds, as a list."""
+        coll = self.infer(node.collection, env)
+        square = self.graph_square(coll.element if coll.is_list and coll.element is not None else coll,
+                                   node.collection, "`connected`")
+        if node.where is not None:
+            self.expect(node.where, T.BOOL, {**env, node.var: square}, "a `where` filter")
+        if node.body is not None:
+            self.report(codes.WRONG_ARGUMENT_COUNT, "`connected(x in square where condition)` takes no `: value`",
+                        node.body.span, help="filter the squares it may go through with `where`")
+        return T.list_of(square)
+
     def aggregate(self, node: ast.Aggregate, env) -> Type:
+        if node.func == "connected":
+            return self.connected(node, env)
         coll = self.infer(node.collection, env)
         element = self.element_of(coll, node.collection, f"`{node.func}`")
         inner = {**env, node.var: element}
         if node.where is not None:
             self.expect(node.where, T.BOOL, inner, "a `where` filter")
+            inner = narrow(inner, node.where)  # the body sees only the items the filter kept
         if node.func == "list":
             if node.body is None:
                 return T.list_of(element)
@@ -821,13 +852,23 @@ class TypeChecker:
                 self.expect(s.where, T.BOOL, inner, "a `where` filter")
             self.block(s.body, narrow(inner, s.where), context)
             return env
-        if isinstance(s, (ast.Draw, ast.Discard)):
-            if s.deck not in self.p.decks:
+        if isinstance(s, (ast.Draw, ast.DrawAs, ast.Discard)):
+            deck = self.p.decks.get(s.deck)
+            if deck is None:
                 self.report(codes.UNKNOWN_NAME, f"unknown deck `{s.deck}`", s.deck_span, help=nearest_hint(s.deck, self.p.decks))
-            if isinstance(s, ast.Draw) and "player" not in env:
+            who = getattr(s, "who", None)
+            if who is not None:
+                self.expect(who, T.PLAYER, env, "whom the card is drawn for")
+            elif isinstance(s, (ast.Draw, ast.DrawAs)) and "player" not in env:
                 self.report(codes.UNKNOWN_NAME, "`draw` draws for `player`, and there is no `player` here", s.span,
-                            help="a procedure sees only its parameters: draw in the turn, a handler, a card or an action")
+                            help="name whom it is drawn for: `draw from Deck for P`; a procedure sees only its "
+                                 "parameters, and the setup has no `player`")
             self.drawn_decks.add(s.deck)
+            if isinstance(s, ast.DrawAs):
+                drawn = Type(deck.of) if deck is not None and deck.of is not None else Type("card")
+                self.block(s.body, {**env, s.var: drawn}, context)
+                if s.orelse is not None:
+                    self.block(s.orelse, env, context)
             return env
         if isinstance(s, ast.Eliminate):
             self.expect(s.who, T.PLAYER, env, "who is eliminated")

@@ -358,6 +358,8 @@ class ExpressionCodegen:
         if node.func == "ahead":  # the squares ahead of where the player is
             self.reads.add(POSITION)
             return f"g.ahead({args[0]})"
+        if node.func == "neighbours":  # a graph's links never change
+            return f"g.adjacent[{args[0]}]"
         if node.func == "holds":
             self.reads.add(UNTRACKED)
             return f"({args[1]} in {args[0]}.hand)"
@@ -381,7 +383,26 @@ class ExpressionCodegen:
             return call
         return f"{node.func}({', '.join(args)})"
 
+    def _connected(self, node: ast.Aggregate, sub, bound) -> str:
+        """`connected(x in S where F)`: the squares of S's graph where F holds (worked out as a list, as an
+        aggregate's loop), then those of them joined to S, S included (`_connected`)."""
+        square = self.type_of(node)
+        assert square.element is not None  # (the checker typed it a list of a graph's squares)
+        kind = square.element.name
+        var = f"v_{node.var}_{len(bound)}"
+        start = sub(node.collection)
+        self.loops.append(_Loop((var,)))
+        try:
+            test = sub(node.where, {**bound, node.var: var}) if node.where is not None else None
+        finally:
+            before = self.loops.pop().prefix()
+        allowed = f"[{var} {before}for {var} in g.kind_things[{kind!r}]{f' if {test}' if test else ''}]"
+        starts = start if self.type_of(node.collection).is_list else f"({start},)"
+        return f"_connected(g.adjacent, g.kind_things[{kind!r}], {starts}, {allowed})"
+
     def _aggregate(self, node: ast.Aggregate, sub, local, bound, constants, used) -> str:
+        if node.func == "connected":
+            return self._connected(node, sub, bound)
         member = self.shapes.member(node)
         if member is not None:  # `any(t in L: t == X)`: whether X is in the list L
             items = sub(node.collection)

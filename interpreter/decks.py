@@ -25,7 +25,8 @@ class Decks:
         self.forced: dict = {}  # deck -> the cards a scenario forces, drawn first in that order
         state = g.state
         for name, deck in rules.decks.items():
-            order = [c.name for c in deck.cards]
+            order = [c.name for c in deck.cards] if deck.of is None else \
+                [t for t in rules.thing_names if rules.thing_kinds[t] == deck.of]
             state.rng.shuffle(order)
             state.decks[name] = order
             state.discards[name] = []
@@ -58,12 +59,19 @@ class Decks:
         elif policy != "cut":
             g.state.discards[deck].append(name)
 
-    def draw(self, g, deck: str, player: Player, where: RuleRef) -> None:
+    def draw(self, g, deck: str, player: Player, where: RuleRef):
         """Draw a card: a kept card goes to the hand; any other is discarded and its effect runs.
-        The card is in its new place before the `draw` event, so cards are always accounted for."""
+        The card is in its new place before the `draw` event, so cards are always accounted for.
+        A deck of things gives its next thing, which goes to the deck's drawn pile (its discards: it
+        never returns) and has no effect. What was drawn (the card, as `Held`, or the thing), or None."""
         name = self._take(g, deck)
         if name is None:
-            return
+            return None
+        if g.rules.decks[deck].of is not None:
+            g.state.discards[deck].append(name)
+            if g.emitting:
+                g.event_sink((g.state.turn, "draw", where, player.name, deck, name))
+            return g.by_name[name]
         card = self.cards[deck][name]
         if card.lasting:  # in force until the next card of this deck is drawn
             g.state.showing[deck] = Held(deck, name)
@@ -75,7 +83,7 @@ class Decks:
             if g.emitting:
                 g.event_sink((g.state.turn, "draw", where, player.name, deck, name))
             if g.choose(player, "keep", ["keep", "use"], where) == "keep":
-                return
+                return Held(deck, name)
             player.hand.remove(held)
             self._to_discards(g, deck, name)
         else:
@@ -83,6 +91,7 @@ class Decks:
             if g.emitting:
                 g.event_sink((g.state.turn, "draw", where, player.name, deck, name))
         self._run_card(g, card, player)
+        return Held(deck, name)
 
     def _run_card(self, g, card, player: Player) -> None:
         """Run a card's effect (the card itself is already where it goes: the discard pile)."""

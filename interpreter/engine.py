@@ -54,7 +54,7 @@ class Game:
         "board", "land_fire", "pass_ahead", "pass_fire", "ring", "stops", "agents", "rules", "forced_dice",
         "on_settled", "all_quiet", "active", "phase_at", "actions", "decks", "market", "square_places",
         "hints", "_ends_false_at", "_end_key", "_end_reads", "define_answers", "masking", "moving_roll",
-        "move_marks", "members", "kind_things", "things", "by_name", "squares", "square_list",
+        "move_marks", "members", "kind_things", "adjacent", "things", "by_name", "squares", "square_list",
         "_blindfolds", "rules_running", "started", "paid_by_rule", "first_seat", "turn_limit",
         "seed",
     )
@@ -74,6 +74,7 @@ class Game:
     square_list: list[Thing | Square]  # each square once, in board order
     kind_things: dict[str, list[Thing]]
     members: dict[Thing, list[Thing]]  # each group's
+    adjacent: dict[Thing, list[Thing]]  # each square of a board graph's neighbours (`neighbours(x)`)
 
     def __init__(self, rules: Rules, players, seed: int = 0, agents=None, record: bool = True,
                  rng: random.Random | None = None, turn_limit: int | None = None):
@@ -533,7 +534,7 @@ class Game:
             state.current = contenders[0].seat
             if self.emitting:
                 self.emit("first", NO_RULE, state.players[state.current].name, {p.name: t for p, t in rolls.items()})
-        else:
+        elif first.rule != "by rule":
             if self.emitting:
                 self.emit("first", NO_RULE, state.players[state.current].name, None)
         self.first_seat = state.current
@@ -544,7 +545,13 @@ class Game:
             except TurnEnded:  # an `end turn` in a procedure the setup runs: the setup stops there
                 pass
             except GameEnded:  # `end game` in the setup: the game is over before it began
-                pass
+                return
+        if first.pick is not None:  # a rule over what the setup did (the tile each drew): seat order if none
+            chosen = first.pick(self, {})
+            state.current = chosen.seat if chosen is not None else state.current
+            self.first_seat = state.current
+            if self.emitting:
+                self.emit("first", NO_RULE, state.players[state.current].name, None)
 
     def play_turn(self) -> None:
         """One turn: the rules' turn, written out for them (turngen.py)."""

@@ -75,9 +75,23 @@ def _one(item, kind: str) -> tuple:
     return (item,) if isinstance(item, Thing) and item.kind == kind else ()
 
 
+def _connected(adjacent: dict, squares: list, starts, allowed: list) -> list:
+    """The squares joined to `starts` through squares of `allowed` (a graph's connected group), the starts
+    included, in the order of `squares` (all the graph's squares)."""
+    ok = {id(t) for t in allowed}
+    seen = {id(t) for t in starts}
+    todo = list(starts)
+    while todo:
+        for n in adjacent[todo.pop()]:
+            if id(n) in ok and id(n) not in seen:
+                seen.add(id(n))
+                todo.append(n)
+    return [t for t in squares if id(t) in seen]
+
+
 # What a failing expression raises inside, turned into a rule error at the expression: one name, so
 # that each `except` in generated code is a few bytes (its handler lies between the lines that run).
 EXPRESSION_ERRORS = (Problem, AttributeError, TypeError, KeyError, IndexError)
 
-HELPERS = {"_at": _at, "_div": _div, "_round": _round, "_extreme": _extreme, "_best": _best, "_leaders": _leaders, "_one": _one, "_Thing": Thing,
+HELPERS = {"_at": _at, "_div": _div, "_round": _round, "_extreme": _extreme, "_best": _best, "_leaders": _leaders, "_one": _one, "_connected": _connected, "_Thing": Thing,
            "_ERRORS": EXPRESSION_ERRORS}

@@ -106,6 +106,7 @@ class StatusDef:
 class DeckDef:
     policy: str  # "reshuffle", "cut", "once" or "cycle"
     cards: list  # [CardDef], expanded by copies
+    of: str | None = None  # a deck of things (`deck Bag of K once`): K's things are its cards
 
 
 @attrs.define
@@ -140,10 +141,12 @@ class GroupMembers:
 
 @attrs.define
 class FirstPlayer:
-    """Who moves first: `highest roll` of `dice` dice (ties roll again), or `seat order`."""
+    """Who moves first: `highest roll` of `dice` dice (ties roll again), `seat order`, or `by rule`: the
+    player an expression names once the setup has run (`pick`; seat order if it names none)."""
 
-    rule: str  # "highest roll" | "seat order"
+    rule: str  # "highest roll" | "seat order" | "by rule"
     dice: int = 2
+    pick: Expression | None = None
 
 
 @attrs.define
@@ -204,6 +207,7 @@ class Rules:
     layout: tuple | None = None  # where the things lie, by position in the list of things (`starting.board_layout`)
     thing_class: type = Thing  # every thing's class: a slot for each field of every kind (state.with_fields)
     player_class: type = Player  # every player's class: a slot for each declared player field
+    adjacency: dict = attrs.Factory(dict)  # thing name -> the names of its neighbours in its graph (`graph_links`)
 
     @property
     def program(self):
@@ -349,9 +353,11 @@ def load_rules(path: str, overrides: list[str] | None = None) -> Rules:
     return compile_rules(check_program(load_file(path)), overrides)
 
 
-def _first_player(setting) -> FirstPlayer:
+def _first_player(setting, compiler) -> FirstPlayer:
     if setting is None:
         return FirstPlayer("seat order")
+    if not isinstance(setting.value, tuple):  # an expression: the checker typed it a player
+        return FirstPlayer("by rule", pick=compiler.expr(setting.value))
     words = tuple(setting.value)  # the checker made sure it is `highest roll N dice` or `seat order`
     if words[:2] == ("highest", "roll"):
         return FirstPlayer("highest roll", int(words[2]) if len(words) > 2 and words[2].isdigit() else 2)
@@ -444,7 +450,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
                                   card.lasting, card.later, card.tradable,
                                   compiler.expr(card.tradable_when, frozenset({PLAYER}))
                                   if card.tradable_when is not None else None)] * card.copies)
-        decks[deck.name] = DeckDef(deck.policy, cards)
+        decks[deck.name] = DeckDef(deck.policy, cards, deck.of)
 
     ends = [EndDef(compiler.expr(e.condition), compiler.expr(e.winner), e.reason, compiler.where(e), e.after_turn)
             for e in p.ends]
@@ -456,8 +462,10 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     invariants = [InvariantDef(inv.text, compiler.expr(inv.condition), compiler.where(inv)) for inv in p.invariants]
 
     thing_cells = {}
-    for name, thing in p.things.items():
-        thing_cells[name] = {field: compiler.expr(cell) for field, cell in thing.values.items()}
+    for name, thing in p.things.items():  # (a grid offers `row` and `column`, which its kind may not declare)
+        declared = {f.name for f in p.kinds[thing.kind].fields} if thing.kind in p.kinds else set()
+        thing_cells[name] = {field: compiler.expr(cell) for field, cell in thing.values.items()
+                             if field in declared or thing.kind not in p.kinds}
     state_defaults = {}
     group_fields = {}
     for kind in p.kinds.values():
@@ -498,7 +506,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         bank_unlimited=p.bank is None or p.bank.unlimited,
         bank_amount=compiler.expr(p.bank.amount) if p.bank is not None and p.bank.amount is not None else None,
         group_fields=group_fields, players_range=players_range, start=settings["start"].value.id,
-        first_player=_first_player(settings.get("first player")), turn_limit=turn_limit, phases=phases, hooks=hooks,
+        first_player=_first_player(settings.get("first player"), compiler), turn_limit=turn_limit, phases=phases, hooks=hooks,
         land=land, passing=passing, debt=debt, eliminate=eliminate, actions=actions, traded=traded,
         action_named={a.name: a for a in actions},
         trade_kinds=tuple(k.id for k in p.trade.kinds) if p.trade else (),
@@ -510,12 +518,35 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         invariants=invariants, compiler=compiler,
         setup=compiler.block(p.setup.body, frozenset(), settles=True) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
+        adjacency=graph_links(p),
     )
     rules.thing_class = with_fields(Thing, [*(f.name for k in p.kinds.values() for f in k.fields),
                                             *(n for cells in thing_cells.values() for n in cells)])
     rules.player_class = with_fields(Player, list(p.player_fields))
     rules.written = write_turn(rules)
     return rules
+
+
+def graph_links(p) -> dict:
+    """Each square of a board graph with its neighbours' names, in the order of its kind's things: a grid's
+    four beside it (above, left, right, below), a graph's links both ways."""
+    from ..dsl.model import grid_squares
+    links: dict = {}
+    order = {name: i for i, name in enumerate(p.things)}
+    for graph in p.graphs.values():
+        squares = [name for name, t in p.things.items() if t.kind == graph.kind]
+        for name in squares:
+            links[name] = set()
+        if graph.rows is not None:
+            at = {(r, c): name for r, c, name in grid_squares(graph)}
+            for (r, c), name in at.items():
+                links[name] = {at[x] for x in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if x in at}
+        for link in graph.links:
+            for n in link.neighbours:
+                if link.node.id != n.id:
+                    links[link.node.id].add(n.id)
+                    links[n.id].add(link.node.id)
+    return {name: tuple(sorted(around, key=order.__getitem__)) for name, around in links.items()}
 
 
 def _new_account(field: str):

@@ -77,6 +77,8 @@ def lay_out(game, rules, names: list, rng) -> None:
         if action.kind is not None and " or " in action.kind and action.kind not in game.kind_things:
             several = set(action.kind.split(" or "))
             game.kind_things[action.kind] = [t for t in things if t.kind in several]
+    by_name = game.by_name
+    game.adjacent = {by_name[name]: [by_name[n] for n in around] for name, around in rules.adjacency.items()}
     state = GameState(players=[], things=game.things, globals={}, bank=Bank(0, rules.bank_unlimited),
                       decks={}, discards={}, rng=rng)
     game.state = state

@@ -360,7 +360,21 @@ class StatementCodegen:
 
     def _w_Draw(self, fn, node, local, indent, where):
         self._tick(fn, node, indent)
-        fn.add(indent, f"g.decks.draw(g, {node.deck!r}, e['player'], {fn.name('_w', where)})")
+        who = self._expr(fn, node.who, local, indent) if node.who is not None else "e['player']"
+        fn.add(indent, f"g.decks.draw(g, {node.deck!r}, {who}, {fn.name('_w', where)})")
+        return local
+
+    def _w_DrawAs(self, fn, node, local, indent, where):
+        self._tick(fn, node, indent)
+        who = self._expr(fn, node.who, local, indent) if node.who is not None else "e['player']"
+        drawn = fn.temp()
+        fn.add(indent, f"{drawn} = g.decks.draw(g, {node.deck!r}, {who}, {fn.name('_w', where)})")
+        fn.add(indent, f"if {drawn} is not None:")
+        fn.add(indent + 1, f"e[{node.var!r}] = {drawn}")
+        self._statements(fn, node.body.statements, local | {node.var}, indent + 1)
+        if node.orelse is not None:
+            fn.add(indent, "else:")
+            self._statements(fn, node.orelse.statements, local, indent + 1)
         return local
 
     def _w_Do(self, fn, node, local, indent, where):

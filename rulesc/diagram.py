@@ -680,8 +680,8 @@ class _Builder:
         below = self.rows_below.get(nid)
         extra = {"minlen": str(below)} if below and below > 1 else {}
         for stmt in self.statements(body):
-            if isinstance(stmt, (ast.Draw, ast.Discard)):
-                verb = "draw" if isinstance(stmt, ast.Draw) else "discard"
+            if isinstance(stmt, (ast.Draw, ast.DrawAs, ast.Discard)):
+                verb = "discard" if isinstance(stmt, ast.Discard) else "draw"
                 deck_id = self.deck_node(stmt.deck, effects=verb == "draw")
                 # Weighted, so that dot keeps a deck close under the rule that draws from it.
                 self.edge(nid, deck_id, f"{verb} from {stmt.deck}", color=COLOURS["deck"][1], weight="4", **extra)
@@ -700,9 +700,13 @@ class _Builder:
             else:
                 total = sum(c.copies for c in deck.cards)
                 kinds = len(deck.cards)
-                label.line(f"{total} card{'' if total == 1 else 's'}" + (f" of {kinds} kinds" if kinds != total else "")
-                           + f", {deck.policy}" + ("" if effects else ", discarded unread"), size=10)
-                if effects:
+                if deck.of is not None:
+                    label.line(f"the {sum(1 for t in self.p.things.values() if t.kind == deck.of)} {deck.of} things, "
+                               f"{deck.policy}", size=10)
+                else:
+                    label.line(f"{total} card{'' if total == 1 else 's'}" + (f" of {kinds} kinds" if kinds != total else "")
+                               + f", {deck.policy}" + ("" if effects else ", discarded unread"), size=10)
+                if effects and deck.of is None:
                     kept = sum(1 for c in deck.cards if c.keep)
                     if kept:
                         label.line(f"{kept} may be kept for later", size=9)
@@ -724,7 +728,7 @@ class _Builder:
             for stmt in self.of_kind(card.body, ast.EndGame):
                 self.edge(nid, self.over_node(stmt.reason, self.cond(stmt.winner)), "end game",
                           color=COLOURS["over"][0], style="dashed")
-            for stmt in self.of_kind(card.body, ast.Draw):
+            for stmt in [*self.of_kind(card.body, ast.Draw), *self.of_kind(card.body, ast.DrawAs)]:
                 if stmt.deck != deck.name:
                     self.edge(nid, self.deck_node(stmt.deck), f"draw from {stmt.deck}", color=COLOURS["deck"][1])
         if moving:

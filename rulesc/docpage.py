@@ -33,6 +33,7 @@ from rulesc.dsl.variants import load_file
 
 from . import citations
 from .deck_diagram import build_deck_diagram
+from .graph_diagram import build_graph_diagram
 from .diagram import _Text, build_diagram
 from .money import build_money_diagram, payments
 from .odds.docsection import odds_section
@@ -323,6 +324,22 @@ class _Writer:
         self.notes([(f"square {name}", sq.span) for name, sq in p.squares.items()]
                    + ([("board", p.board.span)] if p.board is not None else []))
 
+    def graphs(self) -> None:
+        p = self.p
+        if not p.graphs:
+            return
+        self.w("", "## Board graphs")
+        for name, graph in p.graphs.items():
+            squares = sum(1 for t in p.things.values() if t.kind == graph.kind)
+            shape = (f"a grid of {graph.rows} rows by {graph.columns} columns, each square next to the four beside it"
+                     if graph.rows is not None else f"{len(graph.links)} lines of links")
+            self.w("", f"### {name}", "", f"{squares} squares of `{graph.kind}`, {shape} ({self.where(graph.span)}"
+                   + (f"; {_source(graph.meta)}" if _source(graph.meta) else "") + ").", "",
+                   f"![{name}]({self.stem}-graph-{name}.svg)")
+            note = self.note(graph.span)
+            if note:
+                self.w("", note)
+
     def things(self) -> None:
         p = self.p
         if not p.kinds:
@@ -366,6 +383,11 @@ class _Writer:
             return
         self.w("", "## Cards")
         for name, deck in p.decks.items():
+            if deck.of is not None:
+                total = sum(1 for t in p.things.values() if t.kind == deck.of)
+                self.w("", f"### {name}", "", f"The {total} things of `{deck.of}`, shuffled, each drawn `{deck.policy}` "
+                       f"({self.where(deck.span)}" + (f"; {_source(deck.meta)}" if _source(deck.meta) else "") + ").")
+                continue
             total = sum(c.copies for c in deck.cards)
             self.w("", f"### {name}", "", f"{total} card{'' if total == 1 else 's'}, `{deck.policy}` ({self.where(deck.span)}"
                    + (f"; {_source(deck.meta)}" if _source(deck.meta) else "") + f"). Their picture: "
@@ -506,7 +528,8 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
         f"rulesc check {game}                # diagnostics, the assumptions, property tests",
         f"rulesc test {game}                 # the worked examples, as scenarios",
         f"rulesc simulate {game} -n 300 --seed 1",
-        f"rulesc diagram {game} -o turn.svg  # --money: the money flow; --deck NAME: a deck's cards",
+        f"rulesc diagram {game} -o turn.svg  # --money: the money flow; --deck NAME: a deck's cards"
+        + ("; --graph NAME: a board graph" if p.graphs else ""),
         "```")
     w.settings()
     w.turn()
@@ -515,6 +538,7 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
     w.squares()
     odds_lines, odds_svg = odds_section(checked, stem)
     w.w(*odds_lines)
+    w.graphs()
     w.things()
     w.decks()
     w.assumptions()
@@ -527,7 +551,10 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
     dots = {out.with_name(f"{stem}.dot"): build_diagram(checked).source,
             out.with_name(f"{stem}-money.dot"): build_money_diagram(checked).source}
     for name in p.decks:
-        dots[out.with_name(f"{stem}-deck-{name}.dot")] = build_deck_diagram(checked, name).source
+        if p.decks[name].of is None:
+            dots[out.with_name(f"{stem}-deck-{name}.dot")] = build_deck_diagram(checked, name).source
+    for name in p.graphs:
+        dots[out.with_name(f"{stem}-graph-{name}.dot")] = build_graph_diagram(checked, name).source
     for variant in files[1:]:
         vchecked = _checked(variant)
         vstem = Path(variant).stem

@@ -606,11 +606,15 @@ def _symbol(d, sources, path) -> Symbol | None:
     if isinstance(d, ast.Board):
         return Symbol("board", f"{len(d.squares)} squares", "board", _whole(d.span, sources[path]),
                       Span(d.span.line, d.span.column, d.span.line, d.span.column + 5))
+    if isinstance(d, ast.GraphDecl):
+        shape = f"grid {d.rows} by {d.columns}" if d.rows is not None else f"{len(d.links)} lines of links"
+        return s(d.name, f"graph of {d.kind}, {shape}", "board", d,
+                 children=[s(link.node.id, "links", "square", link) for link in d.links])
     if isinstance(d, ast.Table):
         return s(d.kind, "table", "table", d, at=Span(d.span.line, d.span.column + 5, d.span.line, d.span.column + 6),
                  children=[s(r.name, d.kind, "row", r) for r in d.rows])
     if isinstance(d, ast.Deck):
-        return s(d.name, f"deck, {d.policy}", "deck", d, children=[s(c.name, c.title or "card", "card", c)
+        return s(d.name, f"deck of {d.of}, {d.policy}" if d.of else f"deck, {d.policy}", "deck", d, children=[s(c.name, c.title or "card", "card", c)
                                                                      for c in d.cards])
     if isinstance(d, ast.Setup):
         return Symbol("setup", "setup", "setup", _whole(d.span, sources[path]),

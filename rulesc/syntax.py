@@ -15,7 +15,7 @@ from rulesc.dsl import builtins as B
 
 # Words that begin a declaration (or a part of one).
 DECLARATIONS = (
-    "action", "bank", "board", "card", "deck", "define", "end", "extend", "extends", "game", "global", "group",
+    "action", "bank", "board", "card", "deck", "define", "end", "extend", "extends", "game", "global", "graph", "group",
     "hint", "insert", "invariant", "kind", "on", "override", "param", "phase", "player", "procedure", "remove",
     "replace", "scenario", "setup", "square", "state", "status", "supply", "table", "trade", "turn",
 )
@@ -24,7 +24,7 @@ KEYWORDS = (
     "after", "again", "among", "answer", "any", "as", "at", "auction", "back", "before", "bluff", "bluffing", "by",
     "cannot", "cards", "cash", "choose",
     "copies", "cut", "cycle", "debt", "dice", "die", "discard", "do", "doubles", "down", "draw", "elif", "eliminate", "else",
-    "expect", "extra", "for", "forbid", "from", "give", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "many", "move",
+    "expect", "extra", "for", "forbid", "from", "give", "grid", "handler", "hidden", "if", "keep", "land", "lasting", "later", "let", "many", "move",
     "nearest", "off", "offer", "once", "only", "option", "optional", "own", "pass", "passes", "pay", "per", "place", "play",
     "players", "put", "raise", "refuse", "release", "reshuffle", "roll", "rounded", "row", "see", "sees", "send", "set", "split", "step",
     "stop", "then", "time", "times", "to", "too", "tradable", "unlimited", "up", "use", "visit", "when", "where", "while",
@@ -40,7 +40,7 @@ BUILTIN_NAMES = tuple(sorted(set(B.GLOBAL_NAMES) | set(B.DEBT_NAMES) | set(B.TRA
 FUNCTIONS = tuple(sorted(set(B.FUNCTIONS) | B.AGGREGATES))
 
 # Declarations whose next word is the name they declare, by what it names.
-NAMED_TYPES = ("kind", "group", "square", "table", "deck", "card", "status", "supply")
+NAMED_TYPES = ("kind", "group", "graph", "square", "table", "deck", "card", "status", "supply")
 NAMED_FUNCTIONS = ("action", "define", "procedure", "phase", "hint")
 NAMED_CONSTANTS = ("param",)
 

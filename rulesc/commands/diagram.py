@@ -2,7 +2,8 @@
 
 It exists so that a designer can see a rulebook as its readers picture it, for the docs or to
 spot a rule that goes nowhere: the turn flow (phases, handlers, what each leads to), or with
-`--money` every account and each payment rule between them, or with `--deck` one deck's cards.
+`--money` every account and each payment rule between them, with `--deck` one deck's cards, or with
+`--graph` a board graph (a grid drawn as a grid).
 DOT is always written; SVG, PNG and PDF are rendered by Graphviz's `dot` where it is installed.
 """
 
@@ -30,6 +31,7 @@ def add_parser(sub):
     what.add_argument("--money", action="store_true",
                       help="draw the money flow instead: accounts, and each payment rule between them")
     what.add_argument("--deck", metavar="NAME", help="draw the cards of deck NAME instead (the turn flow counts them)")
+    what.add_argument("--graph", metavar="NAME", help="draw board graph NAME instead (a grid as a grid)")
     p.set_defaults(func=run)
     return p
 
@@ -51,6 +53,12 @@ def run(args) -> int:
             decks = ", ".join(checked.program.decks) or "none"
             return fail(f"`{args.file}` has no deck `{args.deck}` (its decks: {decks})")
         graph, stem = build_deck_diagram(checked, args.deck), f"{stem}-deck-{args.deck}"
+    elif args.graph is not None:
+        from rulesc.graph_diagram import build_graph_diagram
+        if args.graph not in checked.program.graphs:
+            graphs = ", ".join(checked.program.graphs) or "none"
+            return fail(f"`{args.file}` has no board graph `{args.graph}` (its graphs: {graphs})")
+        graph, stem = build_graph_diagram(checked, args.graph), f"{stem}-graph-{args.graph}"
     else:
         graph = build_diagram(checked)
     try:

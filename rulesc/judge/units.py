@@ -53,7 +53,7 @@ def invokes(*roots) -> frozenset:
     what it makes run."""
     found = set()
     for node in walk.walk(tuple(r for r in roots if r is not None)):
-        if isinstance(node, ast.Draw):
+        if isinstance(node, (ast.Draw, ast.DrawAs)):
             found.add(node.deck)
         elif isinstance(node, ast.Do):
             found.add(node.name)
