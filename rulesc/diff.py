@@ -2,7 +2,7 @@
 
 The static part sets the two checked programs side by side, declaration by declaration
 (the game's settings, parameters by their values, the bank, the fields of players, globals and
-kinds, groups, squares, the board, the setup, phases, supplies, statuses, handlers, hooks,
+kinds, groups, squares, board graphs, the board, the setup, phases, supplies, statuses, handlers, hooks,
 actions, decks and their cards, table rows, end conditions, functions, procedures, hints,
 invariants, trade, scenarios), and lists what was added, removed or changed: a declaration of
 one line as it was and as it is, a rule of several lines as it is. The measured part plays both
@@ -125,7 +125,7 @@ def _located(rules: Rules) -> dict:
     for kind in p.kinds.values():
         for field in kind.fields:
             out["field", f"{kind.name}.{field.name}"] = _field(p, field), field
-    for category, items in (("group", p.groups), ("square", p.squares)):
+    for category, items in (("group", p.groups), ("square", p.squares), ("graph", p.graphs)):
         for name, decl in items.items():
             out[category, name] = _text(p, decl), decl
     if p.setup is not None:
@@ -390,7 +390,7 @@ def _money_by_text(rules: Rules, records: list) -> tuple[list, dict]:
 MONEY_SHOWN = 8
 # Declarations of one line: a change shows what it was and what it is, as a parameter's does. A change of
 # a rule of many lines shows the rule as it is now.
-ONE_LINE = {"parameter", "setting", "bank", "field", "global", "group", "square", "status", "deck", "row"}
+ONE_LINE = {"parameter", "setting", "bank", "field", "global", "group", "square", "graph", "status", "deck", "row"}
 
 
 def _mark(significant: bool) -> str:

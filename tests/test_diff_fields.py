@@ -204,7 +204,8 @@ def test_an_overridden_table_row_is_shown_as_it_now_stands(tmp_path):
 
 # Each Program attribute that holds declarations, and the category `changes` files them under.
 COMPARED = {"settings": "setting", "params": "parameter", "bank": "bank", "player_fields": "field",
-            "global_fields": "global", "kinds": "field", "groups": "group", "squares": "square", "board": "board",
+            "global_fields": "global", "kinds": "field", "groups": "group", "squares": "square", "graphs": "graph",
+            "board": "board",
             "tables": "row", "decks": "deck", "setup": "setup", "turn": "phase", "supplies": "supply",
             "statuses": "status", "handlers": "handler", "hooks": "hook", "actions": "action", "trade": "trade",
             "ends": "end", "hints": "hint", "defines": "function", "procedures": "procedure",
