@@ -183,7 +183,7 @@ def generated_rows(table: ast.Table, decls, report) -> tuple:
                        row.template_span, help="a name is letters, digits and `_`, starting with a letter")
                 break
             rows.append(ast.Row(name=name, cells=tuple(_substitute(c, chosen) for c in row.cells),
-                                assumed_columns=row.assumed_columns, cite=row.cite, span=row.span))
+                                assumed_columns=row.assumed_columns, cite=row.cite, span=row.template_span))  # its name's template
     return tuple(rows)
 
 

@@ -123,13 +123,15 @@ def _meta(node) -> tuple[str | None, str | None]:
 
 
 def _name_span(sources: dict, span: Span, name: str, default_file: str) -> Span:
-    """The span of `name` written on the first line of a declaration (its span if not found)."""
+    """The span of `name` written on the first line of a declaration; for a name the declaration does not
+    write (a generated row, a grid's square) what of it is on that line."""
     file = span.file or default_file
     line = _line(sources.get(file, ""), span.line)
     for m in WORD.finditer(line, max(0, span.column - 1)):
         if m.group() == name:
             return Span(span.line, m.start() + 1, span.line, m.end() + 1, file)
-    return Span(span.line, span.column, span.line, span.column + len(name), file)
+    end = span.end_column if span.end_line == span.line else len(line) + 1
+    return Span(span.line, span.column, span.line, max(end, span.column + 1), file)
 
 
 def declarations(analysis: Analysis) -> dict[str, list[Decl]]:
