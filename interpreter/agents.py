@@ -322,10 +322,11 @@ class HeuristicAgent(Agent):
             return None
         worth = game.hints.worth
         mine = sorted(self._owned(game, player, game.rules.trade_kinds), key=lambda thing: worth(game, thing))
-        buyers = sorted((p for p in game.active if p is not player), key=lambda p: -p.f_cash)
+        buyers = sorted((p for p in game.active if p is not player), key=lambda p: -(_seen_cash(p) or 0))
         for thing in mine:
             for buyer in buyers:
-                price = min(worth(game, thing), buyer.f_cash)
+                cash = _seen_cash(buyer)
+                price = worth(game, thing) if cash is None else min(worth(game, thing), cash)
                 if price <= 0:
                     continue
                 offer = TradeOffer(player, buyer, (thing,), (), -price)
@@ -437,7 +438,8 @@ class HeuristicAgent(Agent):
     def _would_accept(self, game, player, offer: TradeOffer) -> bool:
         received = sum(game.hints.worth(game, t) for t in offer.gives) + offer.cash
         given = sum(game.hints.worth(game, t) for t in offer.takes)
-        return received >= given and player.f_cash + min(0, offer.cash) >= self.reserve(game)
+        cash = _seen_cash(player)  # (None: another player's hidden cash, asked by the proposer's agent)
+        return received >= given and (cash is None or cash + min(0, offer.cash) >= self.reserve(game))
 
     def accept(self, game, player, offer):
         # The agent's own view: what it gets is what the proposer gives.
@@ -511,6 +513,11 @@ def _stamp(game) -> tuple:
     what the engine keeps of each player without a counter (debts, bids, hands, extra turns)."""
     return (game.state.turn, game.state.current, game.steps, sum(game.versions.values()), len(game.active),
             tuple((p.owing, p.bidding, len(p.hand), p.extra_turns) for p in game.state.players))
+
+
+def _seen_cash(player) -> int | None:
+    """The player's cash as the agent deciding may see it: None where it is hidden from it (blindfold.py)."""
+    return None if "cash" in type(player).masked else player.f_cash
 
 
 def _only_missing(members, player):

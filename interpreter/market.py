@@ -186,7 +186,9 @@ class Market:
             g.versions[BIDDING] += 1
 
     # ---- trades -----------------------------------------------------------------------------------
-    def trade_is_legal(self, g, offer: TradeOffer) -> bool:
+    def trade_is_legal(self, g, offer: TradeOffer, partner_cash: bool = True) -> bool:
+        """Whether the rules allow the offer; `partner_cash=False` leaves out whether the partner has
+        the price (`trade`: he declines it if not)."""
         rules = g.rules
         if not (rules.trade_kinds or rules.trade_cards) or offer.partner is offer.proposer \
                 or offer.partner.out or offer.proposer.out:
@@ -198,7 +200,8 @@ class Market:
         if offer.cash and not rules.trade_cash:
             return False
         payer, amount = (offer.proposer, offer.cash) if offer.cash >= 0 else (offer.partner, -offer.cash)
-        if payer.f_cash < amount:
+        hidden = "cash" in type(payer).masked  # from the proposer's agent (blindfold.py): it cannot know
+        if not hidden and (partner_cash or payer is offer.proposer) and payer.f_cash < amount:
             return False
         for side, owner in ((offer.gives, offer.proposer), (offer.takes, offer.partner)):
             for thing in side:
@@ -223,8 +226,10 @@ class Market:
         return card.tradable_when is None or bool(card.tradable_when(g, {"player": holder}))
 
     def trade(self, g, offer: TradeOffer, where: RuleRef) -> bool:
-        if not self.trade_is_legal(g, offer):
+        if not self.trade_is_legal(g, offer, partner_cash="cash" not in g.rules.hidden_fields):
             raise AgentError(f"{offer.proposer.name}'s agent offered a trade the rules do not allow: {offer}")
+        if offer.cash < 0 and offer.partner.f_cash < -offer.cash:
+            return False  # a price the partner cannot pay (his cash may be hidden from the proposer): declined
         if not g.agent(offer.partner).accept(g, offer.partner, offer):
             return False
         self.complete_trade(g, offer, where)

@@ -111,10 +111,13 @@ def test_the_actions_the_agent_does_not_want_change_no_game(name, monkeypatch):
     assert fewer == [play(rules, 2 + seed % 3, seed) for seed in seeds]
 
 
-def test_the_engine_asks_a_replaced_wanted_actions(monkeypatch):
+def test_the_engine_asks_a_replaced_wanted_actions(monkeypatch, tmp_path):
     """The engine asks an agent for the function it calls in every window (`wanted_for`, once a
-    game): a `wanted_actions` put on the class in place of the one written out is the one called."""
-    rules = load_rules(str(GAMES / "wheeler.rules"))
+    game): a `wanted_actions` put on the class in place of the one written out is the one called.
+    (Not where a field is hidden: a blindfolded agent is asked for every action; so cash is shown.)"""
+    shown = tmp_path / "wheeler.rules"
+    shown.write_text((GAMES / "wheeler.rules").read_text(encoding="utf-8").replace("hidden cash:", "cash:"))
+    rules = load_rules(str(shown))
     asked: list = []
     monkeypatch.setattr(HeuristicAgent, "wanted_actions",
                         lambda self, game, player, raising: asked.append(player.name))

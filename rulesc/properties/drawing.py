@@ -257,7 +257,8 @@ class HypothesisAgent(Agent):
         takes = tuple(t for t in tradable if t.f.get("owner") is partner and self.source.boolean())
         cash = 0
         if rules.trade_cash:  # within a quarter of either side's cash, for the same reason as bids
-            cash = self.source.integer(-(partner.f["cash"] // 4), player.f["cash"] // 4)
+            theirs = partner.f.get("cash")  # (None: hidden from this player, blindfold.py: his own is the guide)
+            cash = self.source.integer(-((player.f["cash"] if theirs is None else theirs) // 4), player.f["cash"] // 4)
         offer = TradeOffer(player, partner, gives, takes, cash)
         return offer if game.market.trade_is_legal(game, offer) else None
 
