@@ -5,7 +5,7 @@ comment (what the file is, its sources), the header's settings, the turn (its pi
 phases, handlers, actions and end conditions as tables), the money flow (its picture, and each
 payment), the parameters, squares and board, the things of each kind with their tables, the
 cards of each deck, every assumed value with the reason the file gives (the list `rulesc check`
-prints), the rulebook's sections and the rules that cite them (`rulesc.citations`, with
+prints), the rulebook's paragraphs and the rules that cite them (`rulesc.citations`, with
 `--rulebook`), the scenarios and what they check, and each variant given after the game (what it
 changes, its turn, its scenarios). The comment block written just above a declaration is the
 author's note on it, and is printed beside it.
@@ -520,8 +520,8 @@ def render(files: list[str], output: str, rulebook: str | None = None, existing:
     w.assumptions()
     w.scenarios(p.scenarios)
     if rulebook is not None:
-        w.w("", "## The rulebook, section by section", "", "Each section of the rulebook and the rules and "
-            "scenarios that cite it (`rulesc citations` makes the same table).", "", citations.BEGIN)
+        w.w("", "## The rulebook, paragraph by paragraph", "", "Each paragraph of the rulebook, the rules and "
+            "scenarios that cite it, and what they assume (`rulesc citations` makes the same table).", "", citations.BEGIN)
         w.out.append(citations.table(files, rulebook).rstrip("\n"))
         w.w(citations.END)
     dots = {out.with_name(f"{stem}.dot"): build_diagram(checked).source,

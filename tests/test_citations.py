@@ -49,8 +49,24 @@ def test_a_section_no_rule_cites_shows(tmp_path):
     book = tmp_path / "book.txt"
     book.write_text("Players may trade. Lots may be traded for cash.\n\nEach player rolls two dice and moves.\n")
     text = citations.table(rules, book)
-    assert "| Players may trade. Lots may be traded… | `trade Lot with cash` (28) |  |" in text
-    assert "| Each player rolls two dice and moves. | **no rule cites this section** |  |" in text
+    assert "| Players may trade. Lots may be traded… | `trade Lot with cash` (28) |  |  |" in text
+    assert "| Each player rolls two dice and moves. | **no rule cites this paragraph** |  |  |" in text
+    assert "2 paragraphs: 1 cited by a rule, 0 by a worked example only, 1 by neither." in text
+
+
+def test_every_paragraph_of_a_section_is_a_row_with_what_is_assumed_there(tmp_path):
+    """A rulebook with headings: each paragraph under its section's heading, a list's lead-in with
+    its list, and beside a citing line what it marks assumed (its reason, or a row's columns)."""
+    rules = tmp_path / "tiny.rules"
+    rules.write_text((ROOT / "tests/checker_cases/scenario_trade_items.rules").read_text(encoding="utf-8")
+                     .replace("trade Lot with cash", 'trade Lot with cash   assumed "for cash only"   § "Lots may be traded."'))
+    book = tmp_path / "book.txt"
+    book.write_text("Table of Contents\n\n  • Trading\n  • Moving\n\nTrading\n\nLots may be traded.\n\n"
+                    "Nothing may be owed.\n\nMoving\n\nThe dice:\n\n  1. roll two\n  2. move\n\n7\n")
+    text = citations.table(rules, book)
+    assert "| **Trading** | | | |\n| Lots may be traded. | `trade Lot with cash` (28) |  | line 28: for cash only |" in text
+    assert "| Nothing may be owed. | **no rule cites this paragraph** |  |  |\n| **Moving** | | | |" in text
+    assert "| The dice: 1. roll two 2. move | **no rule cites this paragraph** |  |  |\n\n3 paragraphs" in text
 
 
 def test_the_command_prints_and_updates(tmp_path):

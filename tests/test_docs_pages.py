@@ -88,7 +88,7 @@ def test_the_page_holds_what_a_designer_needs(tmp_path, monkeypatch):
     text = made.files[out]
     for heading in ("## The turn", "## Money", "## Parameters", "## Squares and the board", "## Things",
                     "## Cards", "## What is assumed", "## The worked examples, as scenarios",
-                    "## The rulebook, section by section", "## Variant: Wheeler Dealer, Level One", "## Notes"):
+                    "## The rulebook, paragraph by paragraph", "## Variant: Wheeler Dealer, Level One", "## Notes"):
         assert heading in text, heading
     assert "![Wheeler Dealer: turn flow](wheeler.svg)" in text and "(wheeler-money.svg)" in text
     assert "| `starting_cash` | `$100,000` |" in text  # a parameter and its value
