@@ -770,10 +770,16 @@ class Checker(TypeChecker):
                 env["player"] = T.PLAYER  # a preference among options is the chooser's
             if hint.param is not None:
                 var, kind = hint.param.name, hint.param.kind
-                if kind not in p.kinds and kind not in p.groups and kind not in BUILTIN_TYPES:
-                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{kind}`", hint.span,
-                                help=nearest_hint(kind, list(p.kinds) + sorted(BUILTIN_TYPES)))
-                    kind = "any"
+                for k in hint.param.kinds:
+                    if k not in p.kinds and (hint.param.also or (k not in p.groups and k not in BUILTIN_TYPES)):
+                        self.report(codes.UNKNOWN_NAME, f"unknown kind `{k}`", hint.span,
+                                    help=nearest_hint(k, list(p.kinds) + ([] if hint.param.also else sorted(BUILTIN_TYPES))))
+                        kind = "any"
+                # A hint over several kinds (`worth(d: Street or Railroad)`) is checked once for each, as an
+                # action over several kinds is: what it reads must be on every one.
+                for other in hint.param.also if kind != "any" else ():
+                    if other in p.kinds:
+                        self.infer(hint.value, {**env, var: Type(other)})
                 env[var] = Type(kind)
             t = self.infer(hint.value, env)
             if name in GLOBAL_HINTS and t.name not in ("money", "any"):

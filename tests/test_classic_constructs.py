@@ -240,3 +240,27 @@ replace procedure fine(p: player):
         load_file(str(variant))
     assert [d.code for d in caught.value.diagnostics] == ["R0510", "R0510"]
     assert "the base has no phase `bail` in status `Held`" in str(caught.value)
+
+
+def test_a_worth_hint_over_several_kinds_values_each():
+    """`hint worth(t: Lot or Bond)`: the heuristic agent values things of every kind named, so it bids
+    for a bond as for a lot (a hint of one kind leaves the other kinds worth $0 to it)."""
+    from rulesc.interpreter.agents import HeuristicAgent
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.rules import compile_rules
+
+    kinds = """
+kind Bond:
+    price: money
+    state owner: player? = none
+
+table Bond:
+    name  price
+    X1    $40
+"""
+    rules = compile_rules(checked(kinds + "hint worth(t: Lot or Bond) = t.price * 2\n"))
+    game = Game(rules, ["Ann", "Bob"], seed=1, agents={0: HeuristicAgent(), 1: HeuristicAgent()})
+    things = {t.name: t for t in game.things}
+    assert game.hints.worth(game, things["X1"]) == 80 and game.hints.worth(game, things["R2"]) == 40
+    assert errors(kinds + "hint worth(t: Lot or Bond) = if t.block == Red then $5 else $0\n") == ["R0206"]
+    assert errors(kinds + "hint worth(t: Lot or Nothing) = $1\n") == ["R0205"]
