@@ -167,10 +167,17 @@ action sell(s: Stand) any time when s.owner == player and s.tokens > 0:
     set s.tokens = s.tokens - 1
 action clear(s: Stand) any time when s.owner == player:
     set s.tokens = 0
+action refill(s: Stand) any time when s.owner == player:
+    set s.tokens = 0
+    set s.tokens = min(3, Tokens.left)
 """)
     assert "R0415" in warnings(TOKENS + """
 action add(s: Stand) any time when s.owner == player:
     set s.tokens = s.tokens + 1
+""")
+    assert "R0415" in warnings(TOKENS + """
+action top_up(s: Stand) any time when s.owner == player:
+    set s.tokens = max(3, Tokens.left)
 """)
 
 
