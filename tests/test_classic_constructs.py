@@ -271,3 +271,28 @@ table Bond:
     assert game.hints.worth(game, things["X1"]) == 80 and game.hints.worth(game, things["R2"]) == 40
     assert errors(kinds + "hint worth(t: Lot or Bond) = if t.block == Red then $5 else $0\n") == ["R0206"]
     assert errors(kinds + "hint worth(t: Lot or Nothing) = $1\n") == ["R0205"]
+
+
+def test_a_trade_and_its_handlers_are_one_unit_for_the_invariants():
+    """The game is settled once a trade and its `on trade` handlers are done, not between the things
+    that change hands: an invariant that a trade of two lots keeps (both with one owner) never fails."""
+    from tiny_game import game as tiny
+    from rulesc.interpreter.market import TradeOffer
+
+    g = tiny("trade Lot with cash\non trade Lot l when l.price >= $20:\n    pay $3 from player to partner\n")
+    things = {t.name: t for t in g.things}
+    ann, bob = g.state.players
+    for name in ("R1", "R2"):
+        g.set_field(things[name], "owner", ann, g.rules.trade_where)
+    seen = []
+
+    def settled():
+        seen.append((things["R1"].f_owner is things["R2"].f_owner, bob.f_cash))
+
+    def watch(game, kind, where, payload):  # as the property checker does: after an event outside any rule
+        if not game.rules_running:
+            settled()
+
+    g.on_settled, g.observer = settled, watch
+    g.market.complete_trade(g, TradeOffer(ann, bob, (things["R1"], things["R2"]), (), -15), g.rules.trade_where)
+    assert seen == [(True, 100 - 15 - 3)]  # once, after the handler's payment too
