@@ -508,7 +508,7 @@ class Checker(TypeChecker):
             for action in p.actions.values():
                 takes = any(isinstance(n, ast.Set) and isinstance(n.target, ast.Attr) and n.target.name == supply.field
                             and getattr(self.types.get(id(n.target.obj)), "name", None) == supply.kind
-                            and not _returns_pieces(n) for n in walk.walk(action.body))
+                            and not _returns_pieces(n) and not _at_most_left(n, supply.name) for n in walk.walk(action.body))
                 tests = action.when is not None and any(isinstance(n, ast.Name) and n.id == supply.name
                                                         for n in walk.walk(action.when))
                 if takes and not tests:
@@ -832,10 +832,16 @@ class Checker(TypeChecker):
                 env["player"] = T.PLAYER  # a preference among options is the chooser's
             if hint.param is not None:
                 var, kind = hint.param.name, hint.param.kind
-                if kind not in p.kinds and kind not in p.groups and kind not in BUILTIN_TYPES:
-                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{kind}`", hint.span,
-                                help=nearest_hint(kind, list(p.kinds) + sorted(BUILTIN_TYPES)))
-                    kind = "any"
+                for k in hint.param.kinds:
+                    if k not in p.kinds and (hint.param.also or (k not in p.groups and k not in BUILTIN_TYPES)):
+                        self.report(codes.UNKNOWN_NAME, f"unknown kind `{k}`", hint.span,
+                                    help=nearest_hint(k, list(p.kinds) + ([] if hint.param.also else sorted(BUILTIN_TYPES))))
+                        kind = "any"
+                # A hint over several kinds (`worth(d: Street or Railroad)`) is checked once for each, as an
+                # action over several kinds is: what it reads must be on every one.
+                for other in hint.param.also if kind != "any" else ():
+                    if other in p.kinds:
+                        self.infer(hint.value, {**env, var: Type(other)})
                 env[var] = Type(kind)
             t = self.infer(hint.value, env)
             if name in GLOBAL_HINTS and t.name not in ("money", "any"):
@@ -1159,6 +1165,16 @@ def _returns_pieces(s: ast.Set) -> bool:
     return (isinstance(value, ast.BinOp) and value.op == "-" and isinstance(value.left, ast.Attr)
             and isinstance(target, ast.Attr) and value.left.name == target.name
             and _same_path(value.left.obj, target.obj))
+
+
+def _at_most_left(s: ast.Set, supply: str) -> bool:
+    """A `set` of a supply's field to `min(…, SUPPLY.left, …)` (a hotel sold back comes down to as many
+    houses as the bank has, at most four): it never takes more pieces than the bank has left, so it
+    needs no test of the supply in the action's `when` (R0415)."""
+    value = s.value
+    return (isinstance(value, ast.Call) and value.func == "min"
+            and any(isinstance(a, ast.Attr) and a.name == "left" and isinstance(a.obj, ast.Name) and a.obj.id == supply
+                    for a in value.args))
 
 
 def _same_path(a, b) -> bool:

@@ -520,6 +520,9 @@ class ToAst(Transformer):
     def end_after_turn(self, meta, c):
         return True
 
+    def hint_param(self, meta, c):
+        return c[0]
+
     def hint_decl(self, meta, c):
         return ast.Hint(name=str(c[0]), param=c[1], value=c[2], span=span_of(meta), meta=c[3])
 

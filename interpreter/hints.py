@@ -15,14 +15,14 @@ from .state import Thing
 
 
 class Hints:
-    __slots__ = ("worth_hint", "worth_kind", "worth_reads", "_worth_key", "_worth_cache")
+    __slots__ = ("worth_hint", "worth_kinds", "worth_reads", "_worth_key", "_worth_cache")
 
     def __init__(self, rules) -> None:
         """The `worth` hint's values, kept per thing until something the hint reads changes (the
         change counters, as for actions); a hint that reads uncounted state is computed every time."""
         worth = rules.hints.get(HINT_WORTH)
         self.worth_hint = worth
-        self.worth_kind = rules.hint_kinds.get(HINT_WORTH)  # the kind of things it values
+        self.worth_kinds = rules.hint_kinds.get(HINT_WORTH, ())  # the kinds of things it values
         fixed = fixed_fields(rules.program)  # a worth of fixed data alone (a title's cost) is kept with key 0
         self.worth_reads = tuple(sorted(r for r in worth.value.reads if r not in fixed)) \
             if worth is not None and UNTRACKED not in worth.value.reads else None
@@ -39,7 +39,7 @@ class Hints:
         if known is not None and (not self.worth_reads or known[0] == self._worth_key(g.versions)):
             return known[1]  # (a hint of fixed data alone reads no counter: its answer stands for good)
         hint = self.worth_hint
-        if hint is None or not isinstance(thing, Thing) or thing.kind != self.worth_kind:
+        if hint is None or not isinstance(thing, Thing) or thing.kind not in self.worth_kinds:
             return 0
         if self.worth_reads is None:
             return hint.value(g, {hint.var: thing})

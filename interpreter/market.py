@@ -236,7 +236,21 @@ class Market:
         return True
 
     def complete_trade(self, g, offer: TradeOffer, where: RuleRef) -> None:
-        """An agreed trade, on the spot: ownership and cash move in one step."""
+        """An agreed trade, on the spot: ownership and cash move in one step. For the property checker
+        the trade is one unit with its `on trade` handlers, as a rule's body is (stmtgen.write_settling):
+        the game is settled when all of it is done, not between the things that change hands."""
+        watching = g.on_settled
+        if watching is not None:
+            g.rules_running += 1
+        try:
+            self._complete_trade(g, offer, where)
+        finally:
+            if watching is not None:
+                g.rules_running -= 1
+        if watching is not None and not g.rules_running:
+            watching()
+
+    def _complete_trade(self, g, offer: TradeOffer, where: RuleRef) -> None:
         if g.emitting:
             g.emit("trade", where, offer.proposer.name, offer.partner.name, [t.name for t in offer.gives],
                    [t.name for t in offer.takes], offer.cash)

@@ -190,7 +190,7 @@ class Rules:
     cards_by_name: dict  # deck name -> {card name: CardDef}
     ends: list  # [EndDef]
     hints: dict  # name -> HintDef
-    hint_kinds: dict  # name -> the kind its parameter is declared with
+    hint_kinds: dict  # name -> the kinds its parameter is declared with (`(d: Street or Railroad)`: two)
     invariants: list  # [InvariantDef]
     compiler: Compiler
     setup: Body | None = None  # the `setup:` block, compiled; run once before the first turn
@@ -514,7 +514,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         trade_when=compiler.expr(p.trade.when, frozenset({PLAYER, *TRADE_NAMES})) if p.trade and p.trade.when else None,
         trade_where=compiler.where(p.trade) if p.trade else NO_RULE,
         decks=decks, cards_by_name={name: {c.name: c for c in deck.cards} for name, deck in decks.items()},
-        ends=ends, hints=hints, hint_kinds={n: h.param.kind for n, h in p.hints.items() if h.param},
+        ends=ends, hints=hints, hint_kinds={n: h.param.kinds for n, h in p.hints.items() if h.param},
         invariants=invariants, compiler=compiler,
         setup=compiler.block(p.setup.body, frozenset(), settles=True) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,

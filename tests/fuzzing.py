@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # constructs among them) and the completeness file, which uses every construct of the language.
 CORPUS = [ROOT / "games" / name for name in ("finance.rules", "wheeler.rules", "wheeler-level1.rules",
                                              "wallstreet.rules", "wallstreet-short.rules")]
-CORPUS += sorted((ROOT / "examples").glob("*.rules"))
+CORPUS += sorted((ROOT / "examples").glob("*.rules")) + sorted((ROOT / "examples" / "games").glob("*.rules"))
 CORPUS += [ROOT / "tests" / "completeness" / "everything.rules", ROOT / "tests" / "cli_data" / "minimal.rules"]
 GAMES = {path.name: path.read_text(encoding="utf-8") for path in CORPUS}
 PLACES = {path.name: path.relative_to(ROOT) for path in CORPUS}  # where each sits, for `extends "../games/…"`

@@ -62,7 +62,8 @@ def test_the_second_parse_of_an_unchanged_file_loads_the_very_same_tree(cache_di
 
 @pytest.mark.slow
 def test_every_shipped_game_and_example_loads_as_it_parses(cache_dir):
-    for path in sorted([*(ROOT / "games").glob("*.rules"), *(ROOT / "examples").glob("*.rules")]):
+    for path in sorted([*(ROOT / "games").glob("*.rules"), *(ROOT / "examples").glob("*.rules"),
+                          *(ROOT / "examples" / "games").glob("*.rules")]):
         fresh = parsed.parse_file(path)
         loaded = parsed.parse_file(path)
         assert repr(loaded) == repr(fresh), path.name

@@ -167,10 +167,17 @@ action sell(s: Stand) any time when s.owner == player and s.tokens > 0:
     set s.tokens = s.tokens - 1
 action clear(s: Stand) any time when s.owner == player:
     set s.tokens = 0
+action refill(s: Stand) any time when s.owner == player:
+    set s.tokens = 0
+    set s.tokens = min(3, Tokens.left)
 """)
     assert "R0415" in warnings(TOKENS + """
 action add(s: Stand) any time when s.owner == player:
     set s.tokens = s.tokens + 1
+""")
+    assert "R0415" in warnings(TOKENS + """
+action top_up(s: Stand) any time when s.owner == player:
+    set s.tokens = max(3, Tokens.left)
 """)
 
 
@@ -240,3 +247,52 @@ replace procedure fine(p: player):
         load_file(str(variant))
     assert [d.code for d in caught.value.diagnostics] == ["R0510", "R0510"]
     assert "the base has no phase `bail` in status `Held`" in str(caught.value)
+
+
+def test_a_worth_hint_over_several_kinds_values_each():
+    """`hint worth(t: Lot or Bond)`: the heuristic agent values things of every kind named, so it bids
+    for a bond as for a lot (a hint of one kind leaves the other kinds worth $0 to it)."""
+    from rulesc.interpreter.agents import HeuristicAgent
+    from rulesc.interpreter.engine import Game
+    from rulesc.interpreter.rules import compile_rules
+
+    kinds = """
+kind Bond:
+    price: money
+    state owner: player? = none
+
+table Bond:
+    name  price
+    X1    $40
+"""
+    rules = compile_rules(checked(kinds + "hint worth(t: Lot or Bond) = t.price * 2\n"))
+    game = Game(rules, ["Ann", "Bob"], seed=1, agents={0: HeuristicAgent(), 1: HeuristicAgent()})
+    things = {t.name: t for t in game.things}
+    assert game.hints.worth(game, things["X1"]) == 80 and game.hints.worth(game, things["R2"]) == 40
+    assert errors(kinds + "hint worth(t: Lot or Bond) = if t.block == Red then $5 else $0\n") == ["R0206"]
+    assert errors(kinds + "hint worth(t: Lot or Nothing) = $1\n") == ["R0205"]
+
+
+def test_a_trade_and_its_handlers_are_one_unit_for_the_invariants():
+    """The game is settled once a trade and its `on trade` handlers are done, not between the things
+    that change hands: an invariant that a trade of two lots keeps (both with one owner) never fails."""
+    from tiny_game import game as tiny
+    from rulesc.interpreter.market import TradeOffer
+
+    g = tiny("trade Lot with cash\non trade Lot l when l.price >= $20:\n    pay $3 from player to partner\n")
+    things = {t.name: t for t in g.things}
+    ann, bob = g.state.players
+    for name in ("R1", "R2"):
+        g.set_field(things[name], "owner", ann, g.rules.trade_where)
+    seen = []
+
+    def settled():
+        seen.append((things["R1"].f_owner is things["R2"].f_owner, bob.f_cash))
+
+    def watch(game, kind, where, payload):  # as the property checker does: after an event outside any rule
+        if not game.rules_running:
+            settled()
+
+    g.on_settled, g.observer = settled, watch
+    g.market.complete_trade(g, TradeOffer(ann, bob, (things["R1"], things["R2"]), (), -15), g.rules.trade_where)
+    assert seen == [(True, 100 - 15 - 3)]  # once, after the handler's payment too

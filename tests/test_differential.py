@@ -36,6 +36,7 @@ from rulesc.interpreter.savegame import load_game, play_turns, save_game
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [*sorted((ROOT / "games").glob("*.rules")), *sorted((ROOT / "examples").glob("*.rules")),
+         *sorted((ROOT / "examples" / "games").glob("*.rules")),
          ROOT / "tests" / "completeness" / "everything.rules", ROOT / "tests" / "cli_data" / "minimal.rules"]
 BUDGET = ROOT / "tests" / "differential_data" / "finance-step-budget.rules"
 TURN_CAP = 150  # turns of a game in the quick tests (the slow ones play whole games)

@@ -244,4 +244,4 @@ def test_an_action_or_hint_parameter_is_a_record():
     assert (action.param.name, action.param.kind) == (hint.param.name, hint.param.kind) == ("lot", "Lot")
     rules = compile_rules(checked)
     assert (rules.actions[0].var, rules.actions[0].kind) == ("lot", "Lot")
-    assert rules.hints["act_buy"].var == "lot" and rules.hint_kinds["act_buy"] == "Lot"
+    assert rules.hints["act_buy"].var == "lot" and rules.hint_kinds["act_buy"] == ("Lot",)

@@ -18,6 +18,7 @@ from rulesc.pygments_lexer import RulesLexer
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = ROOT / "editors" / "rules.tmLanguage.json"
 SHIPPED = sorted([*(ROOT / "games").glob("*.rules"), *(ROOT / "examples").glob("*.rules"),
+                  *(ROOT / "examples" / "games").glob("*.rules"),
                   *(ROOT / "tests" / "completeness").glob("*.rules")])  # the files that use every construct
 BROKEN = ROOT / "tests" / "checker_cases" / "syntax_single_quote.rules"  # a quote the language has not
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "games").glob("*.md"))]

@@ -85,7 +85,8 @@ def test_house_rules_exact_figures_against_play(path, exactness, games):
     _check_against_play(path, exactness, games)
 
 
-@pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples").glob("*.rules")))
+@pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "examples").glob("*.rules"),
+                                                                          *(ROOT / "examples" / "games").glob("*.rules")]))
 def test_every_house_rule_says_how_exact_it_is(path):
     """Each example gets figures, and says which are exact: none it cannot follow go unnamed."""
     _, o = _odds(ROOT / path)

@@ -78,7 +78,8 @@ def test_a_good_twin_gives_no_finding(name):
     assert findings(DATA / f"{name}.rules") == []
 
 
-SHIPPED = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "examples").glob("*.rules"))
+SHIPPED = (sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "examples").glob("*.rules"))
+           + sorted((ROOT / "examples" / "games").glob("*.rules")))
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
