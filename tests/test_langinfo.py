@@ -155,7 +155,7 @@ def test_hover_on_a_rules_keywords_shows_its_citation_and_its_assumed_mark():
     assert markdown.startswith('§ "The owner may collect the amount of rent stipulated')
     tariff = _line(text, "pay tariff of player.cash rounded down")
     markdown, _ = langinfo.hover(analysis, tariff, 6)  # `pay`
-    assert markdown == "assumed: the rulebook gives no rounding"
+    assert markdown == '§ "he must pay 10% of all his cash"\n\nassumed: the rulebook gives no rounding'
     bid = _line(text, "param opening_bid")
     markdown, _ = langinfo.hover(analysis, bid, 8)  # the parameter's name: its declaration says it once
     assert markdown.count("assumed: the rulebook names no lowest bid") == 1

@@ -104,6 +104,8 @@ def test_ctrl_c_leaves_the_game_with_one_line_exit_130_and_keeps_the_log(tmp_pat
 
 
 def test_board_info_me_and_players_show_prices_rents_owners_and_the_rules_words():
+    sale = next(i for i, line in enumerate(Path(FINANCE).read_text("utf-8").splitlines(), 1)
+                if line.startswith("on land Lease p as sale"))
     proc = play(FINANCE, "--players", "2", "--seed", "3", answers="board\ninfo 8\ninfo wayback\nme\nplayers\n"
                 "info nowhere\n40\nquit\n")
     assert proc.returncode == 0, proc.stderr
@@ -114,8 +116,9 @@ def test_board_info_me_and_players_show_prices_rents_owners_and_the_rules_words(
     assert "\n  7 Chance  <- P2\n" in out and ">   0 Start\n" in out
     # info: by number or by name in any case; the row's assumptions; the landing rules that apply, cited
     assert "VenetianLagoon\n  a Lease: number 4, series Two, value $70, rents $8 $40 $100 $300 $450 $600; " \
-           "owner nobody, houses 0, withdrawn no\n  assumed (not in the rulebook): number, rents\n  landing here, " \
-           "you:\n  finance.rules:162: § \"It is then sold to the highest bidder, who pays the amount of his final bid " \
+           "owner nobody, houses 0, withdrawn no\n  § \"Each property has corresponding increases as shown on its lease " \
+           "card.\"\n  assumed (not in the rulebook): number, rents\n  landing here, " \
+           f"you:\n  finance.rules:{sale}: § \"It is then sold to the highest bidder, who pays the amount of his final bid " \
            "to the Bank.\"\n" in out
     assert "Wayback\n  a Lease: number 1, series One, value $50, rents $2 $10 $30 $80 $160 $200; owner nobody, " \
            "houses 0, withdrawn no\n  § \"on WAYBACK (lease No. 1) one house raises the ordinary $2 rent to $10\"\n" in out
@@ -125,7 +128,7 @@ def test_board_info_me_and_players_show_prices_rents_owners_and_the_rules_words(
     assert "turn 2\n  P1 (you): on Rubeville, cash $1,000; holds nothing\n  P2: on Chance, cash $1,000; " \
            "holds nothing\n" in out
     # landing: the rule that applies, in the rulebook's words; the auction shows what is for sale
-    assert "P1 lands on Rubeville\n  the rule here, finance.rules:162: § \"It is then sold" in out
+    assert f"P1 lands on Rubeville\n  the rule here, finance.rules:{sale}: § \"It is then sold" in out
     assert "Rubeville is auctioned from $10 among P1, P2\n  Rubeville: number 2, series One, value $50, rents $4 " \
            "$20 $60 $180 $320 $450; owner nobody, houses 0, withdrawn no\nP1, bid on Rubeville: $10 to $1,000" in out
 
