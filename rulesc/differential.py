@@ -283,13 +283,24 @@ def disagreements(rules: Rules, seed: int, players: int, agents: str = "heuristi
 
 # ---- simulate --jobs --------------------------------------------------------------------------------------
 
-def _simulated(rules: Rules, games: int, seed: int, players: int, agents: str, jobs: int):
-    """`simulate`'s records of games `seed` .. `seed + games - 1`, or the rule error that stopped it."""
-    from .simulate import simulate
+def _simulated(sets: list, games: int, seed: int, agents: str, jobs: int) -> list:
+    """`simulate`'s records of games `seed` .. `seed + games - 1` of each (rules, players) of `sets`, or
+    the rule error that stopped it. With `jobs` > 1 the rule sets are played together, in one pool of
+    worker processes; when a game of one of them stops with an error, each is played on its own."""
+    from . import runner
+    from .simulate import record_one
+    rule_sets = [runner.RuleSet(rules, []) for rules, _ in sets]
+    batches = [runner.Batch(i, first, count, (players, agents, False, False))
+               for i, (_, players) in enumerate(sets) for first, count in runner.runs(games, seed, jobs)]
     try:
-        return simulate(rules, games, seed, players, agents, jobs=jobs).records
+        records: list = [[] for _ in sets]
+        for batch, results in zip(batches, runner.run(rule_sets, batches, record_one, jobs)):
+            records[batch.rule_set] += results
+        return records
     except RuleRuntimeError as exc:
-        return (exc.seed, _error(exc))
+        if len(sets) == 1:
+            return [(exc.seed, _error(exc))]
+        return [_simulated([one], games, seed, agents, jobs)[0] for one in sets]
 
 
 def _record_of(played: Played) -> tuple:
@@ -300,12 +311,20 @@ def _record_of(played: Played) -> tuple:
             tuple(p["out"] for p in s["players"]))
 
 
-def jobs_disagreements(rules: Rules, seed: int, games: int, players: int, agents: str = "heuristic",
-                       jobs: int = 2) -> list:
-    """`simulate` of games `seed` .. `seed + games - 1` with `--jobs 1` and with `--jobs jobs`: each game's
-    figures the same (or the same rule error), and each the same as the game played alone with events on.
-    `rules` must have been loaded from its file (the worker processes load it again)."""
-    one, many = _simulated(rules, games, seed, players, agents, 1), _simulated(rules, games, seed, players, agents, jobs)
+def jobs_disagreements(sets: list, seed: int, games: int, agents: str = "heuristic", jobs: int = 2) -> list:
+    """`simulate` of games `seed` .. `seed + games - 1` of each (rules, players) of `sets` with `--jobs 1`
+    and with `--jobs jobs` (all of them in one pool of processes, as `simulate` plays a sweep's values):
+    each game's figures the same (or the same rule error), and each the same as the game played alone
+    with events on. The rules must have been loaded from their files (the worker processes load them
+    again)."""
+    found: list = []
+    for (rules, players), one, many in zip(sets, _simulated(sets, games, seed, agents, 1),
+                                           _simulated(sets, games, seed, agents, jobs)):
+        found += _jobs_compared(rules, players, agents, seed, games, jobs, one, many)
+    return found
+
+
+def _jobs_compared(rules: Rules, players: int, agents: str, seed: int, games: int, jobs: int, one, many) -> list:
     found: list = []
     label = f"{rules.path} seeds {seed}..{seed + games - 1}, {players} players, {agents} agents"
     if isinstance(one, tuple) or isinstance(many, tuple):
@@ -314,6 +333,20 @@ def jobs_disagreements(rules: Rules, seed: int, games: int, players: int, agents
                                       str(one if isinstance(one, tuple) else "no error"),
                                       str(many if isinstance(many, tuple) else "no error")))
         return found
+    for a, b in zip(one, many):
+        if a != b:
+            field = next(f for f in a._fields if getattr(a, f) != getattr(b, f))
+            found.append(Disagreement(f"{game_label(rules, a.seed, players, agents)}", "simulate --jobs 1",
+                                      f"simulate --jobs {jobs}", f"figures ({field})", repr(getattr(a, field)),
+                                      repr(getattr(b, field))))
+    for record in one:  # and the simulated game (events off, money tallied by rule) is the plain game
+        played = play(rules, record.seed, players, agents)
+        figures = (record.turns, record.reason, record.winner, record.cash, record.out)
+        if played.error is None and figures != _record_of(played):
+            found.append(Disagreement(game_label(rules, record.seed, players, agents), PLAIN.label(),
+                                      "simulate --jobs 1", "figures (turns, end reason, winner, cash, out)",
+                                      repr(_record_of(played)), repr(figures)))
+    return found
     for a, b in zip(one, many):
         if a != b:
             field = next(f for f in a._fields if getattr(a, f) != getattr(b, f))

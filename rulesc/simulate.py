@@ -76,12 +76,13 @@ def simulate(rules: Rules, games: int, seed: int, players: int, agents: str = "h
         jobs, dask = 1, None
     batches = [runner.Batch(0, first, count, (players, agents, check, wealth))
                for first, count in runner.runs(games, seed, jobs)]
-    records = [r for results in runner.run([runner.RuleSet(rules, overrides or [])], batches, _record, jobs, dask,
+    records = [r for results in runner.run([runner.RuleSet(rules, overrides or [])], batches, record_one, jobs, dask,
                                            progress) for r in results]
     return Summary(rules.title, games, players, agents, seed, records)
 
 
-def _record(rules: Rules, seed: int, players: int, agents: str, check: bool, wealth: bool):
+def record_one(rules: Rules, seed: int, players: int, agents: str, check: bool, wealth: bool):
+    """One game's record, as a batch of `runner.run` plays it (a top-level function: workers import it)."""
     return record_game(rules, players, seed, agents, check, wealth)
 
 

@@ -82,10 +82,20 @@ def test_every_shipped_game_and_example_is_the_same_game_under_every_combination
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [*FILES, BUDGET], ids=_id)
-def test_simulate_gives_every_game_the_same_figures_with_one_job_or_two(path):
-    rules = rules_of(path)
-    found = differential.jobs_disagreements(rules, 0, 4, players_for(rules, 1), "heuristic", jobs=2)
+def test_simulate_gives_every_game_the_same_figures_with_one_job_or_two():
+    """Every shipped game and example, all played in one pool of two processes (as a sweep's values are)."""
+    sets = [(rules_of(path), players_for(rules_of(path), 1)) for path in FILES]
+    found = differential.jobs_disagreements(sets, 0, 4, "heuristic", jobs=2)
+    assert not found, describe(found)
+
+
+def test_a_rule_error_in_a_worker_is_the_error_of_one_process():
+    """The step-budget house rule stops each game with the same error, with one job or two; the
+    game that stops does not take the others of the same pool with it."""
+    sets = [(rules_of(BUDGET), 2), (rules_of(ROOT / "tests" / "cli_data" / "minimal.rules"), 2)]
+    one = differential._simulated(sets, 3, 0, "heuristic", 1)
+    assert isinstance(one[0], tuple) and isinstance(one[1], list) and len(one[1]) == 3  # (seed, error); records
+    found = differential.jobs_disagreements(sets, 0, 3, "heuristic", jobs=2)
     assert not found, describe(found)
 
 
