@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from fuzzing import GAMES, DataChooser, exercise, generated, mutant, no_hang
 
-EXAMPLES = int(os.environ.get("RULESC_FUZZ_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("RULESC_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 100, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
