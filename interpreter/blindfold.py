@@ -49,8 +49,11 @@ class Blindfolded:
         self.inner, self._hidden = agent, hidden  # (not the game: the game keeps its blindfolds)
 
     def _masked(self, game, viewer, question: str, *args):
-        with seen_by(game, viewer, self._hidden):
+        saved = _mask(game, viewer, self._hidden)  # (`seen_by` without a context manager's cost: the hot path)
+        try:
             return getattr(self.inner, question)(game, viewer, *args)
+        finally:
+            _unmask(game, saved)
 
     def bid(self, game, player, thing, low, high):
         return self._masked(game, player, "bid", thing, low, high)
@@ -80,19 +83,30 @@ class Blindfolded:
 @contextlib.contextmanager
 def seen_by(game, viewer, hidden: frozenset | None = None):
     """The game as `viewer`'s agent sees it, for the length of the `with`: the other players in the
-    masked class (their `hidden` fields raise `HiddenFieldRead`), and defines keeping no answers."""
-    players = game.rules.player_class
-    masked = masked_class(players, game.rules.hidden_fields if hidden is None else hidden, viewer.name)
-    saved = [(p, p.__class__) for p in game.state.players]  # (unmasked, unless asked within another's call)
-    for p in game.state.players:
-        p.__class__ = players if p is viewer else masked
-    game.masking += 1
+    masked class (their `hidden` fields raise `HiddenFieldRead`), and defines keeping their answers
+    for this viewer apart (kept.py)."""
+    saved = _mask(game, viewer, game.rules.hidden_fields if hidden is None else hidden)
     try:
         yield game
     finally:
-        game.masking -= 1
-        for p, kind in saved:
-            p.__class__ = kind
+        _unmask(game, saved)
+
+
+def _mask(game, viewer, hidden: frozenset) -> tuple:
+    """Put the other players in the masked class; what `_unmask` needs to undo it."""
+    players = game.rules.player_class
+    masked = masked_class(players, hidden, viewer.name)
+    saved = [(p, p.__class__) for p in game.state.players]  # (unmasked, unless asked within another's call)
+    for p in game.state.players:
+        p.__class__ = players if p is viewer else masked
+    outer, game.masking = game.masking, viewer.name
+    return saved, outer
+
+
+def _unmask(game, saved: tuple) -> None:
+    classes, game.masking = saved
+    for p, kind in classes:
+        p.__class__ = kind
 
 
 @contextlib.contextmanager
@@ -102,9 +116,11 @@ def unmasked(game):
     saved = [(p, p.__class__) for p in game.state.players]
     for p in game.state.players:
         p.__class__ = game.rules.player_class
+    outer, game.masking = game.masking, None
     try:
         yield game
     finally:
+        game.masking = outer
         for p, kind in saved:
             p.__class__ = kind
 

@@ -132,7 +132,7 @@ class Game:
         # While `play` plays: whether every agent speaks only in its own turn (keeps `Agent.wants_window`),
         # so that the turn's end opens the player's window alone without asking the others (turngen.py).
         self.all_quiet = False
-        self.masking = 0  # while an agent answers blindfolded (blindfold.py): defines keep no answers then
+        self.masking: str | None = None  # whose agent answers blindfolded now (blindfold.py): defines keep its answers apart
         self.define_answers: dict = {}  # the answers defines keep while what they read stands (kept.py)
 
     # ---- events and budget -------------------------------------------------------------------

@@ -87,14 +87,13 @@ _NAME = operator.attrgetter("name")
 def _answers_kept_while(function, reads: tuple):
     """`function` (a define's, see `answers_can_be_kept_while`) keeping its answer in each game, for
     each combination of its arguments, while the change counters of what it reads stand (their sum
-    changes when one does: they only grow). Not while an agent answers blindfolded
-    (`Game.masking`): an answer worked out on the whole state must not reach it."""
+    changes when one does: they only grow). While an agent answers blindfolded (`Game.masking`, the
+    player whose agent it is) the answers are kept apart, one set per player: an answer worked out on
+    the whole state must not reach an agent, nor one worked out through one player's mask another's."""
     stamp_of = counters_key(reads)
 
     def kept_while(g, e):
-        if g.masking:
-            return function(g, e)
-        key = (kept_while, *e.values())
+        key = (kept_while, *e.values()) if g.masking is None else (kept_while, g.masking, *e.values())
         stamp = stamp_of(g.versions)
         known = g.define_answers.get(key)
         if known is not None and known[0] == stamp:

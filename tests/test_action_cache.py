@@ -260,18 +260,28 @@ def test_a_define_over_counted_state_keeps_its_answer_only_while_what_it_reads_s
 
 
 def test_no_kept_answer_reaches_an_agent_answering_blindfolded():
-    """While an agent answers blindfolded (Wall Street hides cash), a define computes on what it may see
-    and keeps nothing: an answer worked out on the whole state must not reach it."""
+    """While an agent answers blindfolded (Wall Street hides cash), a define computes on what it may see:
+    an answer kept from the whole state does not reach it, and the answers it gets are kept apart, for
+    that player's agent alone."""
     rules = load_rules(str(GAMES / "wallstreet.rules"))
     whole = _kept_while(rules)["whole"]
     game = Game(rules, 2, seed=1, agents=make_agents("heuristic", 1, 2))
     company = game.kind_things["Company"][0]
+    ann, bob = (p.name for p in game.state.players)
+
+    def mark_kept(label: str) -> None:  # what each kept answer would give, were it used again
+        for key, (stamp, _) in list(game.define_answers.items()):
+            game.define_answers[key] = (stamp, label)
+
     whole(game, {"c": company})
-    assert len(game.define_answers) == 1
-    game.masking = 1
-    game.define_answers.clear()
-    assert whole(game, {"c": company}) == whole.plain(game, {"c": company})
-    assert not game.define_answers
+    mark_kept("kept from the whole state")
+    game.masking = ann
+    assert whole(game, {"c": company}) == whole.plain(game, {"c": company})  # worked out again, through the mask
+    mark_kept("kept for Ann")
+    assert whole(game, {"c": company}) == "kept for Ann"  # hers, kept while what it reads stands
+    game.masking = bob
+    assert whole(game, {"c": company}) == whole.plain(game, {"c": company})  # not Ann's
+    assert len(game.define_answers) == 3  # the whole state's, Ann's and Bob's
 
 
 @pytest.mark.slow
