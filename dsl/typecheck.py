@@ -295,8 +295,8 @@ class TypeChecker:
             help = self._account_help(node) if actual.name == "account" and expected.name == "player" else None
             if expected.name == "money" and actual.name == "count" and not (expected.optional or actual.optional):
                 help = self._dollar_help((node, actual))
-            elif expected.name == "money" and actual.name == "account" and _path(node):
-                path = _path(node)  # an account is where money is; the amount in it is its balance
+            elif expected.name == "money" and actual.name == "account" and (path := _path(node)):
+                # an account is where money is; the amount in it is its balance
                 help = fixes.Help(f"the money in an account is its balance: `{path}.balance`", path,
                                   [f"{path}.balance"], node.span)
             self.report(codes.WRONG_TYPE, f"{what} must be {a_type(expected)}, but this is {a_type(actual)}", node.span,
