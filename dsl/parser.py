@@ -212,10 +212,25 @@ def _syntax_diagnostic(exc: Exception, path: str, last_line: int, first: tuple |
         exc, diag, lines, chunk, _accepted(exc) if isinstance(exc, UnexpectedToken) else set(), _parser())
     if hint is not None:
         diag = attrs.evolve(diag, help=str(hint), fixes=fixes_of(hint, diag.span))
+    elif diag.code == codes.UNEXPECTED_TOKEN.code and 0 < span.line <= len(lines):
+        diag = _block_header(diag, lines[span.line - 1])
     if first is not None and first[1] in VARIANT_FORMS and span.line == first[0]:
         today = f"{diag.help}; " if diag.code == codes.DESIGNED_NOT_BUILT.code or hint is not None else ""
         diag = attrs.evolve(diag, help=f"{today}a variant can write {VARIANT_FORMS[first[1]]} (docs/language.md 5.21)")
     return diag
+
+
+BLOCK_HEADERS = ("global", "player", "board", "turn")  # declarations that are a bare `WORD:` and a block
+
+
+def _block_header(diag: Diagnostic, line: str) -> Diagnostic:
+    """`global pot: money = $0` on one line: these declarations are a word and `:`, what they declare
+    indented below; say so with the line rewritten, rather than only that a `:` was expected."""
+    words = line.strip().split(None, 1)
+    if len(words) < 2 or words[0] not in BLOCK_HEADERS or line[:1].isspace() or words[1].startswith(":"):
+        return diag
+    return attrs.evolve(diag, help=f"`{words[0]}` opens a block: write `{words[0]}:` on its own line, then "
+                                   f"what it declares indented below it: `    {words[1].split('#')[0].strip()}`")
 
 
 def _accepted(exc: UnexpectedToken) -> set[str]:

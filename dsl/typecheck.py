@@ -233,7 +233,7 @@ class TypeChecker:
             scope[name] = earlier[name] = self.infer(param.value, dict(earlier))
             override = overrides.get(id(param))
             if override is not None:
-                self.check_override(override, scope[name], dict(earlier))
+                scope[name] = earlier[name] = self.check_override(override, scope[name], dict(earlier))
         for name, f in self.p.global_fields.items():
             scope[name] = self.resolve_type(f.type)
         for name in self.p.kinds:
@@ -254,24 +254,32 @@ class TypeChecker:
             scope[DEFINES] = self.p.defines  # type: ignore[assignment]  # (not a name: data beside them)
         return scope
 
-    def check_override(self, override, new: Type, env: dict) -> None:
+    def check_override(self, override, new: Type, env: dict) -> Type:
         """R0514: an `override param` whose value is not of the type of the base's value; reported
-        at the override, with a note at the base's declaration (the base's uses of the parameter
-        then report their own errors, at the base's lines)."""
+        at the override, with a note at the base's declaration. The type the rest of the file sees
+        is the base's: one slip, one error (not one more at every use, in the base's lines); where
+        the value is a number and the base's is money, the fix is its `$`."""
         errors = len(self.diags)
         base = self.infer(override.base.value, env)
         del self.diags[errors:]  # the base's own problems are not the variant's
         if T.ANY in (base, new) or T.compatible(base, new, self.board_kinds):
-            return
+            return new
         span = override.param.span
         base_span = override.base.span
+        value = override.param.value
+        written = self.p.text_at(value.span) if isinstance(value, ast.Literal) else ""
+        help: str | fixes.Help = (f"give a `{base}` value, as the base does: every rule that uses "
+                                  f"`{override.param.name}` expects one")
+        if base.name == "money" and new.name == "count" and written.replace(",", "").isdigit():
+            help = fixes.Help(f"write it as money, as the base does: `${written}`", written, [f"${written}"],
+                              value.span)
         self._add(codes.OVERRIDE_TYPE_MISMATCH.diagnostic(
             f"`override param {override.param.name}` gives a `{new}`, but the base's "
             f"`{override.param.name}` is a `{base}`", span.file or self.p.path, span,
             labels=(Label(base_span, f"the base declares `{override.param.name}` as a `{base}`",
                           base_span.file or self.p.path),),
-            help=f"give a `{base}` value, as the base does: every rule that uses `{override.param.name}` "
-                 "expects one"))
+            help=help))
+        return base
 
     # ---- expressions ------------------------------------------------------------------------------
     def expect(self, node, expected: Type, env, what: str) -> Type:
@@ -287,6 +295,10 @@ class TypeChecker:
             help = self._account_help(node) if actual.name == "account" and expected.name == "player" else None
             if expected.name == "money" and actual.name == "count" and not (expected.optional or actual.optional):
                 help = self._dollar_help((node, actual))
+            elif expected.name == "money" and actual.name == "account" and (path := _path(node)):
+                # an account is where money is; the amount in it is its balance
+                help = fixes.Help(f"the money in an account is its balance: `{path}.balance`", path,
+                                  [f"{path}.balance"], node.span)
             self.report(codes.WRONG_TYPE, f"{what} must be {a_type(expected)}, but this is {a_type(actual)}", node.span,
                         help=help)
         return actual

@@ -12,6 +12,8 @@ the rulebook sentence each cites (`§ "…"`).
 
 from __future__ import annotations
 
+import linecache
+
 from rulesc.dsl import ast
 from rulesc.interpreter.actiongen import ActionChoice
 from rulesc.interpreter.blindfold import view
@@ -75,10 +77,12 @@ class Sight:
         """The ring, square by square: its title, its thing's facts (prices, rents, owner…), who is on it."""
         state = game.state
         lines = []
+        width = max((len(self.words.square(s.name)) for s in game.board), default=0)  # the facts in one column
         for i, square in enumerate(game.board):
-            line = f"{i:3} {self.words.square(square.name)}"
+            line = f"{i:3} {self.words.square(square.name):{width}}"
             if hasattr(square, "kind"):
                 line += f"  {self.facts(square)}"
+            line = line.rstrip()
             here = [p.name for p in state.players if not p.out and p.at == i]
             lines.append(line + (f"  <- {', '.join(here)}" if here else ""))
         return "\n".join(lines) + "\n"
@@ -111,7 +115,7 @@ class Sight:
             except Exception:  # a condition that reads what only the arrival binds: shown, as it may apply
                 pass
             cite = h.node.body.meta.cite
-            lines.append(f"  {h.where.text}: " + (f"§ \"{cite}\"" if cite else "(cites no rulebook sentence)"))
+            lines.append(f"  {h.where.text}: " + (f"§ \"{cite}\"" if cite else _written(h.where)))
         return lines
 
     def info(self, game, seat: int, text: str) -> str:
@@ -207,3 +211,10 @@ class Sight:
 
 def _names(node, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
+
+
+def _written(where) -> str:
+    """A rule that cites no rulebook sentence is shown as written: its first line, without comment."""
+    text = linecache.getline(where.file, where.line).split("#", 1)[0].strip() if where.file else ""
+    return f"`{text}`" if text else "(cites no rulebook sentence)"
+

@@ -65,6 +65,8 @@ class Words:
         if kind == "setup":
             return f"a new game: {v['players']} (seed {v['seed']})"
         if kind == "first":
+            if e.get("rolls") is None:  # seat order, or the file's own rule: no roll to tell
+                return f"{v['player']} goes first"
             return f"{v['player']} rolls highest ({v['rolls']}) and goes first"
         if kind == "turn":
             return f"--- {v['player']}'s turn ---"
@@ -100,7 +102,7 @@ class Words:
         if kind == "unsold":
             return f"nobody bids: {self.square(e['thing'])} stays unsold"
         if kind == "choose":
-            return f"{v['player']} chooses {v['option']} ({v['decision']})"
+            return f"{v['player']} chooses {v['option']} at `{v['decision']}`"
         if kind == "action":
             arg = e["argument"]
             what = "" if arg is None else " " + (money(arg) if isinstance(arg, int) else self.square(arg))

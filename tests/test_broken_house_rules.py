@@ -47,6 +47,10 @@ def test_a_wrongly_typed_override_is_reported_at_the_variant_line(capsys):
     assert re.search(r"override_wrong_type\.rules:5:\d+: error\[R0514\]: `override param starting_cash` "
                      r"gives a `count`, but the base's `starting_cash` is a `money`", err), err
     assert re.search(r"note: the base declares `starting_cash` as a `money` at .*finance\.rules:\d+", err), err
+    # one slip, one error: the base's uses of `starting_cash` are checked as money, not reported too;
+    # the help is the `$`
+    assert err.count("error[") == 1, err
+    assert "help: write it as money, as the base does: `$5`" in err, err
     code, out, _ = run(capsys, "check", "--static", "--format", "json", path)
     found = [d for d in json.loads(out)[0]["diagnostics"] if d["code"] == "R0514"]
     assert found and found[0]["path"].endswith("override_wrong_type.rules") and found[0]["span"]["line"] == 5

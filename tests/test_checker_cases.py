@@ -198,3 +198,12 @@ def test_chain_error_underlines_the_inner_link():
     text = (CASES_DIR / "chain_span.rules").read_text(encoding="utf-8")
     line = text.splitlines()[diag.span.line - 1]
     assert line[diag.span.column - 1:diag.span.end_column - 1] == "fee + 5"
+
+
+@pytest.mark.parametrize("word,rest", [("global", "pot: money = $0"), ("player", "lives: count = 3")])
+def test_a_block_declaration_written_on_one_line_says_how_to_write_it(word, rest):
+    """`global pot: money = $0` is a newcomer's first guess: the help shows the block it must be."""
+    (diag,) = diagnose(f'game "G":\n    players: 2 to 4\n\n{word} {rest}   # a note\n', "x.rules")
+    assert diag.code == "R0101" and (diag.span.line, diag.span.column) == (4, len(word) + 2)
+    assert diag.help == (f"`{word}` opens a block: write `{word}:` on its own line, then what it declares "
+                         f"indented below it: `    {rest}`")

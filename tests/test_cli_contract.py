@@ -215,3 +215,13 @@ def test_json_diagnostics(tmp_path):
     errors = [d for d in data[0]["diagnostics"] if d["severity"] == "error"]
     assert [d["code"] for d in errors] == ["R0205"]
     assert errors[0]["span"]["line"] == line_of(text, "pay salry") and "salary" in errors[0]["help"]
+
+
+def test_simulate_takes_games_as_diff_sweep_and_check_do():
+    """`--games N` is how diff, sweep and check count games; simulate takes it as its `-n`."""
+    short = clirun.rulesc("simulate", "games/finance.rules", "-n", "3", "--quiet", "--format", "csv",
+                          cwd=Path(__file__).resolve().parent.parent)
+    long = clirun.rulesc("simulate", "games/finance.rules", "--games", "3", "--quiet", "--format", "csv",
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert short.returncode == long.returncode == 0
+    assert long.stdout == short.stdout and len(long.stdout.splitlines()) == 4  # a header, three games

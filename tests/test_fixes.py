@@ -187,3 +187,13 @@ def test_money_against_a_count_hints_at_the_missing_dollar_and_its_fix_checks(li
     (fix,) = diag.fixes
     assert fix.replacement == replacement and (fix.applicability == MACHINE_APPLICABLE) == machine
     assert [d for d in check(fixes.apply(text, fix), tmp_path, "dollar", tmp_path) if d.is_error] == []
+
+
+def test_an_account_paid_as_an_amount_hints_at_its_balance_and_the_fix_checks(tmp_path):
+    """`pay pot from pot to player`: an account is where money is, the amount is `pot.balance`."""
+    text = tiny_game() + "\nglobal:\n    pot: account\n\non land Go:\n    pay pot from pot to player\n"
+    (diag,) = check(text, tmp_path, "pot", tmp_path)
+    assert diag.code == "R0301" and "`pot.balance`" in diag.help
+    (fix,) = diag.fixes
+    assert fix.replacement == "pot.balance" and fix.applicability == MACHINE_APPLICABLE
+    assert [d for d in check(fixes.apply(text, fix), tmp_path, "pot", tmp_path) if d.is_error] == []

@@ -214,3 +214,12 @@ def test_cli_takes_ownership_and_buildings_from_a_scenario():
     assert row[1:3] == ["3", "80.00"]  # three houses, as the scenario sets them: the $80 rent
     r = rulesc("odds", "games/finance.rules", "--scenario", "no such example", cwd=ROOT)
     assert r.returncode == 2 and "has no scenario" in r.stderr
+
+
+def test_cli_diff_the_wrong_way_round_says_which_file_is_the_base():
+    """`--diff` names the house rule; given the base there (FILE extends it), the two figures would be
+    compared backwards: a usage error naming the command the other way round."""
+    r = rulesc("odds", "tests/odds_data/jail-no-fine.rules", "--diff", "games/finance.rules", cwd=ROOT)
+    assert r.returncode == 2 and r.stdout == ""
+    assert "extends `games/finance.rules`" in r.stderr
+    assert "rulesc odds games/finance.rules --diff tests/odds_data/jail-no-fine.rules" in r.stderr

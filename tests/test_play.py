@@ -111,8 +111,11 @@ def test_board_info_me_and_players_show_prices_rents_owners_and_the_rules_words(
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     # board: each thing's table data (money as money) and state, who stands where
-    assert "\n  3 Rubeville  number 2, series One, value $50, rents $4 $20 $60 $180 $320 $450; owner nobody, " \
-           "houses 0, withdrawn no  <- P1\n" in out
+    assert re.search(r"\n  3 Rubeville +number 2, series One, value \$50, rents \$4 \$20 \$60 \$180 \$320 \$450; "
+                     r"owner nobody, houses 0, withdrawn no  <- P1\n", out)
+    # ... the facts in one column, whatever the length of the square's title
+    columns = {line.index("number ") for line in out.splitlines() if re.match(r"(> )? +\d+ \w+ +number \d", line)}
+    assert len(columns) == 1, columns
     assert "\n  7 Chance  <- P2\n" in out and ">   0 Start\n" in out
     # info: by number or by name in any case; the row's assumptions; the landing rules that apply, cited
     assert "VenetianLagoon\n  a Lease: number 4, series Two, value $70, rents $8 $40 $100 $300 $450 $600; " \
@@ -175,3 +178,18 @@ def test_play_says_the_setup_roll_a_percent_and_every_field_of_a_player():
            "car nobody\n" in out
     assert "  P2: on Wall Street News, cash hidden; holds nothing; loans 0, insured no, car nobody, deposit hidden\n" \
            in out
+
+
+def test_a_game_without_citations_reads_plainly(tmp_path):
+    """A newcomer's own file cites no rulebook: the rule landed on is shown as written; the first
+    player without a roll just goes first; a decision names its option, then the decision."""
+    text = (ROOT / "tests" / "cli_data" / "minimal.rules").read_text(encoding="utf-8")
+    line = text.splitlines().index("on land Lot l when l.owner == none:") + 1
+    proc = play(ROOT / "tests" / "cli_data" / "minimal.rules", "--players", "2", "--seed", "1", answers="quit\n\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "\nP1 goes first\n" in proc.stdout and "rolls highest" not in proc.stdout
+    assert f"\n  the rule here, minimal.rules:{line}: `on land Lot l when l.owner == none:`\n" in proc.stdout
+    from rulesc.sentences import Words
+    from rulesc.interpreter.rules import load_rules
+    words = Words(load_rules(str(ROOT / "tests" / "cli_data" / "minimal.rules")))
+    assert words.describe("choose", ("P1", "buy", "decline")) == "P1 chooses decline at `buy`"

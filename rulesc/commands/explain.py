@@ -16,7 +16,7 @@ EXAMPLE = "rulesc explain R0205"
 
 def add_parser(sub):
     p = sub.add_parser("explain", help="print the documentation of a diagnostic code, e.g. `rulesc explain R0205`")
-    p.add_argument("code", metavar="CODE", help="a diagnostic code, as `rulesc check` prints it (R0205)")
+    p.add_argument("code", metavar="CODE", help="a diagnostic code, as `rulesc check` prints it (R0205), or its name (unknown-name)")
     p.set_defaults(func=run)
     return p
 

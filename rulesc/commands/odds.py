@@ -46,6 +46,9 @@ def run(args) -> int:
 
     from .shared import load
     check_writable(args.output)
+    if args.diff and _extends(args.file, args.diff):
+        return fail(f"`{args.file}` extends `{args.diff}`: FILE is the base and `--diff` names the house rule, "
+                    f"as in `rulesc odds {args.diff} --diff {args.file}`")
     rules = load(args)
     try:
         base = odds(rules)
@@ -98,3 +101,23 @@ def run(args) -> int:
     else:
         sys.stdout.write(report.format_table(base, measured, incomes))
     return 0
+
+
+def _extends(variant, base) -> bool:
+    """Whether `variant` is a house rule of `base`, through any chain of `extends`: then `odds
+    VARIANT --diff BASE` has its two files the wrong way round (`rulesc diff` takes BASE first)."""
+    from pathlib import Path
+
+    from rulesc.dsl.diagnostics import RulesError
+    from rulesc.dsl.variants import base_of
+    try:
+        seen, path, target = set(), Path(variant), Path(base).resolve()
+        while path is not None and path.resolve() not in seen:
+            seen.add(path.resolve())
+            path = base_of(path)
+            if path is not None and path.resolve() == target:
+                return True
+    except (OSError, RulesError):  # an unreadable or broken file: `load` reports it as it reports any
+        return False
+    return False
+

@@ -23,7 +23,8 @@ EXAMPLE = "rulesc simulate mygame.rules -n 500 --seed 1"
 def add_parser(sub):
     p = sub.add_parser("simulate", help="play many games and summarise them")
     with_file(p)
-    p.add_argument("-n", type=at_least(1), default=1000, help="number of games")
+    p.add_argument("-n", "--games", dest="n", metavar="N", type=at_least(1), default=1000,
+                   help="number of games (default 1000; `--games` as in diff, sweep and check)")
     p.add_argument("--seed", type=int, default=0, help="game i is played with seed SEED + i (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or timing")
     p.add_argument("--check", action="store_true",
