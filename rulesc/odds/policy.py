@@ -87,7 +87,7 @@ def parse(program, decide_texts, state_texts, path: str) -> Policy:
         d = known[name]
         if option not in d.options:
             raise PolicyError(f"--decide {text}: {d.what} ({d.where}) has no option `{option}`"
-                              f"{_near(option, d.options)}; write {name}=" + f" or {name}=".join(d.options))
+                              f"{_near(option, d.options)} (write {name}=" + f" or {name}=".join(d.options) + ")")
         decide[name] = option
         written.append(f"{name}={option}")
     state: dict = {}
