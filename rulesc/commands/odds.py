@@ -34,7 +34,7 @@ def add_parser(sub):
                         "first/last for a `choose ... for`, keep/use for a card that may be kept): the chain "
                         "follows it, and its figures are exact under that policy (repeatable)")
     p.add_argument("--state", metavar="FIELD=VALUE", action="append", default=[],
-                   help="fix a player field the rules change by actions (e.g. car=none): figures exact for "
+                   help="fix a player field the rules change by actions (e.g. FIELD=none): figures exact for "
                         "that state (repeatable)")
     p.add_argument("--simulate", metavar="GAMES", type=int, default=None,
                    help="also play GAMES games and show the simulated figures (default: 100 when the chain "

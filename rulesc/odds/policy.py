@@ -1,11 +1,11 @@
 """A stated policy for the chain: how the player decides (`--decide`) and the fields it fixes (`--state`).
 
-A decision that moves the token (pay the fine or throw for doubles, use a card at once or keep it)
+A decision that moves the token (leave a status at once or throw for doubles, use a card at once or keep it)
 has no law of its own: the chain cannot be exact about it without being told how the player
 decides. `--decide NAME=OPTION` tells it, for every decision the rules put to the moving player
 by that name: a `choose`'s option, `play` or `skip` for an optional phase, `first` or `last` for a
 `choose … for` (the first or last element its collection offers), `keep` or `use` for a card that
-may be kept. `--state FIELD=VALUE` fixes a player's field that actions change (a bought car), so
+may be kept. `--state FIELD=VALUE` fixes a player's field that actions change (a thing bought), so
 that a roll depending on it is exact for that value. The figures are then exact *under the stated
 policy*, and the output says which. This module finds the rules' decisions, checks the names given
 against them (with the rule's line and the nearest names) and parses the values.
@@ -41,7 +41,7 @@ class Decision:
 class Policy:
     decide: dict = attrs.field(factory=dict)  # decision name -> option
     state: dict = attrs.field(factory=dict)  # player field -> value as the chain reads it
-    written: tuple = ()  # the options as given, for the report: ("fine=play", "car=SportsCar")
+    written: tuple = ()  # the options as given, for the report: ("NAME=OPTION", "FIELD=VALUE")
 
     def __bool__(self) -> bool:
         return bool(self.decide or self.state)
@@ -79,7 +79,7 @@ def parse(program, decide_texts, state_texts, path: str) -> Policy:
     decide: dict = {}
     written = []
     for text in decide_texts:
-        name, option = _pair(text, "--decide", "NAME=OPTION", "fine=play")
+        name, option = _pair(text, "--decide", "NAME=OPTION", "leave=play")
         if name not in known:
             listed = ", ".join(f"`{n}`" for n in sorted(known)) or "none"
             raise PolicyError(f"--decide {text}: `{path}` has no decision `{name}`{_near(name, known)} "
@@ -92,7 +92,7 @@ def parse(program, decide_texts, state_texts, path: str) -> Policy:
         written.append(f"{name}={option}")
     state: dict = {}
     for text in state_texts:
-        name, value = _pair(text, "--state", "FIELD=VALUE", "car=none")
+        name, value = _pair(text, "--state", "FIELD=VALUE", "field=0")
         if name not in program.player_fields:
             raise PolicyError(f"--state {text}: `{path}` has no player field `{name}`"
                               f"{_near(name, program.player_fields)}")
