@@ -12,6 +12,7 @@ import pytest
 from rulesc.interpreter.rules import load_rules
 from rulesc.odds.figures import APPROXIMATE, EXACT, MODEL, odds
 from rulesc.odds.money import incomes
+from rulesc.odds.policy import PolicyError, parse
 from rulesc.odds.simulated import measure
 
 from clirun import rulesc
@@ -20,9 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "odds_data"
 
 
-def _odds(path):
+def _odds(path, *decide, state=()):
     rules = load_rules(str(path))
-    return rules, odds(rules)
+    return rules, odds(rules, parse(rules.program, decide, state, str(path)))
 
 
 def _outside(o, measured) -> list:
@@ -125,7 +126,7 @@ def test_level_two_names_its_decisions_and_its_deck():
     _, o = _odds(ROOT / "games/wheeler.rules")
     assert o.exactness == APPROXIMATE
     kinds = {c.kind for c in o.caveats}
-    assert kinds == {"decision", "state", "deck order"}
+    assert kinds == {"decision", "state", "deck runs out"}  # a `once` deck: the long run has none of it
     rules = {c.rule for c in o.caveats}
     lines = (ROOT / "games/wheeler.rules").read_text("utf-8").splitlines()
     taxi = next(i for i, line in enumerate(lines, 1) if 'choose "taxi to"' in line)
@@ -140,17 +141,23 @@ def test_an_optional_phase_that_moves_is_a_decision():
     assert [(c.rule, c.kind) for c in o.caveats] == [("finance-doubles-jail.rules:30", "decision")]
 
 
-def test_a_deck_in_order_is_the_card_model(tmp_path):
+@pytest.mark.parametrize("policy,exactness,kind", [
+    ("cut", EXACT, None),  # a random card, left in the deck: draws independent, each with its share
+    ("cycle", MODEL, "deck order"),  # a shuffled pile drawn in turn: each draw its share, draws dependent
+    ("reshuffle", MODEL, "deck order"),
+    ("once", APPROXIMATE, "deck runs out"),  # the long run has none of its cards left
+])
+def test_a_deck_is_exact_as_its_policy_draws(tmp_path, policy, exactness, kind):
     plain = (DATA / "plain-board.rules").read_text()
     board = plain.replace("Go, Plain, Plain,", "Go, Plain, Chance,")
-    deck = ('square Chance "Chance"\n\ndeck Cards cycle:\n'
+    deck = (f'square Chance "Chance"\n\ndeck Cards {policy}:\n'
             '    card Back "Go back three" copies 1:\n        move player back 3\n'
             '    card Home "Go to Go" copies 3:\n        move player to Go\n\n'
             'on land Chance:\n    draw from Cards\n\nboard:\n')
     path = tmp_path / "cards.rules"
     path.write_text(board.replace("\nboard:\n", "\n" + deck, 1))
     _, o = _odds(path)
-    assert o.exactness == MODEL and [c.kind for c in o.caveats] == ["deck order"]
+    assert o.exactness == exactness and [c.kind for c in o.caveats] == ([kind] if kind else [])
     chance = o.squares[2]
     assert chance.ends == 0 and chance.landings > 0  # every card moves the token on
     assert sum(s.ends for s in o.squares) == 1
@@ -223,3 +230,94 @@ def test_cli_diff_the_wrong_way_round_says_which_file_is_the_base():
     assert r.returncode == 2 and r.stdout == ""
     assert "extends `games/finance.rules`" in r.stderr
     assert "rulesc odds games/finance.rules --diff tests/odds_data/jail-no-fine.rules" in r.stderr
+
+
+# ---- a stated policy ------------------------------------------------------------------------------------------
+
+JAIL = DATA / "jail-fine.rules"
+
+
+def test_an_undecided_jail_fine_is_approximate_and_named():
+    _, o = _odds(JAIL)
+    assert o.exactness == APPROXIMATE and o.policy == ()
+    assert [(c.kind, c.what.split(" (")[0]) for c in o.caveats] == [("decision", "the optional phase `fine`")]
+
+
+@pytest.mark.parametrize("decision", ["fine=play", "fine=skip"])
+def test_a_decided_jail_is_exact_and_agrees_with_play_under_that_policy(decision):
+    """Pay at once (the short jail) or throw for doubles (the long jail): exact under each, and inside the
+    intervals of games whose agents follow the same policy."""
+    rules, o = _odds(JAIL, decision)
+    assert o.exactness == EXACT and o.policy == (decision,) and not o.caveats
+    measured = measure(rules, games=200, seed=0, policy=parse(rules.program, [decision], [], str(JAIL)))
+    assert measured.turns > 5_000
+    assert _outside(o, measured) == []
+
+
+def test_the_two_jail_policies_differ_as_they_should():
+    _, short = _odds(JAIL, "fine=play")
+    _, long = _odds(JAIL, "fine=skip")
+    assert long.statuses["InJail"] > 2 * short.statuses["InJail"]  # up to three turns in, against one
+    assert long.laps < short.laps
+
+
+def test_a_policy_check_would_catch_agents_that_do_not_follow_it():
+    """The long-jail figures are outside the play of agents that pay at once: the check sees the policy."""
+    rules, long = _odds(JAIL, "fine=skip")
+    measured = measure(rules, games=150, seed=0, policy=parse(rules.program, ["fine=play"], [], str(JAIL)))
+    assert _outside(long, measured)
+
+
+def test_a_kept_card_used_at_once_and_the_nearest_square_ahead_are_in_the_chain():
+    """The classic game: release cards used at once (so nobody holds one), its kept-card phase skipped,
+    and the cards that advance to the nearest railroad or utility followed square by square."""
+    _, o = _odds(ROOT / "examples/games/property.rules", "fine=play", "keep=use", "card=skip")
+    assert o.exactness == MODEL and {c.kind for c in o.caveats} == {"deck order"}
+    by_name = {s.name: s for s in o.squares}
+    _, undecided = _odds(ROOT / "examples/games/property.rules")
+    assert any("first(" in c.text for c in undecided.caveats) is False  # `first(s in ahead(player) …)` is read
+    # as in the classic tables: the first railroad (a card rides to it, and to the nearest) above the last
+    assert by_name["NorthLine"].landings > by_name["WestLine"].landings
+    groups = {name: o.group(name).landings for name in ("Brown", "Sky", "Pink", "Orange", "Red", "Yellow",
+                                                         "Green", "Navy")}
+    assert max(groups, key=groups.get) == "Orange"  # the classic finding: the orange group is landed on most
+
+
+def test_a_state_fixed_makes_a_roll_that_depends_on_it_exact():
+    _, o = _odds(ROOT / "games/wallstreet.rules", "dice=two_dice", state=["car=SportsCar"])
+    assert o.exactness == EXACT and o.policy == ("dice=two_dice", "car=SportsCar")
+    _, one = _odds(ROOT / "games/wallstreet.rules", state=["car=none"])
+    assert one.exactness == EXACT and 3 < one.steps < 4 < 6 < o.steps  # no car: one die; a sports car: two
+
+
+@pytest.mark.parametrize("decide,state,message", [
+    (["fiine=play"], [], "has no decision `fiine`; did you mean `fine`?"),
+    (["fine=pay"], [], "the optional phase `fine` (jail-fine.rules:26) has no option `pay`; did you mean `play`?"),
+    (["fine"], [], "write NAME=OPTION"),
+    ([], ["csh=1"], "has no player field `csh`; did you mean `cash`?"),
+    ([], ["cash=lots"], "`lots` is not a number"),
+])
+def test_a_policy_the_rules_do_not_have_is_refused(decide, state, message):
+    rules = load_rules(str(JAIL))
+    with pytest.raises(PolicyError, match=None) as exc:
+        parse(rules.program, decide, state, str(JAIL))
+    assert message in str(exc.value)
+
+
+def test_cli_decide_states_its_policy_and_refuses_unknown_names():
+    r = rulesc("odds", "tests/odds_data/jail-fine.rules", "--decide", "fine=skip", "--format", "json", cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["figures"] == "exact" and data["policy"] == ["fine=skip"] and "simulated" not in data
+    r = rulesc("odds", "tests/odds_data/jail-fine.rules", "--decide", "fine=skip", cwd=ROOT)
+    assert "under the stated policy fine=skip" in r.stdout
+    r = rulesc("odds", "tests/odds_data/jail-fine.rules", "--decide", "jail=play", cwd=ROOT)
+    assert r.returncode == 2 and "has no decision `jail`" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_a_game_without_movement_says_so():
+    r = rulesc("odds", "examples/games/hotels.rules", cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "no rule moves a token" in r.stdout
+    r = rulesc("odds", "examples/games/hotels.rules", "--format", "json", cwd=ROOT)
+    assert json.loads(r.stdout)["moves"] is False

@@ -29,6 +29,13 @@ def add_parser(sub):
                    help="buildings on an owned square (the field its build action adds to)")
     p.add_argument("--scenario", metavar="TITLE",
                    help="take the owned squares and their buildings from the `set` lines of this scenario")
+    p.add_argument("--decide", metavar="NAME=OPTION", action="append", default=[],
+                   help="how the player decides NAME (a `choose`'s option, play/skip for an optional phase, "
+                        "first/last for a `choose ... for`, keep/use for a card that may be kept): the chain "
+                        "follows it, and its figures are exact under that policy (repeatable)")
+    p.add_argument("--state", metavar="FIELD=VALUE", action="append", default=[],
+                   help="fix a player field the rules change by actions (e.g. FIELD=none): figures exact for "
+                        "that state (repeatable)")
     p.add_argument("--simulate", metavar="GAMES", type=int, default=None,
                    help="also play GAMES games and show the simulated figures (default: 100 when the chain "
                         "is approximate, none when exact)")
@@ -42,6 +49,7 @@ def add_parser(sub):
 def run(args) -> int:
     from rulesc.odds import money, report
     from rulesc.odds.figures import APPROXIMATE, odds
+    from rulesc.odds.policy import PolicyError, parse
     from rulesc.odds.solve import NoUniqueLaw
 
     from .shared import load
@@ -51,15 +59,28 @@ def run(args) -> int:
                     f"as in `rulesc odds {args.diff} --diff {args.file}`")
     rules = load(args)
     try:
-        base = odds(rules)
+        policy = parse(rules.program, args.decide, args.state, args.file)
         if args.diff:
             args_file = args.file
             args.file = args.diff
             variant_rules = load(args)
             args.file = args_file
-            variant = odds(variant_rules)
+            variant_policy = parse(variant_rules.program, args.decide, args.state, args.diff)
+    except PolicyError as exc:
+        return fail(str(exc))
+    try:
+        base = odds(rules, policy)
+        if args.diff:
+            variant = odds(variant_rules, variant_policy)
     except (NoUniqueLaw, ValueError) as exc:
         return fail(f"cannot solve the chain of `{args.file}`: {exc}", 1)
+    if not base.moves and not args.diff:
+        if args.format == "json":
+            print(json.dumps(report.to_json(base), indent=2))
+        else:
+            print(f"{base.title}: no rule moves a token (the game has no roll-and-move): "
+                  "there are no landing odds to compute")
+        return 0
     if args.diff:
         if args.format == "json":
             print(json.dumps(report.diff_json(base, variant), indent=2))
@@ -88,7 +109,7 @@ def run(args) -> int:
     measured = None
     if games:
         from rulesc.odds.simulated import measure
-        measured = measure(rules, games=games, seed=args.seed)
+        measured = measure(rules, games=games, seed=args.seed, policy=policy)
     incomes = money.incomes(rules, base, owned, buildings) if owned else []
     if args.output:
         from rulesc.odds.heatmap import heatmap_svg

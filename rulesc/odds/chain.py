@@ -27,7 +27,8 @@ from rulesc.dsl import ast
 from rulesc.dsl.model import rule_roots
 from rulesc.dsl.walk import walk
 
-from .values import DECISION, DECK, PLAYER, PLAYERS, STATE, Opaque, Place, Unknown, Values, dice_outcomes
+from .policy import KEEP, Policy
+from .values import DECISION, DECK, EXHAUSTED, PLAYER, PLAYERS, STATE, Opaque, Place, Unknown, Values, dice_outcomes
 
 MAX_DEPTH = 40  # moves inside moves, as the engine allows
 MAX_STATES = 4000  # a chain larger than this is not read (a counter that grows without end)
@@ -85,19 +86,23 @@ class Chain:
     outcomes: dict  # Token -> Outcome
     caveats: list  # [Caveat], in the order found
     decks: dict  # deck name -> policy, for the decks whose cards move the token
+    policy: Policy = attrs.field(factory=Policy)  # the stated decisions and fields the chain follows
 
 
 class Reader:
     """Reads the chain of `rules` (a compiled `Rules`: its board, parameters and merged program)."""
 
-    def __init__(self, rules):
+    def __init__(self, rules, policy: Policy | None = None):
         self.rules = rules
+        self.policy = policy or Policy()
+        self.decide = self.policy.decide
         self.program = program = rules.program
         self.board = list(rules.board) + list(rules.off_board)
         self.ring = len(rules.board)
         self.params = dict(rules.params)
         self.places = set(self.board) | set(program.squares) | set(program.things)
         self.kind_of = dict(rules.thing_kinds)
+        self.kinds = set(self.kind_of.values())
         self.statuses = dict(program.statuses)
         self.decks = dict(program.decks)
         self.marks = set()
@@ -111,7 +116,7 @@ class Reader:
         self.moved_by_cards: dict = {}
         self._relevant: dict = {}
         self.counters = self._counters()
-        self.cards_kept = self._cards_kept()
+        self.cards_kept = self._cards_kept() and self.decide.get(KEEP) != "use"
         self.handlers = defaultdict(list)  # ("land"|"pass", target name) -> [ast.Handler]
         for h in program.handlers:
             if h.event in ("land", "pass"):
@@ -181,6 +186,8 @@ class Reader:
         return Token(self.board.index(self.rules.start), None, 0, tuple(values))
 
     def token_value(self, token: Token, name: str):
+        if name in self.policy.state:
+            return self.policy.state[name]
         if name == "position":
             return Place(self.board[token.at])
         if name == "status":
@@ -252,7 +259,8 @@ class Reader:
             if len(outcomes) > MAX_STATES:
                 raise ValueError(f"the token's chain has more than {MAX_STATES:,} states")
             todo.extend(t for t in outcome.ends if t not in outcomes)
-        return Chain(self.board, self.ring, start, outcomes, list(self.caveats.values()), dict(self.moved_by_cards))
+        return Chain(self.board, self.ring, start, outcomes, list(self.caveats.values()), dict(self.moved_by_cards),
+                     self.policy)
 
     def turn(self, token: Token) -> Outcome:
         """One whole turn from `token`."""
@@ -300,7 +308,9 @@ class Reader:
     def phase(self, branches: list, phase) -> list:
         if not self.relevant(phase.body):
             return branches
-        if phase.optional:
+        if phase.optional and self.decide.get(phase.name) == "skip":
+            return branches
+        if phase.optional and phase.name not in self.decide:
             self.caveat(DECISION, f"the optional phase `{phase.name}` (the chain has it skipped)", phase.span)
             return branches
         return self.guarded(branches, phase.when, phase.body, phase.span, f"phase `{phase.name}`")
@@ -408,15 +418,47 @@ class Reader:
         return out
 
     def _s_Choose(self, branches, stmt):
-        self.caveat(DECISION, f"the decision `{stmt.name}` (the chain takes its first option)", stmt.span)
-        for option in stmt.options:
-            if option.when is None:
-                return self.block(branches, option.body)
-        return branches
+        decided = self.decide.get(stmt.name)
+        if decided is None:
+            self.caveat(DECISION, f"the decision `{stmt.name}` (the chain takes its first option)", stmt.span)
+            for option in stmt.options:
+                if option.when is None:
+                    return self.block(branches, option.body)
+            return branches
+        out = []
+        for b in branches:  # the stated option where it is offered, else the first one offered
+            offered = [o for o in stmt.options if o.when is None
+                       or self.holds(o.when, b.env, b, o.span, f"the option `{o.name}` of `{stmt.name}`")]
+            chosen = next((o for o in offered if o.name == decided), offered[0] if offered else None)
+            out.extend(self.block([b], chosen.body) if chosen is not None else [b])
+        return out
 
     def _s_ChooseFor(self, branches, stmt):
-        self.caveat(DECISION, f"the decision `{stmt.name}` (not followed)", stmt.span)
-        return branches
+        decided = self.decide.get(stmt.name)
+        if decided is None:
+            self.caveat(DECISION, f"the decision `{stmt.name}` (not followed)", stmt.span)
+            return branches
+        out = []
+        for b in branches:
+            try:
+                items = self.values.collection(stmt.collection, b.env, b.token)
+                if stmt.where is not None:
+                    items = [x for x in items if self.values.value(stmt.where, {**b.env, stmt.var: x}, b.token)]
+            except Unknown as exc:
+                self.caveat(exc.kind, f"the decision `{stmt.name}` offers what depends on {exc.what} (not followed)",
+                            stmt.span)
+                out.append(b)
+                continue
+            if not items:
+                out.append(b)
+                continue
+            picked = items[0] if decided == "first" else items[-1]
+            saved = b.env
+            b.env = {**b.env, stmt.var: picked}
+            for done in self.block([b], stmt.body):
+                done.env = saved
+                out.append(done)
+        return out
 
     def _s_Auction(self, branches, stmt):
         self.caveat(DECISION, "an auction whose rules move the token (not followed)", stmt.span)
@@ -457,9 +499,15 @@ class Reader:
         total = sum(c.copies for c in cards)
         if total == 0:
             return branches
-        if deck.policy != "cut":
-            self.caveat(DECK, f"`{deck.name}` is a `{deck.policy}` deck: the chain draws each card with its share "
-                              "of the deck, not in the deck's order", stmt.span)
+        if deck.policy in ("cycle", "reshuffle"):
+            back = "goes under the pile" if deck.policy == "cycle" else "is reshuffled in when the pile is out"
+            self.caveat(DECK, f"`{deck.name}` is a `{deck.policy}` deck, shuffled once and drawn in turn (a card "
+                              f"drawn {back}): the chain draws each card independently with its share of the deck, "
+                              "which each single draw has, though successive draws are not independent", stmt.span)
+        elif deck.policy == "once":
+            self.caveat(EXHAUSTED, f"`{deck.name}` is a `once` deck and runs out: the chain draws each card with its "
+                                   "share of the full deck, as on the first pass (in the long run none is left)",
+                        stmt.span)
         self.moved_by_cards[deck.name] = deck.policy
         out = []
         for b in branches:
@@ -469,7 +517,10 @@ class Reader:
                 if not self.relevant(card.body):
                     rest += share
                     continue
-                if card.keep:
+                if card.keep and self.decide.get(KEEP) == "keep":
+                    rest += share  # to the hand: its effect waits for a `use card`
+                    continue
+                if card.keep and KEEP not in self.decide:
                     self.caveat(DECISION, f"the card `{card.name}` may be kept for later (the chain uses it at once)",
                                 card.span)
                 drawn = Branch(b.p * share, b.token, {}, b.ended, b.released)
@@ -636,6 +687,6 @@ def merge(branches: list) -> list:
     return list(merged.values())
 
 
-def read_chain(rules) -> Chain:
-    """The chain of `rules` (a compiled `Rules`)."""
-    return Reader(rules).read()
+def read_chain(rules, policy: Policy | None = None) -> Chain:
+    """The chain of `rules` (a compiled `Rules`), the stated `policy` followed."""
+    return Reader(rules, policy).read()

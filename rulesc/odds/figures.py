@@ -3,8 +3,9 @@
 For each place of the board: the share of turns that end there, and the expected landings there
 per turn and per lap (a lap being the ring's length in squares moved). Groups are the rules' own
 (the things whose field names a group value) and the special squares printed on several places.
-How exact they are is the chain's caveats: none, exact; only a deck's order, the usual model
-(each card drawn with its share of the deck); anything else, approximate, and the report shows
+How exact they are is the chain's caveats: none, exact (under the policy stated, if one is: how
+the player decides, the fields fixed); only a shuffled deck's order, the usual model (each card
+drawn independently with its share of the deck); anything else, approximate, and the report shows
 the simulated figures beside them.
 """
 
@@ -44,6 +45,12 @@ class Odds:
     ring: int
     caveats: list
     states: int
+    policy: tuple = ()  # the stated decisions and fields ("fine=play", "car=SportsCar"): exact under them
+
+    @property
+    def moves(self) -> bool:
+        """Whether any rule moves the token: a game without roll-and-move has no odds to give."""
+        return bool(self.steps) or any(s.landings for s in self.squares)
 
     @property
     def laps(self) -> Fraction:
@@ -59,9 +66,9 @@ class Odds:
                              sum((m.landings for m in members), Fraction(0)))
 
 
-def odds(rules) -> Odds:
-    """The exact (or stated) figures of `rules`, a compiled `Rules`."""
-    chain = read_chain(rules)
+def odds(rules, policy=None) -> Odds:
+    """The exact (or stated) figures of `rules`, a compiled `Rules`, under the stated `policy` if any."""
+    chain = read_chain(rules, policy)
     return figures(rules, chain)
 
 
@@ -85,7 +92,7 @@ def figures(rules, chain: Chain) -> Odds:
     kinds = {c.kind for c in chain.caveats}
     exactness = EXACT if not kinds else MODEL if kinds == {DECK} else APPROXIMATE
     return Odds(rules.title, rules.path, exactness, squares, board_groups(rules, chain.board), dict(statuses), steps,
-                chain.ring, chain.caveats, len(states))
+                chain.ring, chain.caveats, len(states), chain.policy.written)
 
 
 def board_groups(rules, board: list) -> dict:

@@ -15,7 +15,8 @@ from .figures import APPROXIMATE, EXACT, MODEL, Odds
 
 EXPLAINED = {
     EXACT: "exact: every rule that moves the token is in the chain",
-    MODEL: "exact for the card model: each card is drawn with its share of its deck (the deck's order is not followed)",
+    MODEL: "exact for the card model: each draw independent, each card with its share of its deck (a shuffled "
+           "pile's order is not followed)",
     APPROXIMATE: "approximate: the chain leaves out the rules below; the simulated figures are the game's",
 }
 
@@ -28,9 +29,19 @@ def _interval(e) -> str:
     return f"{e.value * 100:.2f}% [{e.low * 100:.2f}, {e.high * 100:.2f}]"
 
 
+def explained(o: Odds) -> str:
+    """The figures' label, with the stated policy they hold under."""
+    text = EXPLAINED[o.exactness]
+    if o.policy and o.exactness != APPROXIMATE:
+        text += f"; under the stated policy {', '.join(o.policy)}"
+    elif o.policy:
+        text += f" (policy stated: {', '.join(o.policy)})"
+    return text
+
+
 def format_table(o: Odds, measured=None, incomes=()) -> str:
     lines = [f"{o.title}: where a player's turn ends, from the rules' Markov chain ({o.states} states)",
-             f"figures: {EXPLAINED[o.exactness]}",
+             f"figures: {explained(o)}",
              f"laps per turn: {float(o.laps):.4f} ({float(o.steps):.4f} squares moved a turn)"]
     if measured is not None:
         lines.append(f"simulated: {measured.games} games, {measured.turns:,} turns, heuristic agents; "
@@ -88,7 +99,8 @@ def to_json(o: Odds, measured=None, incomes=()) -> dict:
     def est(e):
         return {"value": e.value, "low": e.low, "high": e.high}
     data = {
-        "title": o.title, "file": o.path, "figures": o.exactness, "states": o.states,
+        "title": o.title, "file": o.path, "figures": o.exactness, "states": o.states, "policy": list(o.policy),
+        "moves": o.moves,
         "laps_per_turn": _q(o.laps), "steps_per_turn": _q(o.steps),
         "squares": [{"index": s.index, "name": s.name, "turn_ends": _q(s.ends), "landings_per_turn": _q(s.landings),
                      "landings_per_lap": _q(o.per_lap(s.landings)) if o.laps else None,
@@ -138,7 +150,7 @@ def to_csv(o: Odds, measured=None) -> str:
 def diff_table(base: Odds, variant: Odds) -> str:
     """What the variant changes in where turns end and how often each square is landed on."""
     lines = [f"{base.title} -> {variant.title}",
-             f"base: {base.exactness}; variant: {variant.exactness}",
+             f"base: {explained(base)}", f"variant: {explained(variant)}",
              f"laps per turn: {float(base.laps):.4f} -> {float(variant.laps):.4f}", "",
              f"{'':>3} {'square':<22} {'turn ends':>10} {'->':>3} {'variant':>10} {'change':>9}   "
              f"{'landings/turn':>13} {'->':>3} {'variant':>9}"]

@@ -2,7 +2,8 @@
 figures themselves where the chain cannot follow a rule (a decision, money, another player).
 
 Games are played by the heuristic agents, as `rulesc simulate` plays them (game i with seed
-S + i). An observer of the events notes, at each turn's start, where the previous turn's player
+S + i); under a stated policy (`--decide`), agents that answer those decisions as stated (the
+chain's figures are exact for that policy, so the check must play it too). An observer of the events notes, at each turn's start, where the previous turn's player
 stands, and the square of every landing. The first turns of each player are left out (the tokens
 all start on one square; the chain's law is the long run). The games are the independent units:
 each figure is a ratio of sums over games, with a normal interval for a ratio (the delta method),
@@ -17,9 +18,12 @@ from statistics import NormalDist
 
 import attrs
 
-from rulesc.interpreter.agents import make_agents
+from rulesc.interpreter.agents import HeuristicAgent, make_agents
 from rulesc.interpreter.engine import Game
 from rulesc.interpreter.errors import GameEnded, RuleRuntimeError
+from rulesc.interpreter.state import name_of
+
+from .policy import FOR_RULES, Policy
 
 BURN_IN = 8  # each player's first turns, not counted
 
@@ -45,15 +49,31 @@ class Measured:
     statuses: dict  # status -> Estimate
 
 
+class DecidedAgent(HeuristicAgent):
+    """The heuristic agent, but for the decisions a policy states: the option named (where offered), or
+    the first or last element offered (`choose … for`). Used only to check the chain against play."""
+
+    def __init__(self, seed, seat: int, decide: dict):
+        super().__init__(seed, seat)
+        self.decide = decide
+
+    def choose(self, game, player, name, options):
+        option = self.decide.get(name)
+        if option in FOR_RULES and not any(name_of(o) == option for o in options):
+            return options[0] if option == "first" else options[-1]
+        picked = next((o for o in options if name_of(o) == option), None) if option is not None else None
+        return picked if picked is not None else super().choose(game, player, name, options)
+
+
 def measure(rules, games: int = 200, seed: int = 0, players: int | None = None, max_turns: int = 400,
-            confidence: float = 0.99, agents: str = "heuristic") -> Measured:
+            confidence: float = 0.99, agents: str = "heuristic", policy: Policy | None = None) -> Measured:
     board = list(rules.board) + list(rules.off_board)
     n = len(board)
     players = players or max(2, min(4, rules.players_range[1]))
     players = max(players, rules.players_range[0])
     per_game = []
     for i in range(games):
-        per_game.append(_one_game(rules, players, seed + i, max_turns, n, agents))
+        per_game.append(_one_game(rules, players, seed + i, max_turns, n, agents, policy))
     statuses = sorted({s for g in per_game for s in g[3]}, key=lambda s: (s is not None, s or ""))
     figures = 2 * n + 1 + len(statuses)
     z = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * figures))
@@ -65,9 +85,12 @@ def measure(rules, games: int = 200, seed: int = 0, players: int | None = None, 
     return Measured(games, sum(turns), confidence, ends, landings, steps, by_status)
 
 
-def _one_game(rules, players: int, seed: int, max_turns: int, n: int, agents: str):
-    game = Game(rules, players, seed=seed, agents=make_agents(agents, seed, players), record=False,
-                turn_limit=max_turns)
+def _one_game(rules, players: int, seed: int, max_turns: int, n: int, agents: str, policy: Policy | None):
+    if policy is not None and policy.decide:
+        chosen = {seat: DecidedAgent(seed, seat, policy.decide) for seat in range(players)}
+    else:
+        chosen = make_agents(agents, seed, players)
+    game = Game(rules, players, seed=seed, agents=chosen, record=False, turn_limit=max_turns)
     ends = [0] * n
     landings = [0] * n
     statuses: dict = {}

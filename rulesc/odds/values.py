@@ -21,7 +21,8 @@ from rulesc.dsl import ast
 DECISION = "decision"
 STATE = "state"  # money, ownership, a field no movement rule keeps
 PLAYERS = "other players"
-DECK = "deck order"
+DECK = "deck order"  # a shuffled pile drawn in turn: each draw has its card's share, draws are not independent
+EXHAUSTED = "deck runs out"  # a `once` deck: the long run has none of its cards left
 
 
 class Unknown(Exception):
@@ -161,6 +162,9 @@ class Values:
             if node.func in ("odd", "even") and len(node.args) == 1:
                 v = self.value(node.args[0], env, token)
                 return v % 2 == (1 if node.func == "odd" else 0)
+            if node.func == "count" and len(node.args) == 1 and not reader.cards_kept \
+                    and isinstance(node.args[0], ast.Attr) and node.args[0].name == "hand":
+                return 0  # no card is ever kept: every hand is empty
             if node.func == "holds" and not reader.cards_kept:
                 return False  # no rule the turn runs lets a player keep a card
             if node.func == "holds":
@@ -170,5 +174,38 @@ class Values:
                 return {"min": min, "max": max, "abs": lambda x: abs(x)}[node.func](*args)
             raise Unknown(STATE, f"`{node.func}(…)`")
         if isinstance(node, ast.Aggregate):
-            raise Unknown(STATE, f"`{node.func}(…)` over the game")
+            return self.aggregate(node, env, token)
         raise Unknown(STATE, type(node).__name__)
+
+    def aggregate(self, node, env: dict, token):
+        """`first`, `any`, `all`, `count` over what the board fixes: the squares `ahead(player)` (from
+        the token's place) or the things of a kind, each tested by a condition the chain can know
+        (`first(s in ahead(player) where any(r in Railroad: r == s))`, "the nearest railroad")."""
+        items = self.collection(node.collection, env, token)
+        if node.func not in ("first", "any", "all", "count"):
+            raise Unknown(STATE, f"`{node.func}(…)` over the game")
+        tests = [t for t in (node.where, node.body) if t is not None]
+        count = 0
+        for item in items:
+            inner = {**env, node.var: item}
+            ok = all(self.value(t, inner, token) for t in tests)
+            if ok and node.func == "first":
+                return item
+            if ok and node.func == "any":
+                return True
+            if not ok and node.func == "all":
+                return False
+            count += bool(ok)
+        return {"first": None, "any": False, "all": True, "count": count}[node.func]
+
+    def collection(self, node, env: dict, token) -> list:
+        reader = self.reader
+        if isinstance(node, ast.Call) and node.func == "ahead" and len(node.args) == 1:
+            if self.value(node.args[0], env, token) != PLAYER:
+                raise Unknown(PLAYERS, "the squares ahead of another player")
+            n = reader.ring
+            at = token.at if token.at < n else -1
+            return [Place(reader.board[(at + k) % n]) for k in range(1, n + 1)]
+        if isinstance(node, ast.Name) and node.id not in env and node.id in reader.kinds:
+            return [Place(t) for t, kind in reader.kind_of.items() if kind == node.id]
+        raise Unknown(STATE, "a collection of the game's state")
