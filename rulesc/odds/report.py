@@ -75,9 +75,9 @@ def format_table(o: Odds, measured=None, incomes=()) -> str:
                       f"{'break-even':>11} {'next building':>14} {'its break-even':>15}"]
         for i in incomes:
             even = f"{float(i.break_even):.1f}" if i.break_even is not None else "-"
-            more = f"{float(i.next_rent):.2f}" if i.next_rent is not None else "-"
+            more = _money(i.next_rent) if i.next_rent is not None else "-"
             more_even = f"{float(i.building_break_even):.1f}" if i.building_break_even is not None else "-"
-            lines.append(f"{i.name:<22} {i.buildings:>9} {float(i.rent):>13.2f} {float(i.per_turn):>15.3f} "
+            lines.append(f"{i.name:<22} {i.buildings:>9} {_money(i.rent):>13} {_money(i.per_turn):>15} "
                          f"{even:>11} {more:>14} {more_even:>15}")
         lines.append("(rent per landing exact over the dice, by the rules' own handlers; break-even in opponent "
                      "turns: price / rent per opponent turn)")
@@ -178,3 +178,8 @@ def diff_table(base: Odds, variant: Odds) -> str:
 
 def diff_json(base: Odds, variant: Odds) -> dict:
     return {"base": to_json(base), "variant": to_json(variant)}
+
+
+def _money(amount) -> str:
+    """An expected amount as the other commands write money: `$14,000.00`, `$400.00`."""
+    return f"${float(amount):,.2f}"
