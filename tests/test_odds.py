@@ -218,7 +218,7 @@ def test_cli_takes_ownership_and_buildings_from_a_scenario():
     r = rulesc("odds", "games/finance.rules", "--scenario", "WAYBACK rents $80 with three houses", cwd=ROOT)
     assert r.returncode == 0, r.stderr
     row = [line for line in r.stdout.splitlines() if line.startswith("Wayback ")][0].split()
-    assert row[1:3] == ["3", "80.00"]  # three houses, as the scenario sets them: the $80 rent
+    assert row[1:3] == ["3", "$80.00"]  # three houses, as the scenario sets them: the $80 rent
     r = rulesc("odds", "games/finance.rules", "--scenario", "no such example", cwd=ROOT)
     assert r.returncode == 2 and "has no scenario" in r.stderr
 
