@@ -115,7 +115,7 @@ def test_a_whole_game_played_at_the_terminal(tmp_path):
     assert re.search(r"^(no action is open to you now|actions the rules allow you now:)$", text, re.M)
     assert re.search(r"^  P1 \(you\): on [A-Za-z].*, cash \$[\d,]+; holds ", text, re.M)
     assert re.search(r"^  P2: on .*, cash \$[\d,]+", text, re.M)
-    assert re.search(r"^  0 Start$", text, re.M) and re.search(r"^ 39 LaSalleStreet  number 22, series Eight, value \$100, rents \$50 ", text, re.M)
+    assert re.search(r"^  0 Start$", text, re.M) and re.search(r"^ 39 LaSalleStreet +number 22, series Eight, value \$100, rents \$50 ", text, re.M)
     # events in words, money as money, and no Python reprs
     assert "--- P1's turn ---" in text and re.search(r"P\d pays \$[\d,]+ to ", text)
     assert not re.search(r"\['|=\[|=True|=False|=None", text)
