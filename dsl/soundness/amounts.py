@@ -343,6 +343,11 @@ def _set_names(flow: Flow) -> set:
     return names
 
 
+def _negative(val) -> bool:
+    """A payment's amount that is below $0: always, or at best $0 with a declared value below it."""
+    return val.hi < 0 or (val.hi <= 0 and val.lo < 0 and val.src is not None)
+
+
 def analyse(checked) -> Iterable[Diagnostic]:
     flow = flow_of(checked)
     p = flow.p
@@ -353,6 +358,9 @@ def analyse(checked) -> Iterable[Diagnostic]:
         if not isinstance(stmt, ast.Pay) or id(stmt) in reported:
             continue
         reads = flow.syms_in(stmt.amount, v.env, v.fields)
+        if not any(s in flow.over_kind for s in reads) and not any(
+                _negative(val) for val in _Eval(flow, {}, set_names).value(stmt.amount, v.env, v.fields)):
+            continue  # an amount that reads no thing's row is never negative here, whatever the facts say
         for fact in v.facts:
             reads |= flow.syms_in(fact.expr, fact.env, fact.fields)
         over = sorted((s for s in reads if s in flow.over_kind), key=repr)
@@ -366,7 +374,7 @@ def analyse(checked) -> Iterable[Diagnostic]:
             if any(ev.truth(f.expr, f.env, f.fields) is (not f.positive) for f in v.facts):
                 continue
             for val in ev.value(stmt.amount, v.env, v.fields):
-                if val.hi < 0 or (val.hi <= 0 and val.lo < 0 and val.src is not None):
+                if _negative(val):
                     finding = (val, assignment)
                     break
             if finding:
