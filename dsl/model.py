@@ -56,6 +56,7 @@ class Program:
     hooks: list = attrs.Factory(list)
     actions: dict = attrs.Factory(dict)
     trade: ast.TradeDecl | None = None
+    trade_things: list = attrs.Factory(list)  # [ast.TradeThing]: conditions on what a trade may move
     ends: list = attrs.Factory(list)
     hints: dict = attrs.Factory(dict)
     defines: dict = attrs.Factory(dict)
@@ -305,7 +306,8 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             if declare(decl.name, "status", decl.span):
                 prog.statuses[decl.name] = decl
         elif isinstance(decl, ast.Handler):
-            prog.handlers.append(decl)
+            # over several kinds: one copy for each, checked and run as if written for that kind alone
+            prog.handlers.extend([ast.evolve(decl, target=k) for k in decl.kinds] if decl.kinds else [decl])
         elif isinstance(decl, ast.Hook):
             prog.hooks.append(decl)
         elif isinstance(decl, ast.ActionDecl):
@@ -314,6 +316,8 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                        labels=[Label(prog.actions[decl.name].span, "first defined here")])
             else:
                 prog.actions[decl.name] = decl
+        elif isinstance(decl, ast.TradeThing):
+            prog.trade_things.append(decl)
         elif isinstance(decl, ast.TradeDecl):
             single("trade", decl, "`trade` declaration")
         elif isinstance(decl, ast.EndDecl):
