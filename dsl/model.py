@@ -88,6 +88,18 @@ def _lines(text: str) -> list:
     return text.splitlines()
 
 
+def declared_handlers(p: Program) -> list:
+    """The handlers as the file declares them: one written over several kinds (`on land Street or Railroad d`)
+    is held once per kind in `p.handlers`, and shown once (its first copy; `header_target` names them all)."""
+    seen: set[int] = set()
+    out = []
+    for h in p.handlers:
+        if id(h.body) not in seen:
+            seen.add(id(h.body))
+            out.append(h)
+    return out
+
+
 def rule_roots(p: Program) -> tuple:
     """Every declaration whose statements run in play: the turn, handlers, hooks, actions, procedures,
     cards, the setup, and the scenarios' own steps."""
