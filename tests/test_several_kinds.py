@@ -100,7 +100,7 @@ scenario "a lot and a bond, by one define and one procedure":
 """)
     assert errors("define f(t: Lot or Bond) = t.block\n") == ["R0206"]
     assert errors("define f(t: Lot or Bond) = t.price\ndefine g() = f(Go)\n") == ["R0301"]  # not a thing of either
-    assert errors("procedure f(t: Lot or Bond):\n    set t.block = Red\n") == ["R0206"]
+    assert errors("procedure f(t: Lot or Bond):\n    if t.block == Red:\n        pass\n") == ["R0206"]
     assert errors("define f(t: Lot or Nothing) = t.price\n") == ["R0205"]
 
 
