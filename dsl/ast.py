@@ -1040,6 +1040,7 @@ class ScenarioAs:
 class ScenarioExpect:
     condition: Expr
     span: Span
+    meta: Meta = NO_META  # `§ "…"`: the sentence the expectation checks, shown when it fails
 
 
 @node
@@ -1056,6 +1057,7 @@ class ScenarioTrade:
     takes: tuple[Expr, ...]
     span: Span
     window: AnswerWindow | None = None  # `refuse …`: which of her windows
+    meta: Meta = NO_META  # `§ "…"`: the sentence the line checks, shown where its result is reported
 
 
 @node
@@ -1067,6 +1069,7 @@ class ScenarioAction:
     argument: Expr | None
     expect_legal: bool
     span: Span
+    meta: Meta = NO_META  # `§ "…"`: the sentence the line checks, shown where its result is reported
 
 
 @node

@@ -594,20 +594,20 @@ class ToAst(Transformer):
         return ast.ScenarioAs(player=str(c[0]), body=c[1], span=span_of(meta))
 
     def scenario_expect(self, meta, c):
-        return ast.ScenarioExpect(condition=c[0], span=span_of(meta))
+        return ast.ScenarioExpect(condition=c[0], span=span_of(meta), meta=c[1])
 
     def scenario_do(self, meta, c):
         return ast.ScenarioAction(player=str(c[0]), action=str(c[1]), argument=c[2], expect_legal=True,
-                                  span=span_of(meta))
+                                  span=span_of(meta), meta=c[3])
 
     def scenario_forbid(self, meta, c):
         return ast.ScenarioAction(player=str(c[0]), action=str(c[1]), argument=c[2], expect_legal=False,
-                                  span=span_of(meta))
+                                  span=span_of(meta), meta=c[3])
 
     def _scenario_trade(self, mode, meta, c):
         window = c[4] if len(c) > 4 and isinstance(c[4], ast.AnswerWindow) else None
         return ast.ScenarioTrade(mode=mode, player=str(c[0]), gives=c[1], partner=str(c[2]), takes=c[3],
-                                 span=span_of(meta), window=window)
+                                 span=span_of(meta), window=window, meta=c[-1])
 
     def scenario_trade_do(self, meta, c):
         return self._scenario_trade("do", meta, c)

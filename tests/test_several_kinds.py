@@ -149,3 +149,24 @@ def test_the_passes_show_a_handler_over_several_kinds_once(tmp_path):
     path.write_text(tiny_game.BASE + extra)
     page = next(iter(render([str(path)], str(tmp_path / "tiny.md")).files.values()))
     assert page.count("on trade Lot or Bond t") == 1 and "trade Lot l" in page
+
+
+def test_a_scenario_line_keeps_its_citation_and_a_failure_shows_it(tmp_path, capsys):
+    extra = """
+action tip any time when player.cash > $0:
+    pay $1 from player to bank
+
+scenario "cited lines":
+    players Ann, Bob
+    expect Ann.cash == $99        § "each starts with $99"
+    forbid Ann tip                § "no tipping"
+    do Bob tip                    § "tipping is allowed"
+"""
+    [result] = scenarios(extra).values()
+    assert [(f.line, f.cite) for f in result.failures] == [(52, "each starts with $99"), (53, "no tipping")]
+    path = tmp_path / "tiny.rules"
+    path.write_text(tiny_game.BASE + extra)
+    from rulesc.cli import main
+    assert main(["test", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert '§ "each starts with $99"' in out and '§ "no tipping"' in out and "tipping is allowed" not in out
