@@ -597,6 +597,13 @@ class TypeRef:
     is_list: bool
     element: TypeRef | None
     span: Span
+    # a parameter over several kinds (`define f(d: Street or Railroad)`): the others; `name` is the first.
+    # The body is checked once for each kind, and an argument may be a thing of any of them.
+    also: tuple[str, ...] = ()
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return (self.name, *self.also)
 
 
 @node
@@ -821,6 +828,15 @@ class Handler:
     target_span: Span | None
     span: Span
     name: str | None = None  # `on land Square as NAME:`: the name a variant uses to replace or remove it
+    # `on land Street or Railroad d:` every kind named, in order (empty for one). The program holds one copy
+    # of the handler for each (model.py), with `target` that copy's kind: each is checked and runs as if
+    # written for its kind alone; the passes that show the rule show it once, by these.
+    kinds: tuple[str, ...] = ()
+
+    @property
+    def header_target(self) -> str | None:
+        """The target as written: `Street or Railroad` for several kinds."""
+        return " or ".join(self.kinds) if self.kinds else self.target
 
 
 @node
@@ -883,6 +899,19 @@ class TradeDecl:
     span: Span
     meta: Meta = NO_META
     cards: bool = False  # `trade Property, cards …`: kept cards flagged `tradable` may be traded too
+
+
+@node
+class TradeThing:
+    """`trade Street or Railroad d when COND`: a thing of these kinds may change hands in a trade only while
+    COND holds for it (`d` the thing, `player` the proposer, `partner` the other side)."""
+
+    kinds: tuple[str, ...]
+    var: str
+    when: Expr
+    span: Span
+    kinds_span: Span
+    meta: Meta = NO_META
 
 
 @node
@@ -1011,6 +1040,7 @@ class ScenarioAs:
 class ScenarioExpect:
     condition: Expr
     span: Span
+    meta: Meta = NO_META  # `§ "…"`: the sentence the expectation checks, shown when it fails
 
 
 @node
@@ -1027,6 +1057,7 @@ class ScenarioTrade:
     takes: tuple[Expr, ...]
     span: Span
     window: AnswerWindow | None = None  # `refuse …`: which of her windows
+    meta: Meta = NO_META  # `§ "…"`: the sentence the line checks, shown where its result is reported
 
 
 @node
@@ -1038,6 +1069,7 @@ class ScenarioAction:
     argument: Expr | None
     expect_legal: bool
     span: Span
+    meta: Meta = NO_META  # `§ "…"`: the sentence the line checks, shown where its result is reported
 
 
 @node
@@ -1083,7 +1115,7 @@ ScenarioItem: TypeAlias = Union[ScenarioPlayers, ScenarioDice, ScenarioCards, Sc
 # is applied to its base, dsl/variants.py).
 Decl: TypeAlias = Union[Game, Extends, Variation, Param, Bank, Supply, PlayerDecl, GlobalDecl, Kind, GroupDecl,
                         SquareDecl, Board, GraphDecl, Table, Deck, Setup, Turn, Status, Handler, Hook, ActionDecl, TradeDecl,
-                        EndDecl, Define, Procedure, Hint, Invariant, Scenario]
+                        TradeThing, EndDecl, Define, Procedure, Hint, Invariant, Scenario]
 
 
 @attrs.frozen

@@ -110,8 +110,8 @@ class Checker(TypeChecker):
             self.function_type(define)
         for proc in p.procedures.values():
             self.assume(f"procedure `{proc.name}`", proc.body.meta, proc.span)
-            env = {**scope, **{pname: self.resolve_type(ptype) for pname, ptype in proc.params}}
-            self.block(proc.body, env, "procedure")
+            for env in reversed(self.each_kind(proc.params, scope)):  # the first kind's last: its names stay
+                self.block(proc.body, env, "procedure")
         for name, param in p.params.items():
             self.assume(f"param `{name}`", param.meta, param.span)
         if p.bank is not None:
@@ -570,7 +570,7 @@ class Checker(TypeChecker):
         for h in list(p.handlers) + list(p.hooks):  # `as NAME` names one handler or hook (5.21)
             if h.name is None:
                 continue
-            if h.name in named:
+            if h.name in named and named[h.name] is not h and not _copies(named[h.name], h):
                 other = named[h.name].span
                 self._add(codes.DEFINED_TWICE.diagnostic(
                     f"two handlers are named `{h.name}`", h.span.file or p.path, h.span,
@@ -641,6 +641,25 @@ class Checker(TypeChecker):
                 self.expect(hook.when, T.BOOL, env, "a hook's condition")
             self.block(hook.body, env, "turn")
         self.check_overlapping_handlers()
+
+    def check_trade_things(self, scope) -> None:
+        """`trade Street or Railroad d when COND`: each kind a traded one (R0205 unknown, R0403 one the
+        `trade` line does not list: the condition is never asked), COND a `bool` checked once per kind."""
+        p = self.p
+        traded = [k.id for k in p.trade.kinds] if p.trade is not None else []
+        for rule in p.trade_things:
+            self.assume("trade condition", rule.meta, rule.span)
+            for kind in rule.kinds:
+                if kind not in p.kinds:
+                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{kind}`", rule.kinds_span,
+                                help=nearest_hint(kind, traded or list(p.kinds)))
+                    continue
+                if kind not in traded:
+                    self.report(codes.UNREACHABLE_HANDLER,
+                                f"no `trade` declaration lets a `{kind}` be traded, so this condition is never asked",
+                                rule.kinds_span, help="list the kind in the file's `trade` line")
+                env = {**scope, "player": T.PLAYER, "partner": T.PLAYER, rule.var: Type(kind)}
+                self.expect(rule.when, T.BOOL, env, "a trade's condition")
 
     def check_overlapping_handlers(self) -> None:
         """R0410 (a warning): two `on land`/`on pass` handlers for the same squares, under the same
@@ -826,6 +845,7 @@ class Checker(TypeChecker):
             if p.trade.when is not None:
                 self.expect(p.trade.when, T.BOOL, {**scope, "player": T.PLAYER, "partner": T.PLAYER},
                             "a trade's condition")
+        self.check_trade_things(scope)
         for name, hint in p.hints.items():
             env = dict(scope)
             if name not in GLOBAL_HINTS:
@@ -1082,6 +1102,12 @@ class Checker(TypeChecker):
 
 
 _SKIPPED_FIELDS = ("span", "meta", "target_span", "deck_span", "passes_span")
+
+
+def _copies(a: ast.Handler | ast.Hook, b: ast.Handler | ast.Hook) -> bool:
+    """Two copies of one handler written over several kinds (`on land Street or Railroad d`)."""
+    return (isinstance(a, ast.Handler) and isinstance(b, ast.Handler) and bool(a.kinds) and a.kinds == b.kinds
+            and a.span == b.span and a.span.file == b.span.file)
 
 
 def _shape(node, var: str | None):

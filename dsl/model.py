@@ -56,6 +56,7 @@ class Program:
     hooks: list = attrs.Factory(list)
     actions: dict = attrs.Factory(dict)
     trade: ast.TradeDecl | None = None
+    trade_things: list = attrs.Factory(list)  # [ast.TradeThing]: conditions on what a trade may move
     ends: list = attrs.Factory(list)
     hints: dict = attrs.Factory(dict)
     defines: dict = attrs.Factory(dict)
@@ -85,6 +86,18 @@ class Program:
 def _lines(text: str) -> list:
     """A file's lines, split once for every span read from it (a string keeps its hash)."""
     return text.splitlines()
+
+
+def declared_handlers(p: Program) -> list:
+    """The handlers as the file declares them: one written over several kinds (`on land Street or Railroad d`)
+    is held once per kind in `p.handlers`, and shown once (its first copy; `header_target` names them all)."""
+    seen: set[int] = set()
+    out = []
+    for h in p.handlers:
+        if id(h.body) not in seen:
+            seen.add(id(h.body))
+            out.append(h)
+    return out
 
 
 def rule_roots(p: Program) -> tuple:
@@ -305,7 +318,8 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
             if declare(decl.name, "status", decl.span):
                 prog.statuses[decl.name] = decl
         elif isinstance(decl, ast.Handler):
-            prog.handlers.append(decl)
+            # over several kinds: one copy for each, checked and run as if written for that kind alone
+            prog.handlers.extend([ast.evolve(decl, target=k) for k in decl.kinds] if decl.kinds else [decl])
         elif isinstance(decl, ast.Hook):
             prog.hooks.append(decl)
         elif isinstance(decl, ast.ActionDecl):
@@ -314,6 +328,8 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                        labels=[Label(prog.actions[decl.name].span, "first defined here")])
             else:
                 prog.actions[decl.name] = decl
+        elif isinstance(decl, ast.TradeThing):
+            prog.trade_things.append(decl)
         elif isinstance(decl, ast.TradeDecl):
             single("trade", decl, "`trade` declaration")
         elif isinstance(decl, ast.EndDecl):

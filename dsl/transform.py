@@ -56,6 +56,12 @@ def _handler_header(h) -> str:
     return f"on {h.event}" + (f" {h.target}" if h.target else "")
 
 
+def _through(first: Token, last: Token) -> Span:
+    """From the start of one token to the end of another (`Street or Railroad`)."""
+    a, b = token_span(first), token_span(last)
+    return Span(a.line, a.column, b.end_line, b.end_column, _current_file)
+
+
 def _unquote(tok: Token) -> str:
     # `\n`, `\t`, `\"` and `\\`; any other backslash is kept as written. (Python's unicode_escape
     # codec mangled non-ASCII text and raised on `\x` or `\N`.)
@@ -439,17 +445,22 @@ class ToAst(Transformer):
 
     def handler_decl(self, meta, c):
         event, target, name, when, body = c
-        kind_or_square, var, target_span = None, None, None
+        kind_or_square, var, target_span, kinds = None, None, None, ()
         if target is not None:
-            kind_or_square, var, target_span = target
+            kind_or_square, var, target_span, kinds = target
         return ast.Handler(event=str(event), target=kind_or_square, var=var, when=when, body=body,
-                           target_span=target_span, span=span_of(meta), name=name)
+                           target_span=target_span, span=span_of(meta), name=name, kinds=kinds)
 
     def handler_name(self, meta, c):
         return str(c[0])
 
     def handler_target(self, meta, c):
-        return (str(c[0]), str(c[1]) if c[1] is not None else None, token_span(c[0]))
+        return (str(c[0]), str(c[1]) if c[1] is not None else None, token_span(c[0]), ())
+
+    def kinds_target(self, meta, c):
+        """`Street or Railroad d`: the first kind stands as the target; `kinds` holds them all."""
+        kinds = tuple(str(k) for k in c[:-1])
+        return (kinds[0], str(c[-1]), _through(c[0], c[-2]), kinds)
 
     def hook_decl(self, meta, c):
         which, name, when, body = c
@@ -511,6 +522,12 @@ class ToAst(Transformer):
 
     def trade_cash(self, meta, c):
         return True
+
+    def trade_thing_decl(self, meta, c):
+        *names, when, m = c
+        kinds, var = tuple(str(k) for k in names[:-1]), str(names[-1])
+        kinds_span = _through(names[0], names[-2])
+        return ast.TradeThing(kinds=kinds, var=var, when=when, span=span_of(meta), kinds_span=kinds_span, meta=m)
 
     def end_decl(self, meta, c):
         after_turn, condition, winner, reason, meta_ = c
@@ -577,20 +594,20 @@ class ToAst(Transformer):
         return ast.ScenarioAs(player=str(c[0]), body=c[1], span=span_of(meta))
 
     def scenario_expect(self, meta, c):
-        return ast.ScenarioExpect(condition=c[0], span=span_of(meta))
+        return ast.ScenarioExpect(condition=c[0], span=span_of(meta), meta=c[1])
 
     def scenario_do(self, meta, c):
         return ast.ScenarioAction(player=str(c[0]), action=str(c[1]), argument=c[2], expect_legal=True,
-                                  span=span_of(meta))
+                                  span=span_of(meta), meta=c[3])
 
     def scenario_forbid(self, meta, c):
         return ast.ScenarioAction(player=str(c[0]), action=str(c[1]), argument=c[2], expect_legal=False,
-                                  span=span_of(meta))
+                                  span=span_of(meta), meta=c[3])
 
     def _scenario_trade(self, mode, meta, c):
         window = c[4] if len(c) > 4 and isinstance(c[4], ast.AnswerWindow) else None
         return ast.ScenarioTrade(mode=mode, player=str(c[0]), gives=c[1], partner=str(c[2]), takes=c[3],
-                                 span=span_of(meta), window=window)
+                                 span=span_of(meta), window=window, meta=c[-1])
 
     def scenario_trade_do(self, meta, c):
         return self._scenario_trade("do", meta, c)
@@ -700,6 +717,12 @@ class ToAst(Transformer):
 
     def define_param(self, meta, c):
         return (str(c[0]), c[1])
+
+    def define_kinds_param(self, meta, c):
+        kinds = [str(k) for k in c[1:]]
+        ref = ast.TypeRef(name=kinds[0], optional=False, is_list=False, element=None, span=_through(c[1], c[-1]),
+                          also=tuple(kinds[1:]))
+        return (str(c[0]), ref)
 
     def draw_stmt(self, meta, c):
         return ast.Draw(deck=str(c[0]), deck_span=token_span(c[0]), span=span_of(meta), who=c[1])

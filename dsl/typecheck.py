@@ -584,7 +584,26 @@ class TypeChecker:
                         f"not {len(args)}", span)
             return
         for arg, (pname, ptype) in zip(args, params):
+            if ptype.also:  # over several kinds: a thing of any of them
+                t = self.infer(arg, env)
+                if t.name != "any" and (t.is_list or t.optional or t.name not in ptype.kinds):
+                    either = " or ".join(f"`{k}`" for k in ptype.kinds)
+                    self.report(codes.WRONG_TYPE, f"`{pname}` of `{name}` must be a {either}, but this is {a_type(t)}",
+                                arg.span)
+                continue
             self.expect(arg, self.resolve_type(ptype), env, f"`{pname}` of `{name}`")
+
+    def each_kind(self, params, env: dict) -> list[dict]:
+        """The environments a body with these parameters is checked in: one, or one for each kind a
+        parameter over several kinds ranges over (the others take their first kind), as an action's is."""
+        envs = [{**env, **{pname: self.resolve_type(ptype) for pname, ptype in params}}]
+        for pname, ptype in params:
+            for k in ptype.kinds if ptype.also else ():
+                if k not in self.p.kinds:
+                    self.report(codes.UNKNOWN_NAME, f"unknown kind `{k}`", ptype.span, help=nearest_hint(k, self.p.kinds))
+                elif k != ptype.name:
+                    envs.append({**envs[0], pname: Type(k)})
+        return envs
 
     def function_type(self, define: ast.Define) -> Type:
         """The type of a `define`d function's value, inferred once (recursion is refused)."""
@@ -595,10 +614,13 @@ class TypeChecker:
                 return T.ANY
             return t
         self.function_types[define.name] = None
-        env = dict(self.scope) if self.scope is not None else {}
-        for pname, ptype in define.params:
-            env[pname] = self.resolve_type(ptype)
-        t = self.infer(define.value, env)
+        first, *others = self.each_kind(define.params, dict(self.scope) if self.scope is not None else {})
+        t = self.infer(define.value, first)
+        for env in others:  # over several kinds: what it reads must be on every one, its value of one type
+            other = self.infer(define.value, env)
+            if other != t and "any" not in (t.name, other.name):
+                self.report(codes.WRONG_TYPE, f"`{define.name}` is {a_type(t)} for one kind and {a_type(other)} "
+                            "for another", define.value.span, help="a function has one type of value, whatever its argument")
         self.function_types[define.name] = t
         return t
 

@@ -211,6 +211,10 @@ class Market:
                 elif not isinstance(thing, Thing) or thing.kind not in rules.trade_kinds \
                         or getattr(thing, "f_owner", None) is not owner:
                     return False
+                else:
+                    for var, when in rules.trade_things.get(thing.kind, ()):
+                        if not when(g, {"player": offer.proposer, "partner": offer.partner, var: thing}):
+                            return False
         if rules.trade_when is not None:
             return bool(rules.trade_when(g, {"player": offer.proposer, "partner": offer.partner}))
         return True

@@ -150,6 +150,14 @@ def trade_refusal(g, offer, window=None) -> str | None:
                 return f"`{getattr(thing, 'name', thing)}` is not of a kind {what} names"
             elif getattr(thing, "f_owner", None) is not owner:
                 return f"`{thing.name}` is not {owner.name}'s"
+            else:
+                for rule in rules.program.trade_things:
+                    if thing.kind not in rule.kinds:
+                        continue
+                    names = {"player": proposer, "partner": partner, rule.var: thing}
+                    failed = false_conjunct(g, rule.when, names, rule.span.line)
+                    if failed is not None:
+                        return f"`{thing.name}` may not be traded now ({_at(rules, rule.span)}): its condition {failed}"
     if decl.when is not None:
         failed = false_conjunct(g, decl.when, {"player": proposer, "partner": partner}, decl.span.line)
         if failed is not None:

@@ -196,6 +196,8 @@ class Rules:
     setup: Body | None = None  # the `setup:` block, compiled; run once before the first turn
     trade_cards: bool = False  # `trade …, cards`: kept cards flagged `tradable` may be traded
     statuses: dict = attrs.Factory(dict)  # name -> StatusDef
+    # `trade Street s when COND`: kind -> [(the thing's name, COND)], each asked of every thing of the kind a trade moves
+    trade_things: dict = attrs.Factory(dict)
     traded: dict = attrs.Factory(dict)  # `on trade` handlers: kind -> [Handler] (None: the whole trade's)
     supplies: dict = attrs.Factory(dict)  # name -> Supply
     written: WrittenTurn | None = None  # the turn and the arrivals written out as Python (set by `compile_rules`)
@@ -364,6 +366,16 @@ def _first_player(setting, compiler) -> FirstPlayer:
     return FirstPlayer("seat order")
 
 
+def _trade_things(p, compiler) -> dict:
+    """`trade Street or Railroad d when COND`: for each kind, the conditions a thing of it must meet to be traded."""
+    conditions: dict = {}
+    for rule in p.trade_things:
+        when = compiler.expr(rule.when, frozenset({PLAYER, rule.var, *TRADE_NAMES}))
+        for kind in rule.kinds:
+            conditions.setdefault(kind, []).append((rule.var, when))
+    return conditions
+
+
 def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules:
     """Compile the checker's result (not a file: it is checked once, by `check_program`);
     raise RulesError if the check found errors."""
@@ -512,6 +524,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         trade_kinds=tuple(k.id for k in p.trade.kinds) if p.trade else (),
         trade_cash=bool(p.trade and p.trade.with_cash),
         trade_when=compiler.expr(p.trade.when, frozenset({PLAYER, *TRADE_NAMES})) if p.trade and p.trade.when else None,
+        trade_things=_trade_things(p, compiler),
         trade_where=compiler.where(p.trade) if p.trade else NO_RULE,
         decks=decks, cards_by_name={name: {c.name: c for c in deck.cards} for name, deck in decks.items()},
         ends=ends, hints=hints, hint_kinds={n: h.param.kinds for n, h in p.hints.items() if h.param},

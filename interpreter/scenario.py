@@ -35,6 +35,7 @@ class Failure:
     message: str
     file: str | None = None
     notes: tuple[str, ...] = ()
+    cite: str | None = None  # the line's `§ "…"`: the sentence of the rulebook it checks
 
     def where(self, scenario_file: str) -> str:
         """`file:line`, in the file the line belongs to."""
@@ -256,12 +257,14 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                 if item.expect_legal and not legal:
                     why = action_refusal(g, player, item.action, argument)
                     result.failures.append(Failure(item.span.line, f"{what} is not allowed here"
-                                                   f"{f' ({why})' if why else ''}, but the scenario does it"))
+                                                   f"{f' ({why})' if why else ''}, but the scenario does it",
+                                                   cite=item.meta.cite))
                 elif not item.expect_legal and legal:
-                    result.failures.append(Failure(item.span.line, f"{what} is allowed here, but the scenario forbids it"))
+                    result.failures.append(Failure(item.span.line, f"{what} is allowed here, but the scenario forbids it",
+                                                   cite=item.meta.cite))
                 elif not item.expect_legal:
                     why = action_refusal(g, player, item.action, argument) or "it is not among the legal actions"
-                    result.refusals.append(Failure(item.span.line, f"{what} refused: {why}"))
+                    result.refusals.append(Failure(item.span.line, f"{what} refused: {why}", cite=item.meta.cite))
                 else:
                     try:
                         g.actions.perform(g, player, legal[0])
@@ -278,7 +281,7 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                     why = trade_refusal(g, offer) if item.mode == "do" else None
                     allowed = f"is not allowed here{f' ({why})' if why else ''}, but the scenario does it" \
                         if item.mode == "do" else "is allowed here, but the scenario forbids it"
-                    result.failures.append(Failure(item.span.line, f"{what} {allowed}"))
+                    result.failures.append(Failure(item.span.line, f"{what} {allowed}", cite=item.meta.cite))
                 elif item.mode == "do":
                     try:
                         g.market.complete_trade(g, offer, rules.trade_where)
@@ -286,11 +289,12 @@ def run_scenario(rules: Rules, scenario: ast.Scenario) -> ScenarioResult:
                         pass
                 else:
                     why = trade_refusal(g, offer) or "the rules do not allow it"
-                    result.refusals.append(Failure(item.span.line, f"{what} refused: {why}"))
+                    result.refusals.append(Failure(item.span.line, f"{what} refused: {why}", cite=item.meta.cite))
             elif isinstance(item, ast.ScenarioExpect):
                 env = env_for()
                 if not compiler.expr(item.condition, env_names)(g, env):
-                    result.failures.append(Failure(item.span.line, _describe(rules, item.condition, g, env)))
+                    result.failures.append(Failure(item.span.line, _describe(rules, item.condition, g, env),
+                                                   cite=item.meta.cite))
             elif isinstance(item, ast.ScenarioSees):
                 wrong = _sees(rules, item, players, g)
                 if wrong is not None:

@@ -26,7 +26,7 @@ from pathlib import Path
 import graphviz
 
 from rulesc.dsl import ast, walk
-from rulesc.dsl.model import Program
+from rulesc.dsl.model import Program, declared_handlers
 
 __all__ = ["DiagramError", "RENDER_FORMATS", "build_diagram", "write_diagram", "write_graph"]
 
@@ -315,7 +315,7 @@ class _Builder:
         end_of_turn = chain[chain.index(chain_nodes[-1]) + 1] if chain_nodes else first_check
         # The rest of the turn comes after the landing: keep it below the grid of handlers (a rank
         # more than the grid's rows, so that no row of the grid shares a rank with a tall node).
-        grid_rows = -(-sum(1 for h in p.handlers if h.event in ("land", "pass")) // LANDING_COLUMNS)
+        grid_rows = -(-sum(1 for h in declared_handlers(p) if h.event in ("land", "pass")) // LANDING_COLUMNS)
         for a, b in zip(chain, chain[1:]):
             extra = {"minlen": str(grid_rows + 2)} if b == end_of_turn and grid_rows > 1 and self.movers else {}
             self.g.edge(a, b, penwidth="1.5", color="#2c3e50", weight="10", **extra)
@@ -554,9 +554,9 @@ class _Builder:
 
     def trade_handlers(self) -> None:
         """`on trade` handlers: a node each, reached from the action window when a trade completes."""
-        for i, handler in enumerate((h for h in self.p.handlers if h.event == "trade"), 1):
+        for i, handler in enumerate((h for h in declared_handlers(self.p) if h.event == "trade"), 1):
             nid = f"trade_{i}"
-            label = _Label().title("on trade" + (f" {handler.target} {handler.var}" if handler.target else ""))
+            label = _Label().title("on trade" + (f" {handler.header_target} {handler.var}" if handler.target else ""))
             label.line("each thing of it that changes hands" if handler.target else "a trade completes", size=9)
             self.rule_text(label, handler.when, handler.body.meta, name=handler.name)
             self.notes(label, handler.body)
@@ -606,7 +606,7 @@ class _Builder:
     def landing(self) -> None:
         """The `on pass` / `on land` handlers a move triggers, in a cluster."""
         p = self.p
-        moves = [h for h in p.handlers if h.event in ("land", "pass")]
+        moves = [h for h in declared_handlers(p) if h.event in ("land", "pass")]
         if not moves:
             return
         ids = []
@@ -619,13 +619,13 @@ class _Builder:
             for handler in sorted(moves, key=lambda h: 0 if h.event == "pass" else 1):
                 counters[handler.event] += 1
                 nid = f"{handler.event}_{counters[handler.event]}"
-                target = handler.target or "any square"
+                target = handler.header_target or "any square"
                 label = _Label().title(f"on {handler.event} {target}" + (f" {handler.var}" if handler.var else ""))
                 square = p.squares.get(handler.target) if handler.target else None
                 if square is not None and square.title and square.title != handler.target:
                     label.line(f"square “{square.title}”", size=9)
                 elif handler.target in p.kinds:
-                    label.line(f"any {handler.target}", size=9)
+                    label.line("any " + " or ".join(handler.kinds or (handler.target,)), size=9)
                 if square is not None and square.stop:
                     label.line("every move stops here", size=9)
                 if handler.name and (handler.when is None or handler.body.meta.cite):
@@ -745,8 +745,8 @@ class _Builder:
                 # Drawn from the cluster down to the deck, arrow reversed: dot routes it far more tidily.
                 self.edge(anchor, nid, what, ltail="cluster_landing", style="dashed", color=COLOURS["land"][1],
                           dir="back", arrowtail="normal")
-        debts = [h for h in p.handlers if h.event == "debt"]
-        elims = [h for h in p.handlers if h.event == "eliminate"]
+        debts = [h for h in declared_handlers(p) if h.event == "debt"]
+        elims = [h for h in declared_handlers(p) if h.event == "eliminate"]
         debt_ids = []
         for i, handler in enumerate(debts, 1):
             nid = f"debt_{i}"
@@ -805,7 +805,7 @@ class _Builder:
                 if self.has(hook.body, ast.Eliminate):
                     found.append(f"hook_{which}_{i}")
         counters = {"land": 0, "pass": 0}
-        for handler in sorted((h for h in self.p.handlers if h.event in ("land", "pass")),
+        for handler in sorted((h for h in declared_handlers(self.p) if h.event in ("land", "pass")),
                               key=lambda h: 0 if h.event == "pass" else 1):
             counters[handler.event] += 1
             if self.has(handler.body, ast.Eliminate):

@@ -22,6 +22,7 @@ from typing import Callable, NamedTuple
 
 import attrs
 
+from rulesc.dsl.model import declared_handlers
 from rulesc.interpreter.rules import Rules
 from rulesc.interpreter.scenario import run_scenarios
 
@@ -139,7 +140,7 @@ def _located(rules: Rules) -> dict:
         out["status", status.name] = _head(p, status), status
         for i, phase in enumerate(status.phases, 1):
             out["phase", f"{status.name}.{phase.name}"] = f"#{i}: {_text(p, phase)}", phase
-    for kind, items in (("handler", p.handlers), ("hook", p.hooks)):
+    for kind, items in (("handler", declared_handlers(p)), ("hook", p.hooks)):
         seen: collections.Counter = collections.Counter()
         for h in items:
             first, *body = _lines(p, h)
@@ -165,6 +166,8 @@ def _located(rules: Rules) -> dict:
         out["invariant", inv.text] = _text(p, inv), inv
     if p.trade is not None:
         out["trade", "trade"] = _text(p, p.trade), p.trade
+    for rule in p.trade_things:  # `trade Street s when …`
+        out["trade", f"trade {' or '.join(rule.kinds)} {rule.var}"] = _text(p, rule), rule
     if p.board is not None:
         out["board", "board"] = " ".join(n.id for n in p.board.squares), p.board
     for s in p.scenarios:

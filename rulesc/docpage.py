@@ -28,6 +28,7 @@ import attrs
 
 from rulesc.dsl import ast
 from rulesc.dsl.checker import check_program
+from rulesc.dsl.model import declared_handlers
 from rulesc.dsl.parsed import parse_file
 from rulesc.dsl.variants import load_file
 
@@ -241,8 +242,8 @@ class _Writer:
                  _code(self.text(phase.when)) if phase.when else "", _source(phase.body.meta), self.where(phase.span)]
                 for i, phase in enumerate(status.phases, 1)])
         rows = []
-        for h in p.handlers:
-            head = f"on {h.event}" + (f" {h.target}" if h.target else "") + (f" {h.var}" if h.var else "")
+        for h in declared_handlers(p):
+            head = f"on {h.event}" + (f" {h.header_target}" if h.target else "") + (f" {h.var}" if h.var else "")
             rows.append([_cell(head) + (f" ({h.name.replace('_', ' ')})" if h.name else ""),
                          _code(self.text(h.when)) if h.when else "", _source(h.body.meta), self.where(h.span)])
         if rows:
@@ -263,6 +264,9 @@ class _Writer:
             what = ", ".join([k.id for k in t.kinds] + (["cards"] if t.cards else [])) + (" with cash" if t.with_cash else "")
             rows.append([_cell("trade " + what), "in an action window", _code(self.text(t.when)) if t.when else "",
                          _source(t.meta), self.where(t.span)])
+        for rule in p.trade_things:  # `trade Street s when …`: what a trade may move
+            rows.append([_cell(f"trade {' or '.join(rule.kinds)} {rule.var}"), "in a trade", _code(self.text(rule.when)),
+                         _source(rule.meta), self.where(rule.span)])
         if rows:
             self.w("", "### The actions a player may take")
             self.table(["action", "when", "only if", "source", "line"], rows)
@@ -275,10 +279,11 @@ class _Writer:
         self.w("", "### How the game ends")
         self.table(["end", "when", "winner", "source", "line"], rows)
         self.notes([("turn", p.turn.span)] if p.turn else [])
-        self.notes([(f"on {h.event}" + (f" {h.target}" if h.target else ""), h.span) for h in p.handlers]
+        self.notes([(f"on {h.event}" + (f" {h.header_target}" if h.target else ""), h.span) for h in declared_handlers(p)]
                    + [(f"{h.which} turn", h.span) for h in p.hooks]
                    + [(f"action {a.name}", a.span) for a in p.actions.values()]
-                   + ([("trade", p.trade.span)] if p.trade else []) + [(f"end: {e.reason}", e.span) for e in p.ends]
+                   + ([("trade", p.trade.span)] if p.trade else [])
+                   + [(f"trade {' or '.join(r.kinds)} {r.var}", r.span) for r in p.trade_things] + [(f"end: {e.reason}", e.span) for e in p.ends]
                    + [(f"procedure {q.name}", q.span) for q in p.procedures.values()])
 
     def money(self) -> None:

@@ -631,7 +631,7 @@ def _symbol(d, sources, path) -> Symbol | None:
         return s(d.name, d.title or "status", "turn", d, children=[s(ph.name, ph.title or "phase", "phase", ph)
                                                                  for ph in d.phases])
     if isinstance(d, ast.Handler):
-        label = " ".join(x for x in ("on", d.event, d.target, d.var) if x)
+        label = " ".join(x for x in ("on", d.event, d.header_target, d.var) if x)
         return Symbol(label, "handler", "handler", _whole(d.span, sources[path]),
                       Span(d.span.line, d.span.column, d.span.line, d.span.column + 2))
     if isinstance(d, ast.Hook):
@@ -642,6 +642,9 @@ def _symbol(d, sources, path) -> Symbol | None:
     if isinstance(d, ast.TradeDecl):
         return Symbol("trade", ", ".join(k.id for k in d.kinds), "trade", _whole(d.span, sources[path]),
                       Span(d.span.line, d.span.column, d.span.line, d.span.column + 5))
+    if isinstance(d, ast.TradeThing):
+        return Symbol(f"trade {' or '.join(d.kinds)} {d.var}", "what a trade may move", "trade",
+                      _whole(d.span, sources[path]), Span(d.span.line, d.span.column, d.span.line, d.span.column + 5))
     if isinstance(d, ast.EndDecl):
         return Symbol(f'end "{d.reason}"', "end of game", "end", _whole(d.span, sources[path]),
                       Span(d.span.line, d.span.column, d.span.line, d.span.column + 3))

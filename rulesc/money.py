@@ -19,7 +19,7 @@ import attrs
 import graphviz
 
 from rulesc.dsl import ast, walk
-from rulesc.dsl.model import Program
+from rulesc.dsl.model import Program, declared_handlers
 
 from .diagram import FONT, _esc, _shorten, _Text
 
@@ -110,8 +110,8 @@ def _rules(p: Program):
     for status in p.statuses.values():  # a status's own turn
         for phase in status.phases:
             yield f"phase {phase.name} ({status.title or status.name})", phase.body, phase.body.meta.cite
-    for h in p.handlers:
-        head = f"on {h.event}" + (f" {h.target}" if h.target else "") + (f" ({h.name.replace('_', ' ')})" if h.name else "")
+    for h in declared_handlers(p):
+        head = f"on {h.event}" + (f" {h.header_target}" if h.target else "") + (f" ({h.name.replace('_', ' ')})" if h.name else "")
         yield head, h.body, h.body.meta.cite
     for action in p.actions.values():
         yield f"action {action.name}", action.body, action.body.meta.cite

@@ -17,7 +17,7 @@ def inventory(checked: Checked) -> dict:
         "squares": len(p.board.squares) if p.board else 0,
         "params": len(p.params),
         "phases": len(p.turn.phases) if p.turn else 0,
-        "handlers": len(p.handlers) + len(p.hooks),
+        "handlers": len({id(h.body) for h in p.handlers}) + len(p.hooks),  # a handler over several kinds once
         "actions": len(p.actions),
         "decks": len(p.decks),
         "cards": cards,

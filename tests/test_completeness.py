@@ -104,6 +104,8 @@ FORMS = {
     (ast.ScenarioSees, "visible"): {True, False},
     (ast.AnswerWindow, "relation"): {None, "in", "before", "after"},
     (ast.DiscardHeld, "to"): {"none", "a player"},
+    (ast.Handler, "kinds"): {"one", "several"},
+    (ast.TypeRef, "also"): {"one", "several"},
 }
 
 
@@ -114,6 +116,8 @@ def test_the_files_hold_every_form(written, cls, field):
             return "none" if value is None else "a player"
         if cls is ast.Window:
             return "named" if value else "all"
+        if field in ("kinds", "also"):
+            return "several" if value else "one"
         return value
     seen = {form(getattr(n, field)) for n in written if type(n) is cls}
     assert FORMS[cls, field] <= seen, f"{cls.__name__}.{field}: never written: {FORMS[cls, field] - seen}"

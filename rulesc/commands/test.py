@@ -54,6 +54,8 @@ def run(args) -> int:
             print(f"{verdict}  {where}:{result.line}  {result.title}")
             for f in result.failures:
                 print(f"      {f.where(where)}: {f.message}")
+                if f.cite:  # the sentence the line checks (`§ "…"` on an expect, do, forbid or trade line)
+                    print(f"        § \"{f.cite}\"")
                 for note in f.notes:
                     print(f"        note: {note}")
             _refusals(where, result)

@@ -19,7 +19,7 @@ import attrs
 
 from rulesc.dsl import ast, walk
 from rulesc.dsl.diagnostics import Span
-from rulesc.dsl.model import Program
+from rulesc.dsl.model import Program, declared_handlers
 
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
 
@@ -112,8 +112,9 @@ def units(program: Program) -> list[Unit]:
     for status in p.statuses.values():
         for phase in status.phases:
             add("phase", f"phase `{phase.name}` of status `{status.name}`", phase, status)
-    for h in p.handlers:
-        add("handler", f"`on {h.event}{' ' + h.target if h.target else ''}`", h, triggers=[h.target] if h.target else ())
+    for h in declared_handlers(p):
+        add("handler", f"`on {h.event}{' ' + h.header_target if h.header_target else ''}`", h,
+            triggers=list(h.kinds or [h.target]) if h.target else ())
     for h in p.hooks:
         add("hook", f"`{h.which} turn`", h)
     for a in p.actions.values():

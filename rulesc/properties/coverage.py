@@ -13,6 +13,7 @@ import re
 import attrs
 
 from rulesc.dsl import ast, walk
+from rulesc.dsl.model import declared_handlers
 from rulesc.interpreter.rules import Rules
 
 from rulesc.interpreter.events import field_index
@@ -110,7 +111,7 @@ def coverage_report(rules: Rules, cov: Coverage) -> list[CoverageItem]:
     for h in p.hooks:
         decls.append((h.span, None))
         blocks.append(h.body)
-    for h in p.handlers:
+    for h in declared_handlers(p):
         decls.append((h.span, None))
         blocks.append(h.body)
     for a in p.actions.values():
