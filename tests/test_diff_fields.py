@@ -207,7 +207,7 @@ COMPARED = {"settings": "setting", "params": "parameter", "bank": "bank", "playe
             "global_fields": "global", "kinds": "field", "groups": "group", "squares": "square", "graphs": "graph",
             "board": "board",
             "tables": "row", "decks": "deck", "setup": "setup", "turn": "phase", "supplies": "supply",
-            "statuses": "status", "handlers": "handler", "hooks": "hook", "actions": "action", "trade": "trade",
+            "statuses": "status", "handlers": "handler", "hooks": "hook", "actions": "action", "trade": "trade", "trade_things": "trade",
             "ends": "end", "hints": "hint", "defines": "function", "procedures": "procedure",
             "invariants": "invariant", "scenarios": "scenario"}
 # ... and those that are not declarations of their own: the file, the game's title (the report's first
