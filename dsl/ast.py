@@ -550,7 +550,8 @@ class Variation:
     #            "replace card" | "remove card" | "extend deck" | "remove scenario" |
     #            "replace handler" | "remove handler" | "replace action" | "remove action" |
     #            "remove invariant" | "remove end" | "remove row" | "remove deck" | "remove param" |
-    #            "override table" | "insert phase after" | "insert phase before" | "override board"
+    #            "override table" | "insert phase after" | "insert phase before" | "override board" |
+    #            "replace case" (`replace on … only when C:`: the node is the case, a Handler or Hook)
     # A handler or hook is named by `as NAME` (target "NAME") or by its header (target
     # "on land Square", "before turn").
     target: str
@@ -821,6 +822,7 @@ class Handler:
     target_span: Span | None
     span: Span
     name: str | None = None  # `on land Square as NAME:`: the name a variant uses to replace or remove it
+    cases: tuple[Span, ...] = ()  # where variants changed one case of it (`replace on … only when C:`, 5.21)
 
 
 @node
@@ -832,6 +834,7 @@ class Hook:
     body: Block
     span: Span
     name: str | None = None  # `before turn as NAME:`
+    cases: tuple[Span, ...] = ()  # where variants changed one case of it (`replace before turn only when C:`)
 
 
 @node

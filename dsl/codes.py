@@ -190,6 +190,8 @@ SETUP_READS_PLAYERS = Code("R0515", "setup-reads-players", ERROR,
 BAD_SUPPLY = Code("R0516", "bad-supply", ERROR, "a supply not on a state count field, or of a size that changes")
 PHASE_KEEPS_BASE_CONDITION = Code("R0517", "phase-keeps-base-condition", WARNING,
                                   "a replaced phase keeps the base's `when` or `optional`, which it does not state")
+CASE_RENAMES_THING = Code("R0518", "case-renames-thing", ERROR,
+                          "a handler's case names its thing otherwise than the handler it changes")
 
 
 # ---- R06xx: tables -------------------------------------------------------------------------------

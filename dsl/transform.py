@@ -182,6 +182,14 @@ class ToAst(Transformer):
         target = h.name or _handler_header(h)
         return ast.Variation(what="replace handler", target=target, node=h, span=span_of(meta))
 
+    def replace_handler_case(self, meta, c):
+        h = self.handler_decl(meta, c)
+        return ast.Variation(what="replace case", target=h.name or _handler_header(h), node=h, span=span_of(meta))
+
+    def replace_hook_case(self, meta, c):
+        h = self.hook_decl(meta, c)
+        return ast.Variation(what="replace case", target=h.name or _handler_header(h), node=h, span=span_of(meta))
+
     def remove_handler_header(self, meta, c):
         event, target, m = c
         header = f"on {event}" + (f" {target[0]}" if target is not None else "")
