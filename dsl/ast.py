@@ -656,7 +656,19 @@ class SquareDecl:
 class Board:
     squares: tuple[Name, ...]
     span: Span
+    copies: tuple[BoardCopy, ...] = ()  # the places named with `as`, in board order
     meta: Meta = NO_META
+
+
+@node
+class BoardCopy:
+    """`Bankomat as Bankomat21` in `board:`: one place of a square the board repeats, named. `index` is the
+    place's position on the board (from 0)."""
+
+    name: str
+    square: str
+    index: int
+    span: Span
 
 
 @node

@@ -215,6 +215,8 @@ GRAPH_SQUARE_NOT_OF_KIND = Code("R0706", "graph-square-not-of-kind", ERROR,
                                 "a graph's link names something that is not a thing of the graph's kind")
 BAD_GRID = Code("R0707", "bad-grid", ERROR, "a grid that cannot be made")
 KIND_IN_TWO_GRAPHS = Code("R0708", "kind-in-two-graphs", ERROR, "a kind whose things are in two graphs")
+NAMED_PLACE_OF_THING = Code("R0709", "named-place-of-thing", ERROR,
+                            "`X as NAME` in `board:` for a thing or a square the board has once")
 
 
 # ---- R08xx: the turn -----------------------------------------------------------------------------

@@ -309,11 +309,16 @@ class ToAst(Transformer):
         return True
 
     def board_decl(self, meta, c):
-        squares = tuple(n for line in c[1:] for n in line)
-        return ast.Board(squares=squares, span=span_of(meta), meta=c[0])
+        entries = [entry for line in c[1:] for entry in line]
+        copies = tuple(ast.BoardCopy(name=str(copy), square=square.id, index=i, span=token_span(copy))
+                       for i, (square, copy) in enumerate(entries) if copy is not None)
+        return ast.Board(squares=tuple(square for square, _ in entries), copies=copies, span=span_of(meta), meta=c[0])
 
     def board_line(self, meta, c):
-        return self.name_list(meta, c)
+        return c
+
+    def board_entry(self, meta, c):
+        return ast.Name(id=str(c[0]), span=token_span(c[0])), c[1]
 
     def graph_grid(self, meta, c):
         name, kind, rows, columns, m = c
