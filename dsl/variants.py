@@ -425,7 +425,10 @@ def _remove_row(decls: list, v: ast.Variation) -> Diagnostic | None:
     decls[i] = ast.evolve(decls[i], rows=tuple(r for r in decls[i].rows if r.name != name))
     b = _find(decls, ast.Board)
     if b is not None:
-        decls[b] = ast.evolve(decls[b], squares=tuple(s for s in decls[b].squares if s.id != name))
+        board = decls[b]
+        gone = [i for i, s in enumerate(board.squares) if s.id == name]  # the named places after it move up
+        copies = tuple(ast.evolve(c, index=c.index - sum(i < c.index for i in gone)) for c in board.copies)
+        decls[b] = ast.evolve(board, squares=tuple(s for s in board.squares if s.id != name), copies=copies)
     return None
 
 
