@@ -550,7 +550,8 @@ class Variation:
     #            "replace card" | "remove card" | "extend deck" | "remove scenario" |
     #            "replace handler" | "remove handler" | "replace action" | "remove action" |
     #            "remove invariant" | "remove end" | "remove row" | "remove deck" | "remove param" |
-    #            "override table" | "insert phase after" | "insert phase before" | "override board"
+    #            "override table" | "insert phase after" | "insert phase before" | "override board" |
+    #            "replace case" (`replace on … only when C:`: the node is the case, a Handler or Hook)
     # A handler or hook is named by `as NAME` (target "NAME") or by its header (target
     # "on land Square", "before turn").
     target: str
@@ -662,7 +663,19 @@ class SquareDecl:
 class Board:
     squares: tuple[Name, ...]
     span: Span
+    copies: tuple[BoardCopy, ...] = ()  # the places named with `as`, in board order
     meta: Meta = NO_META
+
+
+@node
+class BoardCopy:
+    """`Bankomat as Bankomat21` in `board:`: one place of a square the board repeats, named. `index` is the
+    place's position on the board (from 0)."""
+
+    name: str
+    square: str
+    index: int
+    span: Span
 
 
 @node
@@ -832,6 +845,7 @@ class Handler:
     # of the handler for each (model.py), with `target` that copy's kind: each is checked and runs as if
     # written for its kind alone; the passes that show the rule show it once, by these.
     kinds: tuple[str, ...] = ()
+    cases: tuple[Span, ...] = ()  # where variants changed one case of it (`replace on … only when C:`, 5.21)
 
     @property
     def header_target(self) -> str | None:
@@ -848,6 +862,7 @@ class Hook:
     body: Block
     span: Span
     name: str | None = None  # `before turn as NAME:`
+    cases: tuple[Span, ...] = ()  # where variants changed one case of it (`replace before turn only when C:`)
 
 
 @node

@@ -333,6 +333,15 @@ class Checker(TypeChecker):
             elif sq.id not in p.squares:
                 self.report(codes.UNKNOWN_NAME, f"unknown square `{sq.id}`", sq.span,
                             help=nearest_hint(sq.id, list(p.squares) + list(p.things)) or "declare it with `square NAME`")
+        for copy in p.board.copies:  # `X as X2`: a place of a square the board repeats
+            if copy.square in p.things:
+                self.report(codes.NAMED_PLACE_OF_THING,
+                            f"`{copy.square}` is on the board once: its own name names its place, `{copy.name}` is not needed",
+                            copy.span, help=f"write `{copy.square}` alone, and `{copy.square}` where a rule means its place")
+            elif copy.square in p.squares and sum(s.id == copy.square for s in p.board.squares) < 2:
+                self.report(codes.NAMED_PLACE_OF_THING,
+                            f"`{copy.square}` is on the board once: its own name names its place, `{copy.name}` is not needed",
+                            copy.span, help=f"write `{copy.square}` alone; name a place only of a square the board repeats")
         for name, thing in p.things.items():
             if thing.kind in self.board_kinds and name not in seen:
                 self.report(codes.THING_MISSING_FROM_BOARD, f"`{name}` ({thing.kind}) is not on the board", thing.span,
@@ -529,7 +538,7 @@ class Checker(TypeChecker):
             if status.at is not None:
                 on_board = p.board is not None and any(s.id == status.at for s in p.board.squares)
                 off_board = status.at in p.squares and p.squares[status.at].off_board
-                if not (on_board or off_board):
+                if not (on_board or off_board or status.at in p.copies):  # (a named place: that place)
                     known = status.at in p.squares or status.at in p.things
                     self.report(codes.UNKNOWN_NAME,
                                 f"`{status.at}` is not on the board" if known else f"unknown square `{status.at}`",
@@ -600,7 +609,7 @@ class Checker(TypeChecker):
                         self.report(codes.UNREACHABLE_HANDLER,
                                     f"square `{h.target}` is not on the board, so this handler never runs",
                                     h.target_span)
-                elif h.target in p.things:
+                elif h.target in p.things or h.target in p.copies:  # a copy: its handlers run at its place only
                     pass
                 else:
                     self.report(codes.UNKNOWN_NAME, f"unknown square or kind `{h.target}`", h.target_span,

@@ -190,6 +190,8 @@ SETUP_READS_PLAYERS = Code("R0515", "setup-reads-players", ERROR,
 BAD_SUPPLY = Code("R0516", "bad-supply", ERROR, "a supply not on a state count field, or of a size that changes")
 PHASE_KEEPS_BASE_CONDITION = Code("R0517", "phase-keeps-base-condition", WARNING,
                                   "a replaced phase keeps the base's `when` or `optional`, which it does not state")
+CASE_RENAMES_THING = Code("R0518", "case-renames-thing", ERROR,
+                          "a handler's case names its thing otherwise than the handler it changes")
 
 
 # ---- R06xx: tables -------------------------------------------------------------------------------
@@ -213,6 +215,8 @@ GRAPH_SQUARE_NOT_OF_KIND = Code("R0706", "graph-square-not-of-kind", ERROR,
                                 "a graph's link names something that is not a thing of the graph's kind")
 BAD_GRID = Code("R0707", "bad-grid", ERROR, "a grid that cannot be made")
 KIND_IN_TWO_GRAPHS = Code("R0708", "kind-in-two-graphs", ERROR, "a kind whose things are in two graphs")
+NAMED_PLACE_OF_THING = Code("R0709", "named-place-of-thing", ERROR,
+                            "`X as NAME` in `board:` for a thing or a square the board has once")
 
 
 # ---- R08xx: the turn -----------------------------------------------------------------------------

@@ -44,6 +44,7 @@ class Program:
     groups: dict = attrs.Factory(dict)
     squares: dict = attrs.Factory(dict)
     board: ast.Board | None = None
+    copies: dict = attrs.Factory(dict)  # name -> ast.BoardCopy: one place of a repeated square, named (`X as X2`)
     graphs: dict = attrs.Factory(dict)  # name -> ast.GraphDecl: board graphs (a grid, a map of links)
     tables: dict = attrs.Factory(dict)
     things: dict = attrs.Factory(dict)
@@ -273,6 +274,9 @@ def build_program(rules: ast.RulesFile) -> tuple[Program, list[Diagnostic]]:
                 prog.squares[decl.name] = decl
         elif isinstance(decl, ast.Board):
             single("board", decl, "`board`")
+            for copy in decl.copies if prog.board is decl else ():
+                if declare(copy.name, f"place of square {copy.square} on the board", copy.span):
+                    prog.copies[copy.name] = copy
         elif isinstance(decl, ast.GraphDecl):
             if declare(decl.name, "graph", decl.span):
                 prog.graphs[decl.name] = decl

@@ -188,6 +188,14 @@ class ToAst(Transformer):
         target = h.name or _handler_header(h)
         return ast.Variation(what="replace handler", target=target, node=h, span=span_of(meta))
 
+    def replace_handler_case(self, meta, c):
+        h = self.handler_decl(meta, c)
+        return ast.Variation(what="replace case", target=h.name or _handler_header(h), node=h, span=span_of(meta))
+
+    def replace_hook_case(self, meta, c):
+        h = self.hook_decl(meta, c)
+        return ast.Variation(what="replace case", target=h.name or _handler_header(h), node=h, span=span_of(meta))
+
     def remove_handler_header(self, meta, c):
         event, target, m = c
         header = f"on {event}" + (f" {target[0]}" if target is not None else "")
@@ -307,11 +315,16 @@ class ToAst(Transformer):
         return True
 
     def board_decl(self, meta, c):
-        squares = tuple(n for line in c[1:] for n in line)
-        return ast.Board(squares=squares, span=span_of(meta), meta=c[0])
+        entries = [entry for line in c[1:] for entry in line]
+        copies = tuple(ast.BoardCopy(name=str(copy), square=square.id, index=i, span=token_span(copy))
+                       for i, (square, copy) in enumerate(entries) if copy is not None)
+        return ast.Board(squares=tuple(square for square, _ in entries), copies=copies, span=span_of(meta), meta=c[0])
 
     def board_line(self, meta, c):
-        return self.name_list(meta, c)
+        return c
+
+    def board_entry(self, meta, c):
+        return ast.Name(id=str(c[0]), span=token_span(c[0])), c[1]
 
     def graph_grid(self, meta, c):
         name, kind, rows, columns, m = c

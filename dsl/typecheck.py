@@ -240,7 +240,7 @@ class TypeChecker:
             scope[name] = T.list_of(Type(name))
         for name in self.p.groups:
             scope[name] = T.list_of(Type(name))
-        for name in self.p.squares:
+        for name in [*self.p.squares, *self.p.copies]:
             scope[name] = T.SQUARE
         for name, thing in self.p.things.items():
             scope[name] = Type(thing.kind)

@@ -182,7 +182,7 @@ def _apply(decls: list, v: ast.Variation, overrides: list, warnings: list) -> Di
         if i is None:
             return _missing(v, "scenario", [d.title for d in decls if isinstance(d, ast.Scenario)])
         del decls[i]
-    elif v.what in ("replace handler", "remove handler"):
+    elif v.what in ("replace handler", "remove handler", "replace case"):
         return _apply_handler(decls, v)
     elif v.what in ("replace action", "remove action"):
         i = _find(decls, ast.ActionDecl, lambda d: d.name == v.target)
@@ -347,9 +347,31 @@ def _apply_handler(decls: list, v: ast.Variation) -> Diagnostic | None:
     i = found[0]
     node = v.node
     assert node is None or isinstance(node, (ast.Handler, ast.Hook))  # the new one, None for a removal
+    if v.what == "replace case":
+        return _replace_case(decls, i, v)
     if node is not None and node.name is None and decls[i].name is not None:
         node = ast.evolve(node, name=decls[i].name)  # a replaced handler keeps its name
     _put(decls, i, node)
+    return None
+
+
+def _replace_case(decls: list, i: int, v: ast.Variation) -> Diagnostic | None:
+    """`replace on debt only when C:` + block: the base handler stays, in its place, with its header,
+    name and condition; its body becomes `if C:` the case's block `else:` the body it had. A later
+    case of the same handler wraps this one, so the last written is tested first."""
+    base, case = decls[i], v.node
+    assert isinstance(case, (ast.Handler, ast.Hook)) and case.when is not None
+    if isinstance(base, ast.Handler) and isinstance(case, ast.Handler) and case.var != base.var:
+        named = f"`{base.var}`" if base.var else "nothing"
+        return _error(codes.CASE_RENAMES_THING,
+                      f"`replace {v.target} only when …`: the case names the thing `{case.var or ''}`, the handler "
+                      f"it changes names {named}", v,
+                      labels=[Label(base.span, "the handler changed", base.span.file or "")],
+                      help=f"write the case's header as the base's is: `{header_of(base)}{' ' + base.var if base.var else ''}"
+                           f" … only when …:`, so its condition and body read the same names")
+    branch = ast.If(branches=((case.when, case.body),), orelse=base.body, span=case.span)
+    body = ast.Block(statements=(branch,), span=base.body.span)
+    decls[i] = ast.evolve(base, body=body, cases=base.cases + (case.span,))
     return None
 
 
@@ -403,7 +425,10 @@ def _remove_row(decls: list, v: ast.Variation) -> Diagnostic | None:
     decls[i] = ast.evolve(decls[i], rows=tuple(r for r in decls[i].rows if r.name != name))
     b = _find(decls, ast.Board)
     if b is not None:
-        decls[b] = ast.evolve(decls[b], squares=tuple(s for s in decls[b].squares if s.id != name))
+        board = decls[b]
+        gone = [i for i, s in enumerate(board.squares) if s.id == name]  # the named places after it move up
+        copies = tuple(ast.evolve(c, index=c.index - sum(i < c.index for i in gone)) for c in board.copies)
+        decls[b] = ast.evolve(board, squares=tuple(s for s in board.squares if s.id != name), copies=copies)
     return None
 
 
@@ -451,6 +476,8 @@ def _missing(v: ast.Variation, what: str, names: list, target: str | None = None
     shown = f"{v.what.replace('status ', '')} {v.target}"
     if v.what.endswith("handler") and " " in v.target:  # `remove on land Square`, `replace before turn`
         shown = f"{v.what.split()[0]} {v.target}"
+    elif v.what == "replace case":  # `replace on debt only when …`
+        shown = f"replace {v.target} only when …"
     elif v.what.startswith("insert phase"):  # `insert phase NEW after OLD`
         assert isinstance(v.node, ast.Phase)
         shown = f"insert phase {v.node.name} {v.what.split()[-1]} {v.target}"

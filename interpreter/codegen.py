@@ -221,7 +221,11 @@ class ExpressionCodegen:
     def _by_identity(self, t) -> bool:
         """Players, things and squares are compared by identity (fast, and what they mean); everything
         else (numbers, text, lists, cards) by value."""
-        return not t.is_list and (t.name in IDENTITY or t.name in self.program.kinds or t.name in self.program.groups)
+        if t.is_list:
+            return False
+        if t.name == "square" and self.program.copies:  # places of a repeated square tell themselves apart (state.Copy)
+            return False
+        return t.name in IDENTITY or t.name in self.program.kinds or t.name in self.program.groups
 
     def _failure(self, node):
         path, span = node.span.file or self.program.path, node.span
@@ -276,7 +280,7 @@ class ExpressionCodegen:
             return f"g.state.globals[{name!r}]"
         if name in self.thing_index:
             return f"g.things[{self.thing_index[name]}]"
-        if name in p.squares:
+        if name in p.squares or name in p.copies:  # (a named place of a repeated square: its Copy)
             constants[f"sq_{name}"] = self.squares[name]
             return f"sq_{name}"
         if name == "current":

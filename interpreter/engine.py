@@ -35,7 +35,7 @@ from .events import NO_RULE, EventLog, RuleRef
 from .reads import COUNTED, GLOBAL, OUT, POSITION, UNTRACKED, counters_key
 from .rules import Rules
 from .starting import lay_out
-from .state import ONE_DIE, Account, GameState, Player, Roll, Square, Thing, field_attr, name_of
+from .state import ONE_DIE, Account, Copy, GameState, Player, Roll, Square, Thing, field_attr, name_of
 
 DEFAULT_TURN_LIMIT = 10_000  # for games whose header sets no `turn limit`: a game must end
 OWING = COUNTED + "owing"  # the change counter of players' `owing`
@@ -273,7 +273,9 @@ class Game:
         start = player.at
         if how in ("to", "send", "place"):
             target: int | None
-            if isinstance(amount, Thing):
+            if isinstance(amount, Copy):  # one place of a repeated square, named
+                target = amount.index
+            elif isinstance(amount, Thing):
                 if amount.index is None:
                     raise self.error(f"`{amount.name}` is not on the board")
                 target = amount.index
@@ -449,7 +451,7 @@ class Game:
         if at is not None:  # the first such square of the board
             square = self.by_name.get(at) or self.squares[at]
             self.emit("move", where, player.name, self.board[player.at].name, square.name, 0)
-            player.at = self.board.index(square)
+            player.at = square.index if isinstance(square, Copy) else self.board.index(square)
             player.visits += 1
             self._changed(POSITION)
         if player is self.state.players[self.state.current]:

@@ -27,7 +27,7 @@ from rulesc.dsl.types import Type, compatible
 from .compiler import Compiler, owner_prefilter
 from .events import NO_RULE, RuleRef
 from .reads import POSITION, UNTRACKED, fixed_fields
-from .state import Account, Player, Square, Supply, Thing, with_fields
+from .state import Account, Copy, Player, Square, Supply, Thing, with_fields
 from .pysource import Body, Expression
 from .turngen import WrittenTurn, write_turn
 
@@ -210,6 +210,7 @@ class Rules:
     thing_class: type = Thing  # every thing's class: a slot for each field of every kind (state.with_fields)
     player_class: type = Player  # every player's class: a slot for each declared player field
     adjacency: dict = attrs.Factory(dict)  # thing name -> the names of its neighbours in its graph (`graph_links`)
+    places: dict = attrs.Factory(dict)  # board index -> Copy: the places of a repeated square one of which is named
 
     @property
     def program(self):
@@ -389,8 +390,10 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
     game, board, turn = p.game, p.board, p.turn
     assert game is not None and board is not None and turn is not None  # (without them, the check found errors)
     squares = {name: Square(name, decl.title or name) for name, decl in p.squares.items()}
+    places = _places(p, squares)
     thing_names = list(p.things)
-    compiler = Compiler(checked, squares, {n: i for i, n in enumerate(thing_names)})
+    named = {copy.copy: copy for copy in places.values() if copy.copy is not None}
+    compiler = Compiler(checked, {**squares, **named}, {n: i for i, n in enumerate(thing_names)})
 
     overridden = _overrides(checked, overrides or ())
     for name, param in p.params.items():  # in order: a parameter may use those above it
@@ -531,13 +534,24 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
         invariants=invariants, compiler=compiler,
         setup=compiler.block(p.setup.body, frozenset(), settles=True) if p.setup is not None else None,
         trade_cards=bool(p.trade and p.trade.cards), statuses=statuses, supplies=supplies,
-        adjacency=graph_links(p),
+        adjacency=graph_links(p), places=places,
     )
     rules.thing_class = with_fields(Thing, [*(f.name for k in p.kinds.values() for f in k.fields),
                                             *(n for cells in thing_cells.values() for n in cells)])
     rules.player_class = with_fields(Player, list(p.player_fields))
     rules.written = write_turn(rules)
     return rules
+
+
+def _places(p, squares: dict) -> dict:
+    """Board index -> its Copy (state.Copy), at every place of each square the board repeats and names
+    one place of (`Bankomat as Bankomat21`): those places tell themselves apart."""
+    if p.board is None or not p.board.copies:
+        return {}
+    named = {copy.index: copy.name for copy in p.board.copies}
+    repeated = {copy.square for copy in p.board.copies if copy.square in squares}
+    return {i: Copy(name=sq.id, title=squares[sq.id].title, square=squares[sq.id], index=i, copy=named.get(i))
+            for i, sq in enumerate(p.board.squares) if sq.id in repeated}
 
 
 def graph_links(p) -> dict:

@@ -39,7 +39,8 @@ def board_layout(rules) -> tuple:
     kinds: dict = {}
     for k, name in enumerate(rules.thing_names):
         kinds.setdefault(rules.thing_kinds[name], []).append(k)
-    board = [(position[n], None) if n in position else (None, rules.squares[n]) for n in rules.board]
+    board = [(position[n], None) if n in position else (None, rules.places.get(i) or rules.squares[n])
+             for i, n in enumerate(rules.board)]
     board += [(None, rules.squares[n]) for n in rules.off_board]
     placed = [(k, i) for i, (k, _) in enumerate(board) if k is not None]
     first: dict = {}
@@ -50,7 +51,7 @@ def board_layout(rules) -> tuple:
     places: dict = {}
     for i, (_, square) in enumerate(board[:len(rules.board)]):
         if square is not None:
-            places.setdefault(square, []).append(i)
+            places.setdefault(getattr(square, "square", square), []).append(i)  # a Copy: its square's places
     return tuple(kinds.items()), board, placed, tuple(first.values()), stops, rules.board.index(rules.start), \
         {square: tuple(indexes) for square, indexes in places.items()}
 
@@ -60,7 +61,9 @@ def lay_out(game, rules, names: list, rng) -> None:
     of `names` a player on the start square) and give everything its starting value as the rules
     compute it: the things' fields and the groups' members, the bank, the players' fields (each
     player's worked out before any is set), the globals, in that order."""
-    game.squares = rules.squares
+    game.squares = rules.squares if not rules.places else \
+        {**rules.squares, **{c.copy: c for c in rules.places.values() if c.copy is not None},
+         **{(c.name, i): c for i, c in rules.places.items()}}  # a named place (`at`); a Copy in a saved game
     thing = rules.thing_class
     game.things = things = [thing(name, rules.thing_kinds[name]) for name in rules.thing_names]
     game.by_name = {t.name: t for t in things}
@@ -71,7 +74,7 @@ def lay_out(game, rules, names: list, rng) -> None:
     game.ring = len(rules.board)  # squares past the ring's end are off the board
     for k, i in placed:
         things[k].index = i
-    game.square_list = [game.board[i] for i in once]  # each square once, in board order
+    game.square_list = [getattr(game.board[i], "square", game.board[i]) for i in once]  # each once, in board order
     game.kind_things = {kind: [things[k] for k in positions] for kind, positions in kinds}
     for action in rules.actions:  # an action over several kinds: their things together, in table order
         if action.kind is not None and " or " in action.kind and action.kind not in game.kind_things:

@@ -91,6 +91,31 @@ class Square:
         return f"Square({self.name})"
 
 
+@attrs.define(eq=False, slots=True, hash=False)
+class Copy(Square):
+    """One place of a square the board repeats, where the file names one of its places (`board:` with
+    `Bankomat as Bankomat21`): every place of that square holds a Copy of its own, so a token's
+    position tells the places apart. A Copy equals its square (`player.position == Bankomat` on any
+    of them) and itself, not another place (`player.position == Bankomat21` there only); its `name`
+    is the square's, as events show it, and `copy` the place's own name, if it has one."""
+
+    square: Square
+    index: int  # its place on the board
+    copy: str | None = None
+
+    def __eq__(self, other) -> bool:
+        return other is self or other is self.square
+
+    def __ne__(self, other) -> bool:
+        return not (other is self or other is self.square)
+
+    def __hash__(self) -> int:
+        return hash(self.square)
+
+    def __repr__(self) -> str:
+        return f"Copy({self.copy or self.name}@{self.index})"
+
+
 @attrs.define(eq=False, slots=True)
 class Supply:
     """A limited supply of pieces the bank holds (`supply Houses = 32 on Lot.houses`): the pieces out of
@@ -240,6 +265,8 @@ def _ref(value):
         return {"player": value.name}
     if isinstance(value, Thing):
         return {"thing": value.name}
+    if isinstance(value, Copy):  # one place of a repeated square: by its place on the board
+        return {"square": value.name, "at": value.index}
     if isinstance(value, Square):
         return {"square": value.name}
     if isinstance(value, Bank):
@@ -293,8 +320,8 @@ def state_from_json(data: dict, things: list, squares: dict, player_class: type)
                 return by_player[value["player"]]
             if "thing" in value:
                 return by_thing[value["thing"]]
-            if "square" in value:
-                return squares[value["square"]]
+            if "square" in value:  # (a place of a repeated square, a Copy, is kept by its name and place)
+                return squares[(value["square"], value["at"]) if "at" in value else value["square"]]
             if "bank" in value:
                 return bank
             if "account" in value:

@@ -246,8 +246,11 @@ def write_turn(rules) -> WrittenTurn:
     passing: list[Callable[..., None] | None] = []
     made: dict = {}
     for table, out in ((rules.land, land), (rules.passing, passing)):
-        for name in names:
+        for i, name in enumerate(names):
             handlers = _handlers_at(table, name, kinds.get(name))
+            place = rules.places.get(i)
+            if place is not None and place.copy is not None:  # a named place: its own handlers after its square's
+                handlers += table.get(place.copy, [])
             key = (id(table), tuple(map(id, handlers)))
             if key not in made:  # squares with the same handlers share one function
                 made[key] = arrival_function(handlers, f"{rules.path} arrival at {name}", rules.compiler.statements)

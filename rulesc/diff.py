@@ -65,6 +65,12 @@ def _lines(program, node) -> list[str]:
     return body
 
 
+class _At(NamedTuple):
+    """Where a case of a handler is written: shown, and located, as a declaration of its own."""
+
+    span: object
+
+
 def _text(program, node) -> str:
     """A declaration's source, its lines joined by ` / `."""
     return " / ".join(_lines(program, node))
@@ -146,7 +152,11 @@ def _located(rules: Rules) -> dict:
             first, *body = _lines(p, h)
             head = first.rstrip(":")
             seen[head] += 1
-            out[kind, head if seen[head] == 1 else f"{head} ({seen[head]})"] = " / ".join(body), h  # its name is its head
+            at = h
+            for span in h.cases:  # a variant's cases of it (`replace on … only when C:`), the last tested first
+                at = _At(span)
+                body = [*_lines(p, at), *body]
+            out[kind, head if seen[head] == 1 else f"{head} ({seen[head]})"] = " / ".join(body), at  # its name is its head
     for name, action in p.actions.items():
         out["action", name] = _text(p, action), action
     for deck in p.decks.values():

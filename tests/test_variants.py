@@ -207,7 +207,8 @@ def test_override_table_reports_a_row_or_column_the_base_has_not(tmp_path):
 def test_remove_row_takes_the_thing_and_its_square_off_the_board(tmp_path):
     rules = load(tmp_path, "remove row Lot.B1\n")
     [board] = [d for d in rules.decls if isinstance(d, ast.Board)]
-    assert "B1" not in [s.id for s in board.squares] and len(board.squares) == 6
+    assert "B1" not in [s.id for s in board.squares] and len(board.squares) == 7
+    assert [(c.name, c.index) for c in board.copies] == [("LastChance", 6)]  # the named place after it moved up
     assert not clean(rules)
     [d] = errors(tmp_path, "remove row Lot.B2\n")
     assert "no row `B2` in table `Lot`" in d.message and "`B1`" in d.help
@@ -234,7 +235,7 @@ def test_insert_phase_puts_a_new_phase_after_or_before_another(tmp_path):
 
 def test_override_board_adds_a_square_that_plays(tmp_path):
     rules = load(tmp_path, "square Well \"Wishing well\"\non land Well:\n    pay $3 from bank to player\n"
-                           "override board:\n    Go, Well, R1, Chance, R2\n    Rest, B1, Tax\n"
+                           "override board:\n    Go, Well, R1, Chance, R2\n    Rest, B1, Tax, Chance as LastChance\n"
                            "scenario \"a wish\":\n    players Ann, Bob\n    as Ann:\n        move player by 1\n"
                            "    expect Ann.cash == $503 and Ann.position == Well\n")
     [board] = [d for d in rules.decls if isinstance(d, ast.Board)]
@@ -245,7 +246,7 @@ def test_override_board_adds_a_square_that_plays(tmp_path):
     results = {r.title: r for r in run_scenarios(compile_rules(check_program(rules)))}
     assert results["a wish"].passed
     # a board that leaves out a thing of a board kind is the checker's board error, at the thing's row
-    missing = check_program(load(tmp_path, "override board:\n    Go, R1, Chance, R2\n    Rest, Tax\n"))
+    missing = check_program(load(tmp_path, "override board:\n    Go, R1, Chance, R2\n    Rest, Tax, Chance as LastChance\n"))
     b1 = next(i for i, line in enumerate(MINI.read_text().splitlines(), 1) if line.startswith("    B1 "))
     assert [(d.code, d.span.line) for d in missing.diagnostics if d.is_error] == [("R0703", b1)]
 

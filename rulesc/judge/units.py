@@ -105,6 +105,10 @@ def units(program: Program) -> list[Unit]:
         out.append(Unit(what, label, span.file or p.path, span.line, span.last_line, names_in(node, *roots),
                         span, key, frozenset(triggers)))
 
+    def add_case(what, label, node, span, triggers=()):
+        out.append(Unit(what, label, span.file or p.path, span.line, span.last_line, names_in(node), span, None,
+                        frozenset(triggers)))
+
     if p.setup is not None:
         add("setup", "`setup`", p.setup)
     for phase in p.turn.phases if p.turn is not None else ():
@@ -113,10 +117,15 @@ def units(program: Program) -> list[Unit]:
         for phase in status.phases:
             add("phase", f"phase `{phase.name}` of status `{status.name}`", phase, status)
     for h in declared_handlers(p):
-        add("handler", f"`on {h.event}{' ' + h.header_target if h.header_target else ''}`", h,
-            triggers=list(h.kinds or [h.target]) if h.target else ())
+        label = f"`on {h.event}{' ' + h.header_target if h.header_target else ''}`"
+        triggers = list(h.kinds or [h.target]) if h.target else ()
+        add("handler", label, h, triggers=triggers)
+        for span in h.cases:  # a variant's case of it (`replace on … only when C:`) is a change of its own
+            add_case("handler", label, h, span, triggers=triggers)
     for h in p.hooks:
         add("hook", f"`{h.which} turn`", h)
+        for span in h.cases:
+            add_case("hook", f"`{h.which} turn`", h, span)
     for a in p.actions.values():
         add("action", f"action `{a.name}`", a, key=a.name, triggers=[a.phase] if a.phase else ())
     for proc in p.procedures.values():
