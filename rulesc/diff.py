@@ -179,7 +179,9 @@ def _located(rules: Rules) -> dict:
     for rule in p.trade_things:  # `trade Street s when …`
         out["trade", f"trade {' or '.join(rule.kinds)} {rule.var}"] = _text(p, rule), rule
     if p.board is not None:
-        out["board", "board"] = " ".join(n.id for n in p.board.squares), p.board
+        named = {c.index: c.name for c in p.copies.values()}  # `Chance as LastChance`: a place named
+        out["board", "board"] = " ".join(f"{n.id} as {named[i]}" if i in named else n.id
+                                         for i, n in enumerate(p.board.squares)), p.board
     for s in p.scenarios:
         out["scenario", s.title] = _text(p, s), s
     return out

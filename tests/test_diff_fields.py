@@ -205,7 +205,7 @@ def test_an_overridden_table_row_is_shown_as_it_now_stands(tmp_path):
 # Each Program attribute that holds declarations, and the category `changes` files them under.
 COMPARED = {"settings": "setting", "params": "parameter", "bank": "bank", "player_fields": "field",
             "global_fields": "global", "kinds": "field", "groups": "group", "squares": "square", "graphs": "graph",
-            "board": "board",
+            "board": "board", "copies": "board",
             "tables": "row", "decks": "deck", "setup": "setup", "turn": "phase", "supplies": "supply",
             "statuses": "status", "handlers": "handler", "hooks": "hook", "actions": "action", "trade": "trade", "trade_things": "trade",
             "ends": "end", "hints": "hint", "defines": "function", "procedures": "procedure",
