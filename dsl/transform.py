@@ -343,16 +343,9 @@ class ToAst(Transformer):
     def row_generator(self, meta, c):
         ranges = [x for x in c if isinstance(x, ast.RowRange)]
         template = next(x for x in c if isinstance(x, Token) and x.type == "STRING")
-        cells, assumed_columns, cite = [], None, None
-        for child in c[len(ranges) + 1:]:
-            if isinstance(child, tuple) and child and child[0] == "row_assumed":
-                assumed_columns = child[1]
-            elif isinstance(child, tuple) and child and child[0] == "cite":
-                cite = child[1]
-            else:
-                cells.append(child)
+        cells, assumed_columns, cite = _row_parts(c[len(ranges) + 1:])
         return ast.RowGenerator(ranges=tuple(ranges), template=_unquote(template), template_span=token_span(template),
-                                cells=tuple(cells), assumed_columns=assumed_columns, cite=cite, span=span_of(meta))
+                                cells=cells, assumed_columns=assumed_columns, cite=cite, span=span_of(meta))
 
     def range_numbers(self, meta, c):
         return ast.RowRange(var=str(c[0]), low=_number(c[1]), high=_number(c[2]), names=None, span=span_of(meta))
@@ -370,17 +363,8 @@ class ToAst(Transformer):
 
     def table_row(self, meta, c):
         name = c[0]
-        cells = []
-        assumed_columns = None
-        cite = None
-        for child in c[1:]:
-            if isinstance(child, tuple) and child and child[0] == "row_assumed":
-                assumed_columns = child[1]
-            elif isinstance(child, tuple) and child and child[0] == "cite":
-                cite = child[1]
-            else:
-                cells.append(child)
-        return ast.Row(name=str(name), cells=tuple(cells), assumed_columns=assumed_columns, cite=cite,
+        cells, assumed_columns, cite = _row_parts(c[1:])
+        return ast.Row(name=str(name), cells=cells, assumed_columns=assumed_columns, cite=cite,
                        span=span_of(meta))
 
     def row_assumed(self, meta, c):
@@ -920,3 +904,14 @@ class _AmountParam:
     range: ast.AmountRange
 
 
+def _row_parts(children) -> tuple:
+    """A table row's cells (a tuple), the columns its `assumed` names, and its citation."""
+    cells, assumed_columns, cite = [], None, None
+    for child in children:
+        if isinstance(child, tuple) and child and child[0] == "row_assumed":
+            assumed_columns = child[1]
+        elif isinstance(child, tuple) and child and child[0] == "cite":
+            cite = child[1]
+        else:
+            cells.append(child)
+    return tuple(cells), assumed_columns, cite

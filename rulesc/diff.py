@@ -179,7 +179,7 @@ def _located(rules: Rules) -> dict:
     for rule in p.trade_things:  # `trade Street s when …`
         out["trade", f"trade {' or '.join(rule.kinds)} {rule.var}"] = _text(p, rule), rule
     if p.board is not None:
-        named = {c.index: c.name for c in p.copies.values()}  # `Chance as LastChance`: a place named
+        named = {c.index: c.name for c in p.copies.values()}  # `Square as Place2`: a place named
         out["board", "board"] = " ".join(f"{n.id} as {named[i]}" if i in named else n.id
                                          for i, n in enumerate(p.board.squares)), p.board
     for s in p.scenarios:
