@@ -669,7 +669,7 @@ class Board:
 
 @node
 class BoardCopy:
-    """`Bankomat as Bankomat21` in `board:`: one place of a square the board repeats, named. `index` is the
+    """`Corner as Corner2` in `board:`: one place of a square the board repeats, named. `index` is the
     place's position on the board (from 0)."""
 
     name: str

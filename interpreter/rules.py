@@ -545,7 +545,7 @@ def compile_rules(checked: Checked, overrides: list[str] | None = None) -> Rules
 
 def _places(p, squares: dict) -> dict:
     """Board index -> its Copy (state.Copy), at every place of each square the board repeats and names
-    one place of (`Bankomat as Bankomat21`): those places tell themselves apart."""
+    one place of (`Corner as Corner2`): those places tell themselves apart."""
     if p.board is None or not p.board.copies:
         return {}
     named = {copy.index: copy.name for copy in p.board.copies}

@@ -94,9 +94,9 @@ class Square:
 @attrs.define(eq=False, slots=True, hash=False)
 class Copy(Square):
     """One place of a square the board repeats, where the file names one of its places (`board:` with
-    `Bankomat as Bankomat21`): every place of that square holds a Copy of its own, so a token's
-    position tells the places apart. A Copy equals its square (`player.position == Bankomat` on any
-    of them) and itself, not another place (`player.position == Bankomat21` there only); its `name`
+    `Corner as Corner2`): every place of that square holds a Copy of its own, so a token's
+    position tells the places apart. A Copy equals its square (`player.position == Corner` on any
+    of them) and itself, not another place (`player.position == Corner2` there only); its `name`
     is the square's, as events show it, and `copy` the place's own name, if it has one."""
 
     square: Square
