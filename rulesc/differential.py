@@ -144,9 +144,11 @@ def _error(exc: RuleRuntimeError) -> ErrorStop:
 
 
 def play(rules: Rules, seed: int, players: int, agents: str = "heuristic", options: Options = PLAIN,
-         turn_limit: int | None = None, save_after: int = 1) -> Played:
+         turn_limit: int | None = None, save_after: int = 1, keep_log: bool = True) -> Played:
     """Play one game of `rules` under `options`; with `options.saved`, it is saved after turn
-    `save_after` (0: after the setup), loaded into a new game with new agents, and played on there."""
+    `save_after` (0: after the setup), loaded into a new game with new agents, and played on there.
+    Without `keep_log` the events are recorded (as `options` says) but not written out as the log's
+    lines: for a caller that reads only the final state."""
     from .properties import PropertyFailure
 
     def new_game() -> Game:
@@ -157,12 +159,14 @@ def play(rules: Rules, seed: int, players: int, agents: str = "heuristic", optio
         return game
 
     game = new_game()
-    log: list | None = [] if options.events else None
+    log: list | None = [] if options.events and keep_log else None
     error = broken = None
+    before = 0  # the events recorded before the game was saved
     try:
         if options.saved:
             play_turns(game, save_after)
             if not game.state.over:
+                before = len(game.events) if options.events else 0
                 if log is not None:
                     log += _lines(game.events)
                 saved = json.loads(json.dumps(save_game(game)))  # through the text a file would hold
@@ -176,9 +180,9 @@ def play(rules: Rules, seed: int, players: int, agents: str = "heuristic", optio
     except PropertyFailure as failure:
         if failure.kind != "invariant":
             raise
-        broken = (failure.invariant, (len(log) if log else 0) + (failure.event_index or 0))
+        broken = (failure.invariant, before + (failure.event_index or 0))
     if log is not None:
-        log += _lines(game.events, len(log))
+        log += _lines(game.events, before)
     return Played(options, log, state_to_json(game.state), game.steps, error, broken,
                   save_after if options.saved else None)
 
@@ -342,7 +346,7 @@ def _jobs_compared(rules: Rules, players: int, agents: str, seed: int, games: in
                                       f"simulate --jobs {jobs}", f"figures ({field})", repr(getattr(a, field)),
                                       repr(getattr(b, field))))
     for record in one:  # and the simulated game (events off, money tallied by rule) is the plain game
-        played = play(rules, record.seed, players, agents)
+        played = play(rules, record.seed, players, agents, keep_log=False)
         figures = (record.turns, record.reason, record.winner, record.cash, record.out)
         if played.error is None and figures != _record_of(played):
             found.append(Disagreement(game_label(rules, record.seed, players, agents), PLAIN.label(),

@@ -9,6 +9,7 @@ into those files instead of comparing; review the diff with `git diff` and commi
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 
 import pytest
@@ -84,7 +85,7 @@ def expect_no_stale(blessing):
 
 # Modules whose tests share something costly, made once per process: on two workers it was made twice.
 ONE_WORKER = (
-    "tests/test_wheel_install.py::",  # the installed wheel: a minute to build
+    "tests/test_wheel_install.py::",  # the installed wheel: seconds to build and install
     "tests/test_broken_house_rules.py::",  # its runs of `rulesc check`, kept for the tests that read the same
     "tests/test_properties.py::",  # the property checks of its module fixtures
     "tests/test_simulate_dask.py::",  # a Dask cluster of two worker processes
@@ -107,3 +108,11 @@ def pytest_xdist_make_scheduler(config, log):
             return next((module for module in ONE_WORKER if nodeid.startswith(module)), nodeid)
 
     return Scheduling(config, log)
+
+
+def pytest_configure(config):
+    """On a pytest-xdist worker, the commands the tests run play their games in this process unless a
+    test says `--jobs N`: the workers keep every core busy already, and a command's own worker
+    processes (one per core by default) only added their start-up to the suite's time."""
+    if hasattr(config, "workerinput"):
+        os.environ.setdefault("RULESC_JOBS", "1")

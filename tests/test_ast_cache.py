@@ -21,7 +21,14 @@ from rulesc.dsl.variants import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "wheeler.rules"
+KEPT_IN_MEMORY = parsed._tree  # the trees the process keeps (bypassed by every other test here)
 SMALL = 'game "Small":\n    players: 2 to 4\n\nparam starting_cash = $1,500\n'
+
+
+@pytest.fixture(autouse=True)
+def no_trees_kept_in_memory(monkeypatch):
+    """These tests are about the cache folder: each load goes to it, past the trees the process keeps."""
+    monkeypatch.setattr(parsed, "_tree", parsed._tree.__wrapped__)
 
 
 @pytest.fixture
@@ -196,3 +203,17 @@ def test_the_cli_loads_an_unchanged_file_without_the_parser_and_prints_the_same(
     assert runs[0].stderr.endswith("lark imported\n") and runs[1].stderr.endswith("lark not imported\n")
     assert runs[0].returncode == runs[1].returncode == 0
     assert runs[0].stdout == runs[1].stdout and runs[0].stdout
+
+
+def test_a_process_hands_out_the_tree_it_kept_until_the_text_changes(monkeypatch, tmp_path, parses):
+    monkeypatch.setenv(cache.CACHE_ENV, "")  # no folder: only the process's memory can keep it
+    monkeypatch.setattr(parsed, "_tree", KEPT_IN_MEMORY)
+    KEPT_IN_MEMORY.cache_clear()
+    path = tmp_path / "small.rules"
+    path.write_text(SMALL, encoding="utf-8")
+    first = parsed.parse_file(path)
+    assert parsed.parse_file(path) is first and parses == [str(path)]
+    path.write_text(SMALL.replace("1,500", "2,000"), encoding="utf-8")
+    changed = parsed.parse_file(path)
+    assert changed is not first and parses == [str(path), str(path)]
+    assert "2,000" in changed.source

@@ -228,24 +228,12 @@ def _nested_disagreements(tmp_path: Path, depth: int, where: str, save_after: in
 
 
 @pytest.mark.slow
-def test_the_step_budget_house_rule_in_a_deep_handler_stops_at_the_same_place_with_checks_on_or_off(tmp_path):
-    """36 `if`s deep in `on pass Start when true:`, past the nesting one Python function holds: the payments
-    are written into functions of their own (once they ran as closures, counting the budget otherwise)."""
-    found = _nested_disagreements(tmp_path, 36, "handler")
-    assert not found, describe(found)
-
-
-@pytest.mark.slow
-def test_the_step_budget_house_rule_in_a_deep_phase_stops_at_the_same_place_turn_by_turn_or_not(tmp_path):
-    """34 `if`s deep in an inserted phase: `Game.play` (the game's turns in one loop), a turn at a time (as a
-    game to be saved is played) and with checks on run the same code."""
-    found = _nested_disagreements(tmp_path, 34, "phase", save_after=1)
-    assert not found, describe(found)
-
-
-@pytest.mark.slow
 @pytest.mark.parametrize("where", ["handler", "phase"])
 def test_the_step_budget_house_rule_stops_at_the_same_place_however_deep(tmp_path, where):
+    """33 to 38 `if`s deep in `on pass Start when true:` or in an inserted phase, past the nesting one
+    Python function holds: the payments, then the loops, are written into functions of their own (once
+    they ran as closures, counting the budget otherwise). Played in one loop, a turn at a time (as a game
+    to be saved is played), saved and loaded, with checks on or off: the same code, the same stop."""
     found = []
     for depth in range(33, 39):  # about where statements go from generated code to closures
         found += _nested_disagreements(tmp_path, depth, where, save_after=1)

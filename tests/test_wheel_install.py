@@ -4,8 +4,9 @@ tree, every subcommand runs on a shipped game.
 This is what a user gets from `pip install rulesc`, so a run-time dependency listed only as a test
 extra, or a package file (the grammar) left out of the wheel, fails here. It needs a package
 registry (to build the wheel and to install its dependencies): skip it with `-m "not network"`. Building
-and installing takes a minute, so it is `slow` too. Under pytest-xdist one worker runs all these tests
-(tests/conftest.py, `pytest_xdist_make_scheduler`), and were they spread, the workers would share one build.
+and installing takes seconds (more on a first run), so it is `slow` too. Under pytest-xdist one worker
+runs all these tests (tests/conftest.py, `pytest_xdist_make_scheduler`), and were they spread, the
+workers would share one build.
 """
 
 from __future__ import annotations
@@ -66,8 +67,11 @@ def _install(work: Path) -> Path:
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", work / "dist", ROOT], cwd=work)
     wheels = list((work / "dist").glob("rulesc-*.whl"))
     assert len(wheels) == 1, wheels
-    _run([sys.executable, "-m", "venv", work / "venv"], cwd=work)
-    _run([work / "venv" / "bin" / "python", "-m", "pip", "install", "-q", wheels[0]], cwd=work)
+    # The environment gets no pip of its own: this process's pip installs into it (`--python`), and
+    # leaves the byte-code to be compiled at first import; either took longer than everything else here.
+    _run([sys.executable, "-m", "venv", "--without-pip", work / "venv"], cwd=work)
+    _run([sys.executable, "-m", "pip", "--python", work / "venv" / "bin" / "python", "install", "-q", "--no-compile",
+          wheels[0]], cwd=work)
     # The games are copied out too, so nothing at all is read from the source tree.
     shutil.copytree(ROOT / "games", work / "games")
     return work

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -183,13 +184,23 @@ def at_least(low: int):
     return parse
 
 
+JOBS_VARIABLE = "RULESC_JOBS"  # the default of `--jobs` where it is set: `1` where something else keeps
+# every core busy already (a test runner's workers, a batch system's slots)
+
+
+class _FromEnvironment(str):
+    """The default `--jobs` read from JOBS_VARIABLE: argparse reads it as if typed, and a bad one is
+    reported under the variable's name."""
+
+
 def _jobs(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"`{text}` is not a number of processes (1 or more)")
+        said = f"{JOBS_VARIABLE}={text}" if isinstance(text, _FromEnvironment) else text
+        raise argparse.ArgumentTypeError(f"`{said}` is not a number of processes (1 or more)")
     return value
 
 
@@ -204,9 +215,11 @@ def with_set(p) -> None:
 
 
 def with_parallel(p, what: str = "the games") -> None:
-    p.add_argument("--jobs", type=_jobs, default=None, metavar="N",
-                   help=f"play {what} in N processes (default: one per core, as many as the games keep busy: "
-                        "one for every 25 games); the output is the same")
+    from_environment = os.environ.get(JOBS_VARIABLE)
+    p.add_argument("--jobs", type=_jobs, default=None if from_environment is None else _FromEnvironment(from_environment),
+                   metavar="N", help=f"play {what} in N processes (default: ${JOBS_VARIABLE} if set, else one per "
+                                     "core, as many as the games keep busy: one for every 25 games); the output is "
+                                     "the same")
     p.add_argument("--dask", metavar="ADDRESS",
                    help=f"play {what} on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
                         "the output is the same")
