@@ -95,8 +95,15 @@ def _own(diagnostics: list, path: str, text: str) -> list:
 
 
 def _line(text: str, line: int) -> str:
-    lines = text.splitlines()
+    lines = _lines(text)
     return lines[line - 1] if 1 <= line <= len(lines) else ""
+
+
+@functools.lru_cache(maxsize=8)
+def _lines(text: str) -> tuple[str, ...]:
+    """The lines of a text an editor asks about, split once: it asks word by word (a string keeps its
+    hash, so finding them again costs nothing like splitting a large file at each question)."""
+    return tuple(text.splitlines())
 
 
 # ---- declarations -------------------------------------------------------------------------------------

@@ -99,6 +99,17 @@ def test_jobs_must_be_a_number_of_processes():
         assert status == 2 and "number of processes" in err and "Traceback" not in err
 
 
+def test_rulesc_jobs_is_the_default_of_jobs_and_a_bad_one_is_named(monkeypatch):
+    monkeypatch.setenv("RULESC_JOBS", "2")
+    status, _, err = simulate_status(GAMES / "finance.rules", "-n", "4")
+    assert status == 0 and "(2 jobs)" in err  # 4 games: one process, were it not for the variable
+    status, _, err = simulate_status(GAMES / "finance.rules", "-n", "4", "--jobs", "1")
+    assert status == 0 and "jobs)" not in err  # the option wins
+    monkeypatch.setenv("RULESC_JOBS", "all")
+    status, _, err = simulate_status(GAMES / "finance.rules", "-n", "4")
+    assert status == 2 and "`RULESC_JOBS=all` is not a number of processes" in err and "Traceback" not in err
+
+
 # ---- a rule error in one of the games: which one, and how to play it alone ------------------------------
 
 FAILS_LATE = """\
