@@ -5,9 +5,10 @@ shape in each aggregate, with the rest of a filter in either order, in loops and
 
 from __future__ import annotations
 
-import pytest
-
+import functools
 import re
+
+import pytest
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -62,7 +63,11 @@ def _rules(plain: bool):
             setattr(owner, name, method)
 
 
-WRITTEN, PLAIN = _rules(False), _rules(True)
+@functools.cache
+def written_and_plain() -> tuple:
+    """The rules with every shape, and with none: built once, by the first test that needs them (not
+    while the suite is collected)."""
+    return _rules(False), _rules(True)
 
 
 def _answers(rules, owners, positions, cash, later) -> list:
@@ -104,7 +109,8 @@ def _all(rules, game) -> list:
        cash=st.lists(st.sampled_from([0, 60, 80, 100, 500]), min_size=3, max_size=3),
        later=st.lists(st.none() | st.integers(0, 2), min_size=2, max_size=2))
 def test_each_shape_answers_and_fails_as_its_loop(owners, positions, cash, later):
-    assert _answers(WRITTEN, owners, positions, cash, later) == _answers(PLAIN, owners, positions, cash, later)
+    written, plain = written_and_plain()
+    assert _answers(written, owners, positions, cash, later) == _answers(plain, owners, positions, cash, later)
 
 
 def _names(code) -> set:
@@ -115,7 +121,7 @@ def _names(code) -> set:
 def test_the_shapes_are_written_where_they_apply():
     """Not a vacuous comparison: the written rules use each shape somewhere, the plain ones none."""
     names = []
-    for rules in (WRITTEN, PLAIN):
+    for rules in written_and_plain():
         functions = [rules.compiler.codegen.defined(rules.program.defines[f"shape{k}"]) for k in range(len(EXPRESSIONS))]
         names.append(set().union(*(_names(getattr(f, "plain", f).__code__) for f in functions)))
     written, plain = names

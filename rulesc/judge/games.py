@@ -3,6 +3,8 @@
 A variant's whole games are the check's own (rulesc/properties/search.py). To say what the variant
 changed, its base is played on the same seeds with the same seats and agents, profiled only (the
 base is judged by its own check, not here). `--set` values reach the base where it has the parameter.
+A process keeps the last bases it played: `rulesc check a.rules b.rules c.rules` of three house rules
+of one game plays that game's games once (the same text, overrides, seeds and seats give the same games).
 """
 
 from __future__ import annotations
@@ -48,9 +50,25 @@ def base_side(path: str, report: PropertyReport, set_args=(), jobs: int | None =
     if base_path is None:
         return None
     try:
-        checked = check_program(load_file(base_path))
+        loaded = load_file(base_path)
     except RulesError:
         return None
+    first = report.profiles[0].seed
+    key = (str(base_path), tuple(sorted(loaded.sources.items())), tuple(set_args), first, len(report.profiles),
+           report.max_turns, report.whole_seats)
+    if key not in _played_bases:
+        _played_bases[key] = _played_base(loaded, set_args, report, jobs, dask)
+        while len(_played_bases) > BASES_KEPT:
+            del _played_bases[next(iter(_played_bases))]
+    return _played_bases[key]
+
+
+BASES_KEPT = 4
+_played_bases: dict = {}  # the bases `base_side` played, by all that their games depend on (oldest first)
+
+
+def _played_base(loaded, set_args, report: PropertyReport, jobs: int | None, dask: str | None) -> Side | None:
+    checked = check_program(loaded)
     if not checked.ok:
         return None
     known = [item for item in set_args if item.split("=", 1)[0].strip() in checked.program.params]
