@@ -9,12 +9,19 @@ from pathlib import Path
 
 import pytest
 
+import clirun
+
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
 
 def simulate(*args):
     return subprocess.run([sys.executable, "-m", "rulesc", "simulate", *map(str, args)], capture_output=True,
                           text=True, timeout=300)
+
+
+def here(*args):
+    """The command run in this process (tests/clirun.py): the local run each cluster run is compared with."""
+    return clirun.rulesc(*map(str, args), timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +37,7 @@ def test_a_dask_cluster_gives_the_summary_of_a_local_run(scheduler):
     for args in ((GAMES / "finance.rules", "-n", "30", "--seed", "4"),
                  (GAMES / "wheeler-level1.rules", "-n", "6", "--seed", "1", "--players", "3",
                   "--set", "starting_cash=$120,000")):
-        local = simulate(*args)
+        local = here("simulate", *args)
         remote = simulate(*args, "--dask", scheduler)
         assert local.returncode == remote.returncode == 0, remote.stderr
         assert remote.stdout == local.stdout
@@ -43,7 +50,7 @@ def test_a_rule_that_fails_on_the_cluster_is_reported_as_in_one_process(schedule
     path = tmp_path / "index.rules"
     path.write_text(minimal.replace("pay l.price / 4 from player to l.owner", "pay [l.price][3] from player to l.owner"),
                     encoding="utf-8")
-    local = simulate(path, "-n", "6")
+    local = here("simulate", path, "-n", "6")
     remote = simulate(path, "-n", "6", "--dask", scheduler)
     assert local.returncode == remote.returncode == 1
     assert remote.stderr == local.stderr and "outside the list" in remote.stderr
@@ -79,7 +86,7 @@ def rulesc(*args):
     ("check", GAMES.parent / "examples" / "broken" / "late_invariant.rules", "--examples", "0", "--games", "4"),
 ], ids=["sweep", "diff", "check"])
 def test_sweep_diff_and_check_on_the_cluster_give_the_output_of_one_process(scheduler, args):
-    local = rulesc(*args, "--jobs", "1")
+    local = here(*args, "--jobs", "1")
     remote = rulesc(*args, "--dask", scheduler)
     assert remote.returncode == local.returncode and "Traceback" not in remote.stderr, remote.stderr
     assert remote.stdout == local.stdout and remote.stdout

@@ -121,6 +121,10 @@ class Reader:
         for h in program.handlers:
             if h.event in ("land", "pass"):
                 self.handlers[h.event, h.target].append(h)
+        self._arrivals: dict = {}  # (event, board index) -> the handlers that may move the token there
+        self._indices: dict = defaultdict(list)  # a square's name -> its board indices
+        for i, name in enumerate(self.board):
+            self._indices[name].append(i)
         self.hooks = {"before": [h for h in program.hooks if h.which == "before"],
                       "after": [h for h in program.hooks if h.which == "after"]}
         self.actions_moving = [a for a in program.actions.values() if self.relevant(a.body)]
@@ -592,7 +596,7 @@ class Reader:
         how = stmt.how
         if how in ("to", "send", "place"):
             name = amount.name if isinstance(amount, Place) else None
-            places = [i for i, sq in enumerate(self.board) if sq == name]
+            places = self._indices.get(name, [])
             if not places:
                 self.caveat(STATE, "a move to somewhere not on the board", stmt.span)
                 return [b]
@@ -625,8 +629,10 @@ class Reader:
 
     def arrive(self, branches: list, index: int, event: str, stmt) -> list:
         name = self.board[index]
-        handlers = self.handlers.get((event, self.kind_of.get(name)), []) + self.handlers.get((event, name), [])
-        handlers = [h for h in handlers if self.relevant(h.body)]
+        handlers = self._arrivals.get((event, index))
+        if handlers is None:
+            handlers = self.handlers.get((event, self.kind_of.get(name)), []) + self.handlers.get((event, name), [])
+            handlers = self._arrivals[event, index] = [h for h in handlers if self.relevant(h.body)]
         if not handlers:
             return branches
         self.depth += 1
