@@ -14,4 +14,4 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
-.venv/bin/python -m pytest -q -n auto "$@"  # every core (pytest-xdist): the suite takes about five minutes on two
+.venv/bin/python -m pytest -q -n auto "$@"  # every core (pytest-xdist): the suite takes three to four minutes on two

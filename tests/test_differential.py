@@ -89,6 +89,7 @@ def test_simulate_gives_every_game_the_same_figures_with_one_job_or_two():
     assert not found, describe(found)
 
 
+@pytest.mark.slow
 def test_a_rule_error_in_a_worker_is_the_error_of_one_process():
     """The step-budget house rule stops each game with the same error, with one job or two; the
     game that stops does not take the others of the same pool with it."""

@@ -268,6 +268,7 @@ def test_a_policy_check_would_catch_agents_that_do_not_follow_it():
     assert _outside(long, measured)
 
 
+@pytest.mark.slow
 def test_a_kept_card_used_at_once_and_the_nearest_square_ahead_are_in_the_chain():
     """The classic game: release cards used at once (so nobody holds one), its kept-card phase skipped,
     and the cards that advance to the nearest railroad or utility followed square by square."""
