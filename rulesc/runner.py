@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import time
 from typing import Callable, Iterator, NamedTuple, Sequence
 
 from rulesc.dsl.checker import check_program
@@ -56,8 +57,9 @@ class Batch(NamedTuple):
     args: tuple
 
 
-GAMES_A_PROCESS_PAYS_FOR = 25  # a worker's start (imports, compiling the rules: about half a second)
-# costs what 10 to 200 games of the shipped games cost; below 25 games a process, play here
+HEAD_START = 1.0  # seconds: by default (no `--jobs`), games are played here while what is left looks to take
+# less than this; a worker's start (imports, compiling the rules) costs about half a second, which quick games
+# (a few hundred a second for a short game) would only wait for. Past it, workers play the rest.
 
 
 def all_cores() -> int:
@@ -69,12 +71,25 @@ def all_cores() -> int:
 
 
 def processes(jobs: int | None, games: int) -> int:
-    """How many processes play `games` games: `jobs` when the user said (`--jobs N`); by default
-    (None) one per core, but no more than the games keep busy, so that a check or diff of a few
-    games does not wait for workers to start."""
+    """How many processes may play `games` games: `jobs` when the user said (`--jobs N`); by default
+    (None) one per core, no more than there are games (`run` starts them only when the games are slow
+    enough to pay for their start)."""
     if jobs is not None:
         return jobs
-    return max(1, min(all_cores(), games // GAMES_A_PROCESS_PAYS_FOR))
+    return max(1, min(all_cores(), games))
+
+
+class Where:
+    """Where a `run` played its games, for a command's timing line: in `processes` local processes (1:
+    here) or on the Dask cluster at `dask`."""
+
+    def __init__(self) -> None:
+        self.processes = 1
+        self.dask: str | None = None
+
+    def __str__(self) -> str:
+        """` (2 jobs)`, ` on tcp://…`, or nothing for games played here."""
+        return f" on {self.dask}" if self.dask else f" ({self.processes} jobs)" if self.processes > 1 else ""
 
 
 def runs(games: int, seed: int, jobs: int | None, per_job: int = 8) -> list[tuple[int, int]]:
@@ -86,19 +101,26 @@ def runs(games: int, seed: int, jobs: int | None, per_job: int = 8) -> list[tupl
 
 
 def run(rule_sets: Sequence[RuleSet], batches: list[Batch], play: Callable, jobs: int | None = 1,
-        dask: str | None = None, progress: Callable[[int], None] | None = None) -> Iterator[list]:
-    """Each batch's results, in batch order: here (`jobs` 1), in `jobs` local processes (None: as many
-    as `processes` says), or on the Dask cluster whose scheduler is at `dask`. `progress` is called
-    with the games played so far.
+        dask: str | None = None, progress: Callable[[int], None] | None = None, where: Where | None = None,
+        head_start: float = HEAD_START) -> Iterator[list]:
+    """Each batch's results, in batch order: here (`jobs` 1), in `jobs` local processes, or on the Dask
+    cluster whose scheduler is at `dask`. By default (`jobs` None) the first batches are played here,
+    and the rest in as many processes as `processes` says once it looks to take longer than `head_start`
+    seconds. `progress` is called with the games played so far; `where`, if given, is told where they
+    were played. Wherever that is, the results are the same.
 
     Local processes are started fresh ("spawn", on every platform: nothing of this process, a
     progress bar's thread or Hypothesis's state, is copied into them), so a script that runs
     games in processes must guard its own code with `if __name__ == "__main__":`."""
-    jobs = processes(jobs, sum(b.count for b in batches))
+    where = where if where is not None else Where()
+    games = sum(b.count for b in batches)
+    count = processes(jobs, games)
     if dask is not None:
+        where.dask = dask
         batches_out = _on_dask(rule_sets, batches, play, dask)
-    elif jobs > 1 and len(batches) > 1 and sum(b.count for b in batches) > 1:
-        batches_out = _in_processes(rule_sets, batches, play, jobs)
+    elif count > 1 and len(batches) > 1 and games > 1:
+        batches_out = _in_processes(rule_sets, batches, play, count, where) if jobs is not None else \
+            _here_first(rule_sets, batches, play, count, where, head_start)
     else:
         batches_out = (_play_batch(rule_sets[b.rule_set].rules, play, b) for b in batches)
     done = 0
@@ -196,11 +218,29 @@ def _play_in_process(task: tuple) -> list:
     return _play_batch(rules, play, batch)
 
 
-def _in_processes(rule_sets, batches: list[Batch], play: Callable, jobs: int) -> Iterator[list]:
+def _in_processes(rule_sets, batches: list[Batch], play: Callable, jobs: int, where: Where) -> Iterator[list]:
     sources = _sources(rule_sets)
     context = multiprocessing.get_context("spawn")
-    with context.Pool(min(jobs, len(batches)), initializer=_start_process, initargs=(sources,)) as pool:
+    where.processes = min(jobs, len(batches))
+    with context.Pool(where.processes, initializer=_start_process, initargs=(sources,)) as pool:
         yield from pool.imap(_play_in_process, [(play, b) for b in batches])
+
+
+def _here_first(rule_sets, batches: list[Batch], play: Callable, jobs: int, where: Where,
+                head_start: float) -> Iterator[list]:
+    """The batches played here, one by one, until those left look to take longer than `head_start`
+    seconds (at the pace of those played); then the rest in `jobs` processes."""
+    games = sum(b.count for b in batches)
+    played, spent = 0, 0.0
+    for i, batch in enumerate(batches):
+        started = time.perf_counter()
+        results = _play_batch(rule_sets[batch.rule_set].rules, play, batch)
+        spent += time.perf_counter() - started
+        played += batch.count
+        yield results
+        if i + 1 < len(batches) and spent / played * (games - played) > head_start:
+            yield from _in_processes(rule_sets, batches[i + 1:], play, jobs, where)
+            return
 
 
 # ---- a Dask cluster --------------------------------------------------------------------------------------
@@ -234,9 +274,3 @@ def _on_dask(rule_sets, batches: list[Batch], play: Callable, address: str) -> I
                                  sources[b.rule_set][1], play, b, pure=False) for b in batches]
         for future in futures:
             yield future.result()
-
-
-def workers_of(jobs: int | None, games: int, dask: str | None) -> str:
-    """Where the games were played, for the timing line on stderr."""
-    jobs = processes(jobs, games)
-    return f" on {dask}" if dask else f" ({jobs} jobs)" if jobs > 1 else ""

@@ -65,19 +65,20 @@ class Summary:
 def simulate(rules: Rules, games: int, seed: int, players: int, agents: str = "heuristic",
              progress: Callable[[int], None] | None = None, jobs: int | None = 1,
              overrides: list[str] | None = None, dask: str | None = None, check: bool = False,
-             wealth: bool = False) -> Summary:
+             wealth: bool = False, where: runner.Where | None = None) -> Summary:
     """Play games `seed` .. `seed + games - 1` and keep each one's figures.
 
     With `jobs` > 1, in that many local processes (None: as many as the games keep busy); with `dask` (a Dask scheduler's address), on
     that cluster's workers; `overrides` are the `--set`s `rules` was loaded with, for them to
     compile the same rules. With `check` every invariant is checked after every event (the games
-    are played here, whatever `jobs` says); with `wealth` each game keeps its cash over time."""
+    are played here, whatever `jobs` says); with `wealth` each game keeps its cash over time. `where`
+    is told where the games were played (`runner.Where`)."""
     if check:
         jobs, dask = 1, None
     batches = [runner.Batch(0, first, count, (players, agents, check, wealth))
                for first, count in runner.runs(games, seed, jobs)]
     records = [r for results in runner.run([runner.RuleSet(rules, overrides or [])], batches, record_one, jobs, dask,
-                                           progress) for r in results]
+                                           progress, where) for r in results]
     return Summary(rules.title, games, players, agents, seed, records)
 
 

@@ -151,9 +151,10 @@ class Sweep:
 
 def sweep(rules_by_value: list[Rules], swept: Range, games: int, seed: int, players: int, agents: str = "heuristic",
           overrides: list[str] | None = None, jobs: int | None = 1, dask: str | None = None,
-          progress: Callable[[int], None] | None = None) -> Sweep:
+          progress: Callable[[int], None] | None = None, where: runner.Where | None = None) -> Sweep:
     """Play games `seed` .. `seed + games - 1` with each value's rules (`rules_by_value[i]`, compiled with
-    `overrides` and `--set NAME=value i`) and make each value's balance table."""
+    `overrides` and `--set NAME=value i`) and make each value's balance table. `where` is told where the
+    games were played (`runner.Where`)."""
     check_fixed(swept, overrides or [])
     sets = [runner.RuleSet(rules, [*(overrides or []), f"{swept.name}={swept.text(v)}"])
             for rules, v in zip(rules_by_value, swept.values)]
@@ -161,7 +162,7 @@ def sweep(rules_by_value: list[Rules], swept: Range, games: int, seed: int, play
                for i in range(len(sets))
                for first, count in runner.runs(games, seed, jobs)]
     records: list = [[] for _ in sets]
-    for batch, results in zip(batches, runner.run(sets, batches, _record, jobs, dask, progress)):
+    for batch, results in zip(batches, runner.run(sets, batches, _record, jobs, dask, progress, where)):
         records[batch.rule_set].extend(results)
     rows = [Row(v, swept.text(v), balance(r, players)) for v, r in zip(swept.values, records)]
     return Sweep(rules_by_value[0].title, swept, games, players, agents, seed, rows)

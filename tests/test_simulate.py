@@ -79,6 +79,35 @@ def test_simulate_with_jobs_in_python_sums_up_the_same(tmp_path):
     assert done and done[-1] == 13 and done == sorted(done)
 
 
+def _by_default(head_start: float, monkeypatch):
+    """FINANCE's games 7..30 through `runner.run` with no `--jobs`, on (at least) two cores: the records
+    and where they were played."""
+    from rulesc import runner
+    from rulesc.interpreter.rules import load_rules
+    from rulesc.simulate import record_one
+    monkeypatch.setattr(runner, "all_cores", lambda: 2)
+    rules = load_rules(str(GAMES / "finance.rules"))
+    batches = [runner.Batch(0, first, count, (3, "heuristic", False, False)) for first, count in runner.runs(24, 7, None)]
+    where = runner.Where()
+    records = [r for results in runner.run([runner.RuleSet(rules, [])], batches, record_one, None, where=where,
+                                           head_start=head_start) for r in results]
+    return records, where
+
+
+def test_by_default_games_quicker_than_the_head_start_are_played_here(monkeypatch):
+    records, where = _by_default(float("inf"), monkeypatch)
+    assert where.processes == 1 and str(where) == ""
+    assert [r.seed for r in records] == list(range(7, 31))
+
+
+@pytest.mark.slow
+def test_by_default_the_games_left_after_the_head_start_go_to_workers_and_sum_up_the_same(monkeypatch):
+    here, _ = _by_default(float("inf"), monkeypatch)
+    shared, where = _by_default(0.0, monkeypatch)  # the first batch here, every other one in a worker
+    assert where.processes == 2 and str(where) == " (2 jobs)"
+    assert shared == here
+
+
 @pytest.mark.slow
 def test_a_rule_that_fails_in_a_worker_is_reported_as_in_one_process(tmp_path):
     minimal = (Path(__file__).parent / "cli_data" / "minimal.rules").read_text(encoding="utf-8")

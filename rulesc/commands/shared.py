@@ -217,9 +217,9 @@ def with_set(p) -> None:
 def with_parallel(p, what: str = "the games") -> None:
     from_environment = os.environ.get(JOBS_VARIABLE)
     p.add_argument("--jobs", type=_jobs, default=None if from_environment is None else _FromEnvironment(from_environment),
-                   metavar="N", help=f"play {what} in N processes (default: ${JOBS_VARIABLE} if set, else one per "
-                                     "core, as many as the games keep busy: one for every 25 games); the output is "
-                                     "the same")
+                   metavar="N", help=f"play {what} in N processes (default: ${JOBS_VARIABLE} if set, else here until "
+                                     "they look to take more than a second, then one process per core); the output "
+                                     "is the same")
     p.add_argument("--dask", metavar="ADDRESS",
                    help=f"play {what} on the Dask cluster whose scheduler is at ADDRESS (needs rulesc[dask]); "
                         "the output is the same")

@@ -40,16 +40,17 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from rulesc.runner import RunError, workers_of
+    from rulesc.runner import RunError, Where
     from rulesc.simulate import format_broken, format_summary, simulate, summary_csv, summary_json
     check_plot(args.plot)
     rules = load(args)
     count = players(rules, args.players)
-    started = time.perf_counter()
+    started, where = time.perf_counter(), Where()
     try:
         with progress_bar("simulating", args.n, quiet=args.quiet or args.format != "text") as progress:
             summary = simulate(rules, args.n, args.seed, count, args.agents, progress=progress, jobs=args.jobs,
-                               overrides=args.set, dask=args.dask, check=args.check, wealth=args.plot is not None)
+                               overrides=args.set, dask=args.dask, check=args.check, wealth=args.plot is not None,
+                               where=where)
     except RunError as exc:
         return fail(str(exc))
     elapsed = time.perf_counter() - started
@@ -67,7 +68,6 @@ def run(args) -> int:
         from rulesc import plots
         plot_written(args.plot, plots.simulate_figure(summary), args.format)
     if not args.quiet:
-        jobs = 1 if args.check else args.jobs
-        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s{workers_of(jobs, args.n, args.dask)}: "
+        print(f"{args.n} games, {summary.total_turns:,} turns in {elapsed:.2f} s{where}: "
               f"{args.n / elapsed:,.1f} games/s, {summary.total_turns / elapsed:,.0f} player-turns/s", file=sys.stderr)
     return 1 if summary.broken else 0

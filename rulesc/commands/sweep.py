@@ -55,7 +55,7 @@ def negative_steps(sets: list, unknown: list) -> list:
 def run(args) -> int:
     from rulesc import sweep
     from rulesc.interpreter.rules import compile_rules
-    from rulesc.runner import RunError, workers_of
+    from rulesc.runner import RunError, Where
     from rulesc.sources import RuleSources
     check_plot(args.plot)
     ranges = [words for words in args.set if ".." in words[0]]
@@ -69,11 +69,11 @@ def run(args) -> int:
         return 1
     rules_by_value = [compile_rules(checked, [*fixed, f"{swept.name}={swept.text(v)}"]) for v in swept.values]
     count = players(rules_by_value[0], args.players)
-    started = time.perf_counter()
+    started, where = time.perf_counter(), Where()
     try:
         with progress_bar("sweeping", args.games * len(swept.values), quiet=args.format != "text") as progress:
             result = sweep.sweep(rules_by_value, swept, args.games, args.seed, count, args.agents, fixed,
-                                 args.jobs, args.dask, progress)
+                                 args.jobs, args.dask, progress, where)
     except RunError as exc:
         return fail(str(exc))
     elapsed = time.perf_counter() - started
@@ -86,6 +86,6 @@ def run(args) -> int:
     if args.plot is not None:
         from rulesc import plots
         plot_written(args.plot, plots.sweep_figure(result), args.format)
-    print(f"{len(swept.values)} values x {args.games} games in {elapsed:.2f} s{workers_of(args.jobs, len(swept.values) * args.games, args.dask)}",
+    print(f"{len(swept.values)} values x {args.games} games in {elapsed:.2f} s{where}",
           file=sys.stderr)
     return 0
