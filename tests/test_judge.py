@@ -190,3 +190,25 @@ def test_a_toll_to_the_bank_beside_the_rent_is_not_a_double_charge(tmp_path):
     result = rulesc("check", *QUICK, "--games", "20", house)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "R1307" not in result.stdout
+
+
+@pytest.mark.slow
+def test_a_base_is_played_once_for_every_variant_of_it_checked_and_again_when_it_changes(tmp_path, monkeypatch):
+    from rulesc.judge import games
+    played = []
+    real = games._played_base
+    monkeypatch.setattr(games, "_played_bases", {})
+    monkeypatch.setattr(games, "_played_base", lambda loaded, *args: played.append(loaded.path) or real(loaded, *args))
+    base = tmp_path / "base.rules"
+    base.write_text((GAMES / "finance.rules").read_text("utf-8"), "utf-8")
+    for name, tax in (("one.rules", 5), ("two.rules", 7)):
+        (tmp_path / name).write_text(f'extends "base.rules"\n\non land Lease p when p.owner != none and '
+                                     f'p.owner != player:\n    pay ${tax} from player to bank\n', "utf-8")
+    both = rulesc("check", *QUICK, "--games", "5", tmp_path / "one.rules", tmp_path / "two.rules")
+    assert both.returncode == 0, both.stdout + both.stderr
+    assert len(played) == 1  # the base's games, once for the two variants
+    alone = rulesc("check", *QUICK, "--games", "5", tmp_path / "two.rules")
+    assert len(played) == 1 and alone.stdout in both.stdout  # the same report as when checked beside the other
+    base.write_text(base.read_text("utf-8") + "\n# a comment: another text\n", "utf-8")
+    assert rulesc("check", *QUICK, "--games", "5", tmp_path / "two.rules").returncode == 0
+    assert len(played) == 2  # a changed base is played again
