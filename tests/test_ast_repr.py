@@ -3,11 +3,11 @@ what attrs's own generated `__repr__` would, for every node class, and a cycle p
 
 from __future__ import annotations
 
-import pytest
-
+import functools
 from pathlib import Path
 
 import attrs
+import pytest
 
 from rulesc.dsl import ast, walk
 from rulesc.dsl.parsed import parse_file
@@ -15,12 +15,17 @@ from rulesc.dsl.parsed import parse_file
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def attrs_repr(node) -> str:
-    """The repr of `node` by a twin class whose `__repr__` attrs generates (same name and fields)."""
-    cls = type(node)
-    twin = attrs.make_class(cls.__name__, {f.name: attrs.field(repr=f.repr) for f in attrs.fields(cls)},
+@functools.cache
+def twin_of(cls: type) -> type:
+    """A class of the same name and fields as the node class `cls`, whose `__repr__` attrs generates."""
+    return attrs.make_class(cls.__name__, {f.name: attrs.field(repr=f.repr) for f in attrs.fields(cls)},
                             kw_only=True, frozen=True)
-    return repr(twin(**{f.name: getattr(node, f.name) for f in attrs.fields(cls)}))
+
+
+def attrs_repr(node) -> str:
+    """The repr of `node` by its twin class."""
+    cls = type(node)
+    return repr(twin_of(cls)(**{f.name: getattr(node, f.name) for f in attrs.fields(cls)}))
 
 
 @pytest.mark.slow
