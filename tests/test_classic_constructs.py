@@ -5,7 +5,7 @@ false warnings R0406 and R0415 no longer given. Each on the tiny game (tests/tin
 
 from __future__ import annotations
 
-from tiny_game import assert_all_pass, checked, errors
+from tiny_game import BOND, assert_all_pass, checked, errors
 
 import pytest
 
@@ -114,15 +114,7 @@ scenario "one more tip per lot held":
 
 
 def test_an_action_over_several_kinds_reads_only_their_common_fields():
-    kinds = """
-kind Bond:
-    price: money
-    state owner: player? = none
-
-table Bond:
-    name  price
-    X1    $40
-"""
+    kinds = BOND
     assert_all_pass(kinds + """
 action cash_in(t: Lot or Bond) any time when t.owner == player:
     pay t.price from bank to player
@@ -256,15 +248,7 @@ def test_a_worth_hint_over_several_kinds_values_each():
     from rulesc.interpreter.engine import Game
     from rulesc.interpreter.rules import compile_rules
 
-    kinds = """
-kind Bond:
-    price: money
-    state owner: player? = none
-
-table Bond:
-    name  price
-    X1    $40
-"""
+    kinds = BOND
     rules = compile_rules(checked(kinds + "hint worth(t: Lot or Bond) = t.price * 2\n"))
     game = Game(rules, ["Ann", "Bob"], seed=1, agents={0: HeuristicAgent(), 1: HeuristicAgent()})
     things = {t.name: t for t in game.things}

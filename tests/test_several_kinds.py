@@ -8,24 +8,13 @@ from __future__ import annotations
 import pytest
 
 import tiny_game
-from tiny_game import assert_all_pass, checked, errors, scenarios
+from tiny_game import BOND, assert_all_pass, checked, errors, scenarios
 
 from rulesc.dsl.model import declared_handlers
 from rulesc.diagram import build_diagram
 from rulesc.diff import _declarations
 from rulesc.docpage import render
 from rulesc.interpreter.rules import compile_rules
-
-BOND = """
-kind Bond:
-    price: money
-    state owner: player? = none
-
-table Bond:
-    name  price
-    X1    $40
-"""
-
 
 @pytest.fixture(autouse=True)
 def bond_on_the_board(monkeypatch):

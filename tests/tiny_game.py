@@ -97,3 +97,15 @@ deck Fate once:
     card Again "Play again" keep:
         extra turn for player
 """
+
+# A second kind of thing one can own (not on the board unless a test puts X1 there), for the constructs
+# that bind a thing of several kinds.
+BOND = """
+kind Bond:
+    price: money
+    state owner: player? = none
+
+table Bond:
+    name  price
+    X1    $40
+"""
